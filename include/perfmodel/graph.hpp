@@ -1,0 +1,84 @@
+// The graph IR: tensors with shapes and dtypes, layers (op + attributes), a DAG of them.
+//
+// A Graph is built by a reader (YAML, ONNX) and then completed by infer_shapes(), which
+// checks the DAG (unknown inputs, cycles, duplicate names) and computes every output shape
+// and parameter tensor with the op's rule from ops.hpp.
+#pragma once
+
+#include <cstdint>
+#include <map>
+#include <string>
+#include <variant>
+#include <vector>
+
+#include "perfmodel/dtype.hpp"
+#include "perfmodel/error.hpp"
+#include "perfmodel/ops.hpp"
+
+namespace perfmodel {
+
+using Shape = std::vector<int64_t>;
+int64_t numel(const Shape& s);
+std::string shape_str(const Shape& s, char sep = '*');  // "5*3*227*227"
+
+struct TensorDesc {
+  std::string name;
+  Shape shape;
+  DType dtype = DType::fp32;
+  int64_t bytes() const { return numel(shape) * bytes_of(dtype); }
+};
+
+/// One attribute value: integer, float, string or list of integers (ONNX's common kinds).
+using AttrValue = std::variant<int64_t, double, std::string, std::vector<int64_t>>;
+
+class Attributes {
+ public:
+  bool has(const std::string& key) const { return values_.count(key) != 0; }
+  void set(const std::string& key, AttrValue v) { values_[key] = std::move(v); }
+  int64_t get_int(const std::string& key, int64_t fallback) const;
+  double get_float(const std::string& key, double fallback) const;
+  std::string get_string(const std::string& key, const std::string& fallback) const;
+  /// A list; a scalar int is broadcast to `n` copies (kernel: 3 -> {3, 3}).
+  std::vector<int64_t> get_ints(const std::string& key, std::vector<int64_t> fallback,
+                                size_t n = 0) const;
+  const std::map<std::string, AttrValue>& all() const { return values_; }
+
+ private:
+  std::map<std::string, AttrValue> values_;
+};
+
+struct Layer {
+  std::string name;
+  OpKind op = OpKind::generic;
+  std::string op_name;                 // as written by the user / ONNX op type ("conv2d", "Erf")
+  Attributes attrs;
+  std::vector<std::string> inputs;     // activation tensors read (graph inputs or layer outputs)
+  std::vector<std::string> outputs;    // activation tensors written
+  std::vector<TensorDesc> params;      // weights, bias, ... (filled by infer_shapes or importer)
+  std::string activation;              // fused activation ("relu", ...), "" for none
+  DType dtype = DType::fp32;           // compute data type
+  SourceLoc loc;                       // where it was defined
+};
+
+struct Graph {
+  std::string name;
+  DType dtype = DType::fp32;
+  std::vector<TensorDesc> inputs;      // graph inputs (dim 0 is the batch)
+  std::vector<Layer> layers;           // topological order after infer_shapes()
+  std::map<std::string, TensorDesc> tensors;  // every activation tensor, by name
+  SourceLoc loc;
+
+  const TensorDesc& tensor(const std::string& name) const;
+  int64_t batch() const { return inputs.empty() || inputs[0].shape.empty() ? 1 : inputs[0].shape[0]; }
+  int64_t param_count() const;
+};
+
+/// Sets dim 0 of every graph input to `batch` (the batch override of --batch).
+void set_batch(Graph& g, int64_t batch);
+
+/// Orders layers topologically, checks names and inputs, computes output shapes and params.
+/// Output tensors that already have a shape (set by an importer or an explicit output_shape)
+/// are checked against the rule. Throws InputError with the layer's location.
+void infer_shapes(Graph& g);
+
+}  // namespace perfmodel

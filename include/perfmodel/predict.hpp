@@ -1,0 +1,69 @@
+// Whole-model prediction: cost, time, bound and energy per layer, totals and rates.
+#pragma once
+
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "perfmodel/cost.hpp"
+#include "perfmodel/energy.hpp"
+#include "perfmodel/graph.hpp"
+#include "perfmodel/hw_spec.hpp"
+#include "perfmodel/roofline.hpp"
+
+namespace perfmodel {
+
+struct Calibration;  // calibration.hpp: fitted efficiency model
+
+struct PredictOptions {
+  Pass pass = Pass::fwd;
+  std::optional<double> power_watts;     // --power: power for the power-x-time energy (else TDP)
+  std::optional<double> runtime_seconds; // --runtime: measured total time for measured rates
+  const Calibration* calibration = nullptr;  // fitted efficiency model; null = pure roofline
+};
+
+struct LayerPrediction {
+  const Layer* layer = nullptr;  // points into the Graph passed to predict()
+  LayerCost cost;
+  LayerTiming timing;
+  double energy_joules = 0;             // component model
+  double energy_power_time_joules = 0;  // power x predicted time
+};
+
+struct Totals {
+  PassCost cost;
+  int64_t params = 0;
+  int layers = 0;
+  double predicted_seconds = 0;
+  double energy_joules = 0;
+  double energy_power_time_joules = 0;
+  Rates predicted;                // over the predicted time and component energy
+  std::optional<Rates> measured;  // over --runtime, with energy = power x runtime (boda)
+  double seconds_compute_bound = 0, seconds_memory_bound = 0, seconds_overhead_bound = 0;
+};
+
+struct Prediction {
+  std::string model;
+  std::string hardware;
+  int64_t batch = 1;
+  DType dtype = DType::fp32;
+  Pass pass = Pass::fwd;
+  double power_watts = 0;         // the power used for power x time
+  bool calibrated = false;
+  std::vector<LayerPrediction> layers;
+  Totals totals;                  // all layers
+  Totals gemm_totals;             // conv and matrix layers only (boda's FWD TOTALS)
+};
+
+/// Predicts every layer of a shape-inferred graph. Throws InputError when the hardware has
+/// no compute unit for a layer's data type.
+Prediction predict(const Graph& g, const HwSpec& hw, const PredictOptions& opts);
+
+/// Sums a subset of layer predictions (all when `gemm_only` is false).
+Totals sum_totals(const std::vector<LayerPrediction>& layers, bool gemm_only,
+                  const PredictOptions& opts, double power_watts);
+
+/// Sets the data type of every tensor and layer (the --dtype override).
+void set_dtype(Graph& g, DType dtype);
+
+}  // namespace perfmodel

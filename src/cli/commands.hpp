@@ -1,0 +1,12 @@
+// One register_* function per subcommand; each lives in its own cmd_<name>.cpp.
+#pragma once
+
+#include "cli/common.hpp"
+
+namespace perfmodel::cli {
+
+void register_predict(CLI::App& app, Runner& run);
+void register_list(CLI::App& app, Runner& run);
+void register_info(CLI::App& app, Runner& run);
+
+}  // namespace perfmodel::cli

@@ -1,0 +1,24 @@
+// Output formats and the number formatting every human-readable view shares.
+#pragma once
+
+#include <optional>
+#include <string>
+#include <string_view>
+
+namespace perfmodel::report {
+
+enum class Format { table, csv, json, md };
+std::optional<Format> parse_format(std::string_view s);
+
+/// boda's pp_val: scale by 1000 until 1 <= |v| < 1000, then %.2f below 10, %.1f below 100,
+/// %.0f below 1000, with a decimal SI prefix (K M G T P E, m u n p f) and the unit appended:
+/// si(3091740, "B") == "3.09MB", si(465e-6, "s") == "465us". Zero prints as "0" + unit.
+std::string si(double v, std::string_view unit);
+
+/// RFC 4180 field quoting: quotes fields holding a comma, quote, CR or LF.
+std::string csv_field(std::string_view s);
+
+/// A Markdown table cell: escapes '|' and newlines.
+std::string md_cell(std::string_view s);
+
+}  // namespace perfmodel::report
