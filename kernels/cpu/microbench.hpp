@@ -1,0 +1,78 @@
+// CPU microbenchmarks: the plan (which kernels at which sizes) and plain result structs that
+// calibration turns into fit samples. The kernels timed are the executor's own code paths.
+#pragma once
+
+#include <cstdint>
+#include <functional>
+#include <optional>
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include "kernels/cpu/timing.hpp"
+#include "perfmodel/dtype.hpp"
+
+namespace perfmodel::kernels::cpu {
+
+enum class BenchKind { bandwidth, fma, gemm, conv, elementwise, pool, launch };
+std::string_view to_string(BenchKind k);
+
+/// C[m x n] = A[m x k] B[k x n], `batch` independent products (row-major, like the executor).
+struct GemmDims {
+  int64_t m = 0, n = 0, k = 0, batch = 1;
+};
+
+/// NCHW convolution, the columns of the measurement CSV of issue 4.
+struct ConvDims {
+  int64_t batch = 1, c = 0, h = 0, w = 0, out_channels = 0;
+  int64_t kernel_h = 1, kernel_w = 1, stride_h = 1, stride_w = 1, pad_h = 0, pad_w = 0;
+  int64_t dilation_h = 1, dilation_w = 1, groups = 1;
+  int64_t out_h() const { return (h + 2 * pad_h - dilation_h * (kernel_h - 1) - 1) / stride_h + 1; }
+  int64_t out_w() const { return (w + 2 * pad_w - dilation_w * (kernel_w - 1) - 1) / stride_w + 1; }
+};
+
+/// One microbenchmark to run.
+struct BenchCase {
+  std::string name;       // unique, e.g. "gemm/fp32/256x256x256", "bw/triad/1.00MB"
+  BenchKind kind = BenchKind::gemm;
+  std::string variant;    // bandwidth: read|copy|triad; elementwise: relu|add|...; pool: max|avg;
+                          // conv: im2col|direct1x1|depthwise; launch: pool|thread; fma: ""
+  DType dtype = DType::fp32;
+  int threads = 0;        // 0 = every hardware thread
+  int64_t working_set_bytes = 0;  // bandwidth/elementwise/pool: bytes of all arrays touched
+  std::optional<GemmDims> gemm;
+  std::optional<ConvDims> conv;
+};
+
+/// One measured microbenchmark. flops and bytes follow the boda counting rules of the
+/// executor's layers (compulsory traffic; bandwidth kernels count every byte read or written).
+struct BenchResult {
+  BenchCase bench;
+  int threads = 1;        // threads actually used
+  double flops = 0;
+  double bytes = 0;
+  TimingStats time;
+  double flops_per_second() const;
+  double bytes_per_second() const;
+};
+
+struct MicrobenchOptions {
+  bool quick = false;     // the --quick plan (<= ~25 s on 2 cores) instead of the full one
+  int threads = 0;        // 0 = every hardware thread
+  int warmup = 0;         // 0 = the plan's default for the kind
+  int iters = 0;          // 0 = the plan's default
+  std::string only;       // run only cases whose name contains this ("" = all)
+  /// Called before each case with (index, count, case); progress on stderr in the CLI.
+  std::function<void(size_t, size_t, const BenchCase&)> progress;
+};
+
+/// The cases of the quick or full plan, in run order.
+std::vector<BenchCase> microbench_plan(const MicrobenchOptions& opts);
+
+/// Runs one case. Throws perfmodel::InputError for a malformed case.
+BenchResult run_bench(const BenchCase& c, const MicrobenchOptions& opts);
+
+/// Runs the whole plan.
+std::vector<BenchResult> run_microbenchmarks(const MicrobenchOptions& opts);
+
+}  // namespace perfmodel::kernels::cpu

@@ -1,0 +1,40 @@
+// Repeated timing of a piece of work: warm-up runs, iterations, median/mean/sd/min/max, noisy flag.
+#pragma once
+
+#include <functional>
+#include <string>
+#include <vector>
+
+namespace perfmodel::kernels::cpu {
+
+/// Spread above which a timing is flagged noisy: (max - min) / median or sd / mean.
+inline constexpr double kNoisyRangeFraction = 0.50;
+inline constexpr double kNoisySdFraction = 0.10;
+
+/// Statistics of `iters` timed runs after `warmup` untimed ones (MegEngine load_and_run's
+/// avg_time, sd, minmax). Seconds. `cache_state` says what the caches held when timing began:
+/// "warm" = the inputs were just touched by the warm-up runs.
+struct TimingStats {
+  int warmup = 0;
+  int iters = 0;
+  double median_seconds = 0;
+  double mean_seconds = 0;
+  double sd_seconds = 0;  // sample standard deviation (n - 1)
+  double min_seconds = 0;
+  double max_seconds = 0;
+  std::string cache_state = "warm";
+  bool noisy = false;      // spread above the thresholds above; reported, never hidden
+  std::vector<double> samples_seconds;
+};
+
+/// Computes the statistics of a set of samples (sorted copy; `samples` may be unordered).
+TimingStats summarize(std::vector<double> samples, int warmup);
+
+/// Runs `fn` `warmup` times untimed, then `iters` times timed with a steady clock.
+/// `inner` > 1 runs fn that many times per timed sample and divides (for very short kernels).
+TimingStats time_runs(const std::function<void()>& fn, int warmup, int iters, int inner = 1);
+
+/// Seconds on a monotonic clock (std::chrono::steady_clock).
+double now_seconds();
+
+}  // namespace perfmodel::kernels::cpu
