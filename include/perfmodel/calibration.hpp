@@ -1,0 +1,166 @@
+// The fitted, size-aware efficiency model of one device (a Calibration) and the layer time it gives.
+//
+// Per op class and data type, the parameters have a physical meaning (docs/calibration.md):
+//   peak_flops_per_second   r_inf, the compute rate of a large call
+//   m_half, n_half, k_half  Hockney half-performance sizes of the GEMM dimensions: the rate is
+//                           r_inf * m/(m+m_half) * n/(n+n_half) * k/(k+k_half)
+//   tile_m, tile_n          output tile of the GEMM kernel: tiles = ceil(m/tile_m)*ceil(n/tile_n)
+//                           *groups run on `cores` in waves; the last wave's idle cores count
+//   bytes_per_second[l]     effective bandwidth of memory level l, chosen by the working set
+//   lowering_factor         traffic of a lowered (im2col) operand, in passes over its bytes
+//   overlap                 0: compute and memory overlap perfectly (max), 1: they add up
+//   overhead_seconds        fixed cost of one call (dispatch, thread start, synchronisation)
+//
+//   t = overhead + max(t_c, t_m) + overlap * min(t_c, t_m)
+//   t_c = quantized_flops / (r_inf * hockney),  t_m = (bytes + lowering * lowered) / bw[level]
+#pragma once
+
+#include <cstdint>
+#include <optional>
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include "perfmodel/cost.hpp"
+#include "perfmodel/dtype.hpp"
+#include "perfmodel/graph.hpp"
+#include "perfmodel/hw_spec.hpp"
+#include "perfmodel/roofline.hpp"
+
+namespace perfmodel {
+
+/// Families of kernels that share one set of efficiency parameters.
+enum class OpClass {
+  gemm,           // linear, matmul
+  conv,           // dense or grouped convolution (lowered to GEMM)
+  depthwise,      // convolution with groups == input channels > 1
+  elementwise,    // activations, elementwise arithmetic, dropout
+  norm,           // batch norm, layer norm, softmax
+  pool,           // pooling and reductions
+  data_movement,  // concat, split, slice, gather, transpose, embedding, generic copies
+};
+std::string_view to_string(OpClass c);
+std::optional<OpClass> parse_op_class(std::string_view s);
+const std::vector<OpClass>& all_op_classes();
+bool is_gemm_class(OpClass c);  // gemm, conv, depthwise: tiles, Hockney sizes, lowering apply
+
+/// Which part of a layer a kernel call computes (conv bwd_filter = bwd_weight).
+enum class KernelPass { fwd, bwd_data, bwd_weight };
+std::string_view to_string(KernelPass p);
+/// Accepts fwd, bwd_data, bwd_filter, bwd_weight.
+std::optional<KernelPass> parse_kernel_pass(std::string_view s);
+
+/// What the efficiency model sees of one kernel call: its counts, never the op itself.
+struct KernelFeatures {
+  OpClass op_class = OpClass::elementwise;
+  DType dtype = DType::fp32;
+  double flops = 0;
+  double bytes = 0;                // compulsory traffic (boda rules)
+  std::optional<GemmShape> gemm;   // GEMM-like calls, already transposed for backward passes
+  double lowered_bytes = 0;        // bytes of the im2col matrix (0 when no lowering is needed)
+};
+
+/// The op class of a layer (depthwise needs the graph to know the input channels).
+OpClass op_class_of(const Graph& g, const Layer& layer);
+
+/// Features of one pass part of a layer: fwd uses cost.fwd, bwd_data / bwd_weight the train
+/// parts (their GEMM shapes are the transposed products dX = dY W^T and dW = X^T dY).
+KernelFeatures layer_features(const Graph& g, const Layer& layer, const LayerCost& cost,
+                              KernelPass pass);
+
+struct MemoryLevelCapacity {
+  std::string name;
+  double capacity_bytes = 0;  // 0 = unbounded (the last level)
+};
+
+/// Fitted parameters of one op class at one data type (see the file comment).
+struct EfficiencyParams {
+  double peak_flops_per_second = 0;
+  double m_half = 0, n_half = 0, k_half = 0;
+  double tile_m = 1, tile_n = 1;
+  std::vector<double> bytes_per_second;  // one per Calibration::memory_levels entry
+  double lowering_factor = 0;
+  double overlap = 0;
+  double overhead_seconds = 0;
+};
+
+/// How well a set of parameters reproduces the samples it was fitted on.
+struct FitStats {
+  int samples = 0;
+  double rms_log_error = 0;  // sqrt(mean(log(pred/meas)^2))
+  double mape = 0;           // mean |pred - meas| / meas, a fraction
+  double max_error = 0;      // max |pred - meas| / meas
+};
+
+struct ClassCalibration {
+  OpClass op_class = OpClass::gemm;
+  DType dtype = DType::fp32;
+  EfficiencyParams params;
+  FitStats stats;
+};
+
+struct DeviceFingerprint {
+  std::string kind;      // "cpu" or "gpu"
+  std::string name;      // CPU model name or GPU name
+  int cores = 0;         // hardware threads used / SMs
+  std::string isa_hash;  // FNV-1a of the sorted ISA flags (CPU); "" for GPUs
+};
+
+struct Calibration {
+  int version = 1;
+  DeviceFingerprint device;
+  std::string date;               // ISO 8601 UTC
+  std::string perfmodel_version;
+  std::string hardware;           // name of the hw spec it refines
+  std::string source;             // "microbenchmarks", "measurements:FILE", "trace:FILE"
+  int cores = 1;                  // cores the GEMM tiles are spread over
+  std::vector<MemoryLevelCapacity> memory_levels;  // innermost first
+  std::vector<ClassCalibration> classes;
+  FitStats stats;                 // over all samples
+
+  const ClassCalibration* find(OpClass c, DType dtype) const;
+};
+
+/// Checks sizes and signs (Ceres' IsValid style): false and `error` filled on the first problem.
+bool is_valid(const Calibration& cal, std::string* error);
+
+/// Index of the memory level a working set of `bytes` lives in.
+size_t memory_level_for(const Calibration& cal, double working_set_bytes);
+
+/// The parts of the model that do not depend on the continuous parameters (tiles and level
+/// are chosen before a Ceres solve, so the residual stays smooth in what it fits).
+struct EfficiencyTerms {
+  double quantized_flops = 0;  // flops padded to whole tiles and whole waves of `cores`
+  size_t level = 0;            // memory level of the working set
+  double m = 0, n = 0, k = 0;  // GEMM dimensions for the Hockney factors (0 = not GEMM-like)
+};
+EfficiencyTerms efficiency_terms(const Calibration& cal, double tile_m, double tile_n,
+                                 const KernelFeatures& f);
+
+/// The formula of the file comment, templated on the scalar so that Ceres can differentiate it
+/// (T = double or ceres::Jet). The one place the calibrated time is computed.
+template <class T>
+T efficiency_seconds(const EfficiencyTerms& e, const KernelFeatures& f, const T& peak,
+                     const T& m_half, const T& n_half, const T& k_half, const T& bandwidth,
+                     const T& lowering, const T& overlap, const T& overhead) {
+  T hockney = T(1.0);
+  if (e.m > 0) hockney = T(e.m) / (T(e.m) + m_half) * (T(e.n) / (T(e.n) + n_half)) *
+                         (T(e.k) / (T(e.k) + k_half));
+  const T t_compute = T(e.quantized_flops) / (peak * hockney);
+  const T t_memory = (T(f.bytes) + lowering * T(f.lowered_bytes)) / bandwidth;
+  const bool compute_wins = t_compute > t_memory;
+  const T hi = compute_wins ? t_compute : t_memory;
+  const T lo = compute_wins ? t_memory : t_compute;
+  return overhead + hi + overlap * lo;
+}
+
+/// Time of one kernel call under the calibrated model. The timing's unit is the hardware's
+/// best unit for the dtype (peak replaced by the fitted one). Falls back to roofline_time when
+/// the calibration has no parameters for the class and dtype.
+LayerTiming calibrated_time(const Calibration& cal, const HwSpec& hw, const KernelFeatures& f);
+
+/// Time of a layer for a whole pass (fwd: one call; train: fwd + bwd_data + bwd_weight).
+LayerTiming calibrated_layer_time(const Calibration& cal, const HwSpec& hw, const Graph& g,
+                                  const Layer& layer, const LayerCost& cost, Pass pass);
+
+}  // namespace perfmodel
