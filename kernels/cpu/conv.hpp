@@ -1,0 +1,41 @@
+// 2-D convolution and transposed convolution, NCHW fp32: im2col + the pool-split Eigen GEMM,
+// a direct path for 1x1 stride-1 convolutions and a direct depthwise kernel.
+#pragma once
+
+#include <cstdint>
+#include <string_view>
+
+#include "kernels/cpu/tensor.hpp"
+
+namespace perfmodel::kernels::cpu {
+
+/// Geometry of a convolution. Padding is given per side (top/left; bottom/right follow from
+/// the output size, so asymmetric ONNX pads work). For a transposed convolution (h, w) is the
+/// input and (oh, ow) the output; the weight is [c, oc/groups, kh, kw] instead of
+/// [oc, c/groups, kh, kw].
+struct ConvGeom {
+  int64_t n = 1, c = 0, h = 0, w = 0;
+  int64_t oc = 0, oh = 0, ow = 0;
+  int64_t kh = 1, kw = 1, sh = 1, sw = 1, pad_top = 0, pad_left = 0, dh = 1, dw = 1;
+  int64_t groups = 1;
+};
+
+/// Which code path conv2d() takes for a geometry (what its microbenchmarks must cover).
+enum class ConvPath { im2col, direct1x1, depthwise };
+ConvPath conv_path(const ConvGeom& g);
+std::string_view to_string(ConvPath p);
+
+/// Scratch floats conv2d()/conv_transpose2d() need (im2col / col2im columns of one group).
+int64_t conv_workspace(const ConvGeom& g, bool transposed);
+
+/// out[n, oc, oh, ow] = sum over the window of in * weight (+ bias[oc] when bias != nullptr).
+/// `workspace` must hold conv_workspace(g, false) floats.
+void conv2d(const ConvGeom& g, const float* in, const float* weight, const float* bias,
+            float* out, float* workspace);
+
+/// Transposed convolution (the gradient of conv2d w.r.t. its input): GEMM + col2im.
+/// `workspace` must hold conv_workspace(g, true) floats.
+void conv_transpose2d(const ConvGeom& g, const float* in, const float* weight, const float* bias,
+                      float* out, float* workspace);
+
+}  // namespace perfmodel::kernels::cpu

@@ -1,0 +1,245 @@
+// Running one microbenchmark: buffers, the kernel call (the executor's own), timing, counts.
+#include "kernels/cpu/microbench.hpp"
+
+#include <algorithm>
+#include <atomic>
+#include <cmath>
+#include <thread>
+
+#include "kernels/cpu/conv.hpp"
+#include "kernels/cpu/elementwise.hpp"
+#include "kernels/cpu/gemm.hpp"
+#include "kernels/cpu/normalize.hpp"
+#include "kernels/cpu/parallel.hpp"
+#include "kernels/cpu/pool.hpp"
+#include "kernels/cpu/stream.hpp"
+#include "kernels/cpu/tensor.hpp"
+#include "perfmodel/error.hpp"
+
+namespace perfmodel::kernels::cpu {
+
+namespace {
+
+constexpr double kMinSampleSeconds = 2e-4;  // short kernels repeat inside one sample
+
+std::atomic<float> g_sink{0};  // results of read/fma kernels land here so they are not elided
+
+Buffer filled(int64_t n, float v) { return Buffer(static_cast<size_t>(std::max<int64_t>(n, 1)), v); }
+
+// Times fn with enough inner repetitions that one sample lasts at least kMinSampleSeconds.
+TimingStats timed(const std::function<void()>& fn, int warmup, int iters) {
+  const double t0 = now_seconds();
+  fn();
+  const double once = std::max(now_seconds() - t0, 1e-9);
+  const int inner = static_cast<int>(std::clamp(std::ceil(kMinSampleSeconds / once), 1.0, 1e5));
+  return time_runs(fn, warmup, iters, inner);
+}
+
+void run_bandwidth(const BenchCase& c, BenchResult& r, int warmup, int iters) {
+  const int arrays = c.variant == "read" ? 1 : c.variant == "copy" ? 2 : 3;
+  const int64_t n = std::max<int64_t>(c.working_set_bytes / (4 * arrays), 16 * num_threads());
+  Buffer a = filled(n, 1.0f), b = filled(arrays > 1 ? n : 1, 2.0f), d = filled(arrays > 2 ? n : 1, 0.5f);
+  std::function<void()> fn;
+  if (c.variant == "read")
+    fn = [&] {
+      parallel_for(n, n / num_threads(), [&](int64_t s, int64_t e) {
+        g_sink.store(stream_read(a.data() + s, e - s), std::memory_order_relaxed);
+      });
+    };
+  else if (c.variant == "copy")
+    fn = [&] {
+      parallel_for(n, n / num_threads(),
+                   [&](int64_t s, int64_t e) { stream_copy(a.data() + s, b.data() + s, e - s); });
+    };
+  else if (c.variant == "triad")
+    fn = [&] {
+      parallel_for(n, n / num_threads(), [&](int64_t s, int64_t e) {
+        stream_triad(a.data() + s, b.data() + s, d.data() + s, 0.5f, e - s);
+      });
+    };
+  else
+    throw InputError("microbenchmark " + c.name + ": unknown bandwidth variant '" + c.variant + "'");
+  r.bytes = 4.0 * double(n) * arrays;
+  r.flops = c.variant == "triad" ? 2.0 * double(n) : 0.0;
+  r.time = timed(fn, warmup, iters);
+}
+
+void run_fma(const BenchCase& c, BenchResult& r, int warmup, int iters) {
+  const bool fp64 = c.dtype == DType::fp64;
+  const int64_t rounds = 1 << 20;
+  const int t = num_threads();
+  auto fn = [&] {
+    parallel_for(t, 1, [&](int64_t s, int64_t e) {
+      for (int64_t i = s; i < e; ++i)
+        g_sink.store(fp64 ? float(fma_chains_fp64(rounds)) : fma_chains_fp32(rounds),
+                     std::memory_order_relaxed);
+    });
+  };
+  r.flops = fma_flops(rounds, fp64) * t;
+  r.time = timed(fn, warmup, iters);
+}
+
+void run_gemm(const BenchCase& c, BenchResult& r, int warmup, int iters) {
+  const GemmDims g = *c.gemm;
+  if (g.m <= 0 || g.n <= 0 || g.k <= 0 || g.batch <= 0)
+    throw InputError("microbenchmark " + c.name + ": GEMM dimensions must be positive");
+  Tensor a = random_tensor({g.batch, g.m, g.k}, 1), b = random_tensor({g.batch, g.k, g.n}, 2);
+  Tensor out = zero_tensor({g.batch, g.m, g.n});
+  auto fn = [&] {
+    for (int64_t i = 0; i < g.batch; ++i)
+      gemm(g.m, g.n, g.k, a.ptr() + i * g.m * g.k, g.k, false, b.ptr() + i * g.k * g.n, g.n,
+           false, out.ptr() + i * g.m * g.n, g.n);
+  };
+  r.flops = 2.0 * g.batch * g.m * g.n * g.k;
+  r.bytes = 4.0 * g.batch * (g.m * g.k + g.k * g.n + g.m * g.n);
+  r.time = timed(fn, warmup, iters);
+}
+
+ConvGeom geom(const BenchCase& c) {
+  const ConvDims& d = *c.conv;
+  ConvGeom g;
+  g.n = d.batch, g.c = d.c, g.h = d.h, g.w = d.w, g.oc = d.out_channels;
+  g.oh = d.out_h(), g.ow = d.out_w();
+  g.kh = d.kernel_h, g.kw = d.kernel_w, g.sh = d.stride_h, g.sw = d.stride_w;
+  g.pad_top = d.pad_h, g.pad_left = d.pad_w, g.dh = d.dilation_h, g.dw = d.dilation_w;
+  g.groups = d.groups;
+  if (g.n <= 0 || g.c <= 0 || g.oc <= 0 || g.oh <= 0 || g.ow <= 0 || g.groups <= 0 ||
+      g.c % g.groups || g.oc % g.groups)
+    throw InputError("microbenchmark " + c.name + ": invalid convolution geometry");
+  return g;
+}
+
+void run_conv(const BenchCase& c, BenchResult& r, int warmup, int iters) {
+  const ConvGeom g = geom(c);
+  Tensor in = random_tensor({g.n, g.c, g.h, g.w}, 1);
+  Tensor wt = random_tensor({g.oc, g.c / g.groups, g.kh, g.kw}, 2), bias = random_tensor({g.oc}, 3);
+  Tensor out = zero_tensor({g.n, g.oc, g.oh, g.ow});
+  Tensor ws = zero_tensor({std::max<int64_t>(conv_workspace(g, false), 1)});
+  auto fn = [&] { conv2d(g, in.ptr(), wt.ptr(), bias.ptr(), out.ptr(), ws.ptr()); };
+  const double macs = double(g.n) * g.oh * g.ow * g.oc * (g.c / g.groups) * g.kh * g.kw;
+  r.flops = 2.0 * macs;
+  r.bytes = 4.0 * (double(in.size()) + wt.size() + bias.size() + out.size());
+  r.time = timed(fn, warmup, iters);
+}
+
+void run_map(const BenchCase& c, BenchResult& r, int warmup, int iters) {
+  const bool binary = c.variant == "add" || c.variant == "add_bcast";
+  // Working set: input + output (+ second input of a same-shape add); 64 channels of planes.
+  const int64_t n = std::max<int64_t>(c.working_set_bytes / (4 * (c.variant == "add" ? 3 : 2)), 64);
+  const int64_t ch = 64, plane = std::max<int64_t>(n / ch, 1), total = ch * plane;
+  Tensor x = random_tensor({1, ch, plane}, 1), y = random_tensor({1, ch, plane}, 2);
+  Tensor cb = random_tensor({1, ch, 1}, 3), cs = random_tensor({ch}, 4);
+  Tensor out = zero_tensor({1, ch, plane});
+  std::function<void()> fn;
+  double flops_per = 1;
+  if (c.variant == "relu" || c.variant == "sigmoid") {
+    flops_per = c.variant == "relu" ? 1 : 4;
+    fn = [&, f = c.variant] { activation(f, {}, x.ptr(), out.ptr(), total); };
+  } else if (c.variant == "add") {
+    fn = [&] { elementwise("add", {x.ptr(), y.ptr()}, {x.shape, y.shape}, out.shape, out.ptr()); };
+  } else if (c.variant == "add_bcast") {
+    fn = [&] { elementwise("add", {x.ptr(), cb.ptr()}, {x.shape, cb.shape}, out.shape, out.ptr()); };
+  } else if (c.variant == "batchnorm") {
+    flops_per = 2;
+    fn = [&] { batch_norm(1, ch, plane, x.ptr(), cs.ptr(), cs.ptr(), out.ptr()); };
+  } else {
+    throw InputError("microbenchmark " + c.name + ": unknown elementwise variant '" + c.variant + "'");
+  }
+  r.flops = flops_per * double(total);
+  r.bytes = 4.0 * double(total) * (c.variant == "add" ? 3 : 2) +
+            (c.variant == "add_bcast" || c.variant == "batchnorm" ? 4.0 * ch * (binary ? 1 : 4) : 0.0);
+  r.time = timed(fn, warmup, iters);
+}
+
+void run_pool(const BenchCase& c, BenchResult& r, int warmup, int iters) {
+  const ConvDims& d = *c.conv;
+  Tensor in = random_tensor({1, d.c, d.h, d.w}, 1);
+  std::function<void()> fn;
+  Tensor out;
+  if (c.variant == "global") {
+    out = zero_tensor({1, d.c});
+    fn = [&] { global_pool(d.c, d.h * d.w, false, in.ptr(), out.ptr()); };
+    r.flops = double(in.size());
+  } else {
+    PoolGeom g;
+    g.c = d.c, g.h = d.h, g.w = d.w, g.oh = d.out_h(), g.ow = d.out_w();
+    g.kh = d.kernel_h, g.kw = d.kernel_w, g.sh = d.stride_h, g.sw = d.stride_w;
+    g.pad_top = d.pad_h, g.pad_left = d.pad_w;
+    out = zero_tensor({1, d.c, g.oh, g.ow});
+    const bool max = c.variant == "max";
+    if (!max && c.variant != "avg")
+      throw InputError("microbenchmark " + c.name + ": unknown pool variant '" + c.variant + "'");
+    fn = [&, g, max] { max ? max_pool(g, in.ptr(), out.ptr()) : avg_pool(g, in.ptr(), out.ptr()); };
+    r.flops = double(out.size()) * g.kh * g.kw;
+  }
+  r.bytes = 4.0 * double(in.size() + out.size());
+  r.time = timed(fn, warmup, iters);
+}
+
+void run_launch(const BenchCase& c, BenchResult& r, int warmup, int iters) {
+  std::function<void()> fn;
+  if (c.variant == "pool")
+    fn = [] { parallel_for(num_threads(), 1, [](int64_t, int64_t) {}); };
+  else if (c.variant == "thread")
+    fn = [] { std::thread([] {}).join(); };
+  else
+    throw InputError("microbenchmark " + c.name + ": unknown launch variant '" + c.variant + "'");
+  r.time = timed(fn, warmup, iters);
+}
+
+}  // namespace
+
+std::string_view to_string(BenchKind k) {
+  switch (k) {
+    case BenchKind::bandwidth: return "bandwidth";
+    case BenchKind::fma: return "fma";
+    case BenchKind::gemm: return "gemm";
+    case BenchKind::conv: return "conv";
+    case BenchKind::elementwise: return "elementwise";
+    case BenchKind::pool: return "pool";
+    case BenchKind::launch: return "launch";
+  }
+  return "?";
+}
+
+double BenchResult::flops_per_second() const {
+  return time.median_seconds > 0 ? flops / time.median_seconds : 0.0;
+}
+double BenchResult::bytes_per_second() const {
+  return time.median_seconds > 0 ? bytes / time.median_seconds : 0.0;
+}
+
+BenchResult run_bench(const BenchCase& c, const MicrobenchOptions& opts) {
+  ThreadCountScope scope(c.threads > 0 ? c.threads : opts.threads);
+  BenchResult r;
+  r.bench = c;
+  r.threads = num_threads();
+  const int warmup = opts.warmup > 0 ? opts.warmup : (opts.quick ? 1 : 2);
+  const int iters = opts.iters > 0 ? opts.iters : (opts.quick ? 5 : 9);
+  if ((c.kind == BenchKind::gemm && !c.gemm) ||
+      ((c.kind == BenchKind::conv || c.kind == BenchKind::pool) && !c.conv))
+    throw InputError("microbenchmark " + c.name + ": missing dimensions");
+  switch (c.kind) {
+    case BenchKind::bandwidth: run_bandwidth(c, r, warmup, iters); break;
+    case BenchKind::fma: run_fma(c, r, warmup, iters); break;
+    case BenchKind::gemm: run_gemm(c, r, warmup, iters); break;
+    case BenchKind::conv: run_conv(c, r, warmup, iters); break;
+    case BenchKind::elementwise: run_map(c, r, warmup, iters); break;
+    case BenchKind::pool: run_pool(c, r, warmup, iters); break;
+    case BenchKind::launch: run_launch(c, r, warmup, iters); break;
+  }
+  return r;
+}
+
+std::vector<BenchResult> run_microbenchmarks(const MicrobenchOptions& opts) {
+  const auto plan = microbench_plan(opts);
+  std::vector<BenchResult> out;
+  out.reserve(plan.size());
+  for (size_t i = 0; i < plan.size(); ++i) {
+    if (opts.progress) opts.progress(i, plan.size(), plan[i]);
+    out.push_back(run_bench(plan[i], opts));
+  }
+  return out;
+}
+
+}  // namespace perfmodel::kernels::cpu
