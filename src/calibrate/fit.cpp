@@ -1,0 +1,321 @@
+// Ceres fit of the efficiency model: one problem per op class x dtype (and per GEMM tile size).
+#include "calibrate/fit.hpp"
+
+#include <ceres/ceres.h>
+
+#include <algorithm>
+#include <cmath>
+#include <map>
+#include <memory>
+#include <set>
+
+#include "perfmodel/error.hpp"
+
+namespace perfmodel::calibrate {
+
+namespace {
+
+// Residual of one sample: log(predicted / measured). Rates, sizes and the overhead are fitted
+// as logarithms (positive, and scaled alike whatever their unit); lowering and overlap as is.
+struct LogTimeResidual {
+  EfficiencyTerms terms;
+  KernelFeatures features;
+  double log_measured = 0;
+
+  template <class T>
+  bool operator()(const T* log_peak, const T* log_halves, const T* log_bw, const T* lowering,
+                  const T* overlap, const T* log_overhead, T* residual) const {
+    using std::exp;
+    using std::log;
+    const T t = efficiency_seconds<T>(terms, features, exp(log_peak[0]), exp(log_halves[0]),
+                                      exp(log_halves[1]), exp(log_halves[2]), exp(log_bw[0]),
+                                      lowering[0], overlap[0], exp(log_overhead[0]));
+    residual[0] = log(t) - T(log_measured);
+    return true;
+  }
+};
+
+ceres::LossFunction* make_loss(const FitOptions& o) {
+  if (o.loss == "none") return nullptr;
+  if (o.loss == "cauchy") return new ceres::CauchyLoss(o.loss_scale);
+  if (o.loss == "huber") return new ceres::HuberLoss(o.loss_scale);
+  if (o.loss == "soft_l1") return new ceres::SoftLOneLoss(o.loss_scale);
+  throw InputError("unknown loss '" + o.loss + "' (soft_l1, cauchy, huber or none)");
+}
+
+constexpr double kTinyHalf = 1e-3;  // a half-performance size this small means "no effect"
+
+struct Start {
+  double peak = 1e9;
+  double vector_peak = 1e9;  // peak of the streaming classes (not fitted)
+  std::vector<double> bw;
+  double overhead = 1e-7;
+};
+
+// Starting point: the best rates observed (a lower bound of the peaks), else the hw spec.
+Start starting_point(const std::vector<Sample>& samples, const FitOptions& opts,
+                     const Calibration& frame) {
+  Start s;
+  const size_t levels = frame.memory_levels.size();
+  s.bw.assign(levels, 0.0);
+  double best_rate = 0, min_t = 1e30;
+  for (const Sample& x : samples) {
+    best_rate = std::max(best_rate, x.flops / x.seconds);
+    const size_t l = memory_level_for(frame, x.bytes + x.lowered_bytes);
+    s.bw[l] = std::max(s.bw[l], (x.bytes + x.lowered_bytes) / x.seconds);
+    min_t = std::min(min_t, x.seconds);
+  }
+  if (best_rate > 0) s.peak = 1.2 * best_rate;
+  else if (opts.hw && !samples.empty())
+    if (auto u = opts.hw->best_unit(samples[0].dtype, is_gemm_class(samples[0].op_class)))
+      s.peak = u->flops_per_second;
+  s.vector_peak = 100 * s.peak;
+  if (opts.hw && !samples.empty())
+    if (auto u = opts.hw->best_unit(samples[0].dtype, false))
+      s.vector_peak = std::max(u->flops_per_second, s.vector_peak / 100);
+  for (size_t l = 0; l < levels; ++l) {
+    if (s.bw[l] > 0) s.bw[l] *= 1.2;
+    else if (opts.hw && l < opts.hw->memory.size()) s.bw[l] = opts.hw->memory[l].bytes_per_second;
+    else s.bw[l] = 1e10;
+  }
+  s.overhead = std::max(1e-9, 0.1 * min_t);
+  return s;
+}
+
+bool varies(const std::vector<Sample>& samples, int64_t GemmShape::*dim) {
+  std::set<int64_t> seen;
+  for (const Sample& s : samples)
+    if (s.gemm) seen.insert((*s.gemm).*dim);
+  return seen.size() > 1;
+}
+
+struct Solved {
+  EfficiencyParams params;
+  double cost = 0;
+};
+
+Solved solve(const std::vector<Sample>& samples, const FitOptions& opts, const Calibration& frame,
+             double tile_m, double tile_n) {
+  const bool gemm = is_gemm_class(samples[0].op_class);
+  const Start st = starting_point(samples, opts, frame);
+  const size_t levels = frame.memory_levels.size();
+  double log_peak = std::log(st.peak);
+  double log_halves[3] = {std::log(8.0), std::log(8.0), std::log(8.0)};
+  std::vector<double> log_bw(levels);
+  for (size_t l = 0; l < levels; ++l) log_bw[l] = std::log(st.bw[l]);
+  double lowering = 1.0, overlap = 0.5, log_overhead = std::log(st.overhead);
+
+  ceres::Problem problem;
+  std::vector<bool> level_used(levels, false);
+  bool any_flops = false, any_lowered = false;
+  for (const Sample& s : samples) {
+    LogTimeResidual r;
+    r.features = s.features();
+    r.terms = efficiency_terms(frame, tile_m, tile_n, r.features);
+    r.log_measured = std::log(s.seconds);
+    level_used[r.terms.level] = true;
+    any_flops = any_flops || s.flops > 0;
+    any_lowered = any_lowered || s.lowered_bytes > 0;
+    auto* cost = new ceres::AutoDiffCostFunction<LogTimeResidual, 1, 1, 3, 1, 1, 1, 1>(
+        new LogTimeResidual(r));
+    problem.AddResidualBlock(cost, make_loss(opts), &log_peak, log_halves,
+                             &log_bw[r.terms.level], &lowering, &overlap, &log_overhead);
+  }
+  // Streaming classes: FLOPs grow with bytes, so a fitted peak and overlap would only trade
+  // places with the bandwidths. Their peak is the spec's (or far above every observed rate)
+  // and compute never overlaps badly: only bandwidths and the overhead are fitted.
+  if (!gemm) {
+    log_peak = std::log(st.vector_peak);
+    overlap = 0;
+    problem.SetParameterBlockConstant(&log_peak);
+    problem.SetParameterBlockConstant(&overlap);
+  } else if (!any_flops) {
+    problem.SetParameterBlockConstant(&log_peak);
+  } else {
+    problem.SetParameterLowerBound(&log_peak, 0, log_peak - std::log(100.0));
+    problem.SetParameterUpperBound(&log_peak, 0, log_peak + std::log(100.0));
+  }
+  const bool fit_halves = gemm && (varies(samples, &GemmShape::m) ||
+                                   varies(samples, &GemmShape::n) ||
+                                   varies(samples, &GemmShape::k));
+  if (!gemm || !fit_halves) {
+    for (double& h : log_halves) h = std::log(kTinyHalf);
+    problem.SetParameterBlockConstant(log_halves);
+  } else {
+    // A dimension that never changes cannot be told apart from the peak: keep it at zero.
+    std::vector<int> fixed;
+    int64_t GemmShape::*dims[3] = {&GemmShape::m, &GemmShape::n, &GemmShape::k};
+    for (int i = 0; i < 3; ++i)
+      if (!varies(samples, dims[i])) {
+        log_halves[i] = std::log(kTinyHalf);
+        fixed.push_back(i);
+      }
+    if (!fixed.empty())
+      problem.SetManifold(log_halves, new ceres::SubsetManifold(3, fixed));
+    for (int i = 0; i < 3; ++i) {
+      problem.SetParameterLowerBound(log_halves, i, std::log(kTinyHalf));
+      problem.SetParameterUpperBound(log_halves, i, std::log(1e5));
+    }
+  }
+  for (size_t l = 0; l < levels; ++l) {
+    if (!level_used[l]) continue;
+    problem.SetParameterLowerBound(&log_bw[l], 0, log_bw[l] - std::log(100.0));
+    problem.SetParameterUpperBound(&log_bw[l], 0, log_bw[l] + std::log(100.0));
+  }
+  if (any_lowered) {
+    problem.SetParameterLowerBound(&lowering, 0, 0.0);
+    problem.SetParameterUpperBound(&lowering, 0, 16.0);
+  } else {
+    lowering = 0;
+    problem.SetParameterBlockConstant(&lowering);
+  }
+  if (gemm) {
+    problem.SetParameterLowerBound(&overlap, 0, 0.0);
+    problem.SetParameterUpperBound(&overlap, 0, 1.0);
+  }
+  problem.SetParameterLowerBound(&log_overhead, 0, std::log(1e-10));
+  problem.SetParameterUpperBound(&log_overhead, 0, std::log(1.0));
+
+  ceres::Solver::Options so;
+  so.linear_solver_type = ceres::DENSE_QR;
+  so.max_num_iterations = opts.max_iterations;
+  so.function_tolerance = 1e-12;
+  so.parameter_tolerance = 1e-12;
+  so.gradient_tolerance = 1e-14;
+  so.logging_type = ceres::SILENT;
+  so.num_threads = 1;
+  ceres::Solver::Summary summary;
+  ceres::Solve(so, &problem, &summary);
+
+  Solved out;
+  out.cost = summary.final_cost;
+  EfficiencyParams& p = out.params;
+  p.peak_flops_per_second = std::exp(log_peak);
+  p.m_half = gemm ? std::exp(log_halves[0]) : 0;
+  p.n_half = gemm ? std::exp(log_halves[1]) : 0;
+  p.k_half = gemm ? std::exp(log_halves[2]) : 0;
+  if (p.m_half <= 1.0001 * kTinyHalf) p.m_half = 0;
+  if (p.n_half <= 1.0001 * kTinyHalf) p.n_half = 0;
+  if (p.k_half <= 1.0001 * kTinyHalf) p.k_half = 0;
+  p.tile_m = tile_m;
+  p.tile_n = tile_n;
+  p.lowering_factor = lowering;
+  p.overlap = overlap;
+  p.overhead_seconds = std::exp(log_overhead);
+  // Levels no sample reached take the bandwidth of the nearest level that was fitted.
+  p.bytes_per_second.assign(levels, 0.0);
+  for (size_t l = 0; l < levels; ++l) {
+    size_t best = l;
+    for (size_t d = 0; d < levels && !level_used[best]; ++d) {
+      if (l >= d && level_used[l - d]) best = l - d;
+      else if (l + d < levels && level_used[l + d]) best = l + d;
+    }
+    p.bytes_per_second[l] = std::exp(log_bw[best]);
+  }
+  return out;
+}
+
+Calibration frame_of(const FitOptions& opts) {
+  Calibration c;
+  c.memory_levels = opts.memory_levels;
+  c.cores = std::max(1, opts.cores);
+  return c;
+}
+
+}  // namespace
+
+FitOptions fit_options_for(const HwSpec& hw) {
+  FitOptions o;
+  for (size_t i = 0; i < hw.memory.size(); ++i)
+    o.memory_levels.push_back(
+        {hw.memory[i].name, i + 1 == hw.memory.size() ? 0.0 : hw.memory[i].capacity_bytes});
+  o.cores = std::max(1, hw.units);
+  o.hw = &hw;
+  return o;
+}
+
+double model_seconds(const Calibration& cal, const EfficiencyParams& p, const KernelFeatures& f) {
+  const EfficiencyTerms e = efficiency_terms(cal, p.tile_m, p.tile_n, f);
+  return efficiency_seconds<double>(e, f, p.peak_flops_per_second, p.m_half, p.n_half, p.k_half,
+                                    p.bytes_per_second.at(e.level), p.lowering_factor, p.overlap,
+                                    p.overhead_seconds);
+}
+
+FitStats fit_stats(const Calibration& cal, const std::vector<Sample>& samples) {
+  FitStats st;
+  double sum_sq = 0, sum_abs = 0;
+  for (const Sample& s : samples) {
+    const ClassCalibration* cc = cal.find(s.op_class, s.dtype);
+    if (!cc) continue;
+    const double pred = model_seconds(cal, cc->params, s.features());
+    const double rel = std::abs(pred - s.seconds) / s.seconds;
+    const double lg = std::log(pred / s.seconds);
+    sum_sq += lg * lg;
+    sum_abs += rel;
+    st.max_error = std::max(st.max_error, rel);
+    ++st.samples;
+  }
+  if (st.samples) {
+    st.rms_log_error = std::sqrt(sum_sq / st.samples);
+    st.mape = sum_abs / st.samples;
+  }
+  return st;
+}
+
+ClassCalibration fit_class(const std::vector<Sample>& samples, const FitOptions& opts) {
+  if (samples.empty()) throw InputError("no samples to fit");
+  if (opts.memory_levels.empty()) throw InputError("the fit needs at least one memory level");
+  for (const Sample& s : samples)
+    if (!(s.seconds > 0) || !std::isfinite(s.seconds))
+      throw InputError(s.source + ": error: measured time must be positive");
+  const Calibration frame = frame_of(opts);
+  ClassCalibration cc;
+  cc.op_class = samples[0].op_class;
+  cc.dtype = samples[0].dtype;
+  std::vector<double> tms{1}, tns{1};
+  if (is_gemm_class(cc.op_class)) {
+    tms = opts.tile_m_candidates;
+    tns = opts.tile_n_candidates;
+  }
+  bool first = true;
+  Solved best;
+  for (double tm : tms)
+    for (double tn : tns) {
+      Solved s = solve(samples, opts, frame, tm, tn);
+      // Prefer the smaller tile unless the larger one explains the data clearly better.
+      if (first || s.cost < best.cost * (1 - 1e-3)) best = s;
+      first = false;
+    }
+  cc.params = best.params;
+  Calibration one = frame;
+  one.classes.push_back(cc);
+  cc.stats = fit_stats(one, samples);
+  return cc;
+}
+
+Calibration fit_calibration(const std::vector<Sample>& samples, const FitOptions& opts) {
+  Calibration cal = frame_of(opts);
+  std::map<std::pair<int, int>, std::vector<Sample>> groups;
+  for (const Sample& s : samples) groups[{int(s.op_class), int(s.dtype)}].push_back(s);
+  for (const auto& [key, group] : groups) {
+    const std::string name = std::string(to_string(group[0].op_class)) + "/" +
+                             std::string(to_string(group[0].dtype));
+    if (int(group.size()) < opts.min_samples) {
+      if (opts.progress)
+        opts.progress("skipped " + name + ": " + std::to_string(group.size()) + " samples");
+      continue;
+    }
+    ClassCalibration cc = fit_class(group, opts);
+    if (opts.progress) {
+      char line[200];
+      std::snprintf(line, sizeof line, "fitted %s: %zu samples, MAPE %.1f%%, max %.1f%%",
+                    name.c_str(), group.size(), 100 * cc.stats.mape, 100 * cc.stats.max_error);
+      opts.progress(line);
+    }
+    cal.classes.push_back(std::move(cc));
+  }
+  cal.stats = fit_stats(cal, samples);
+  return cal;
+}
+
+}  // namespace perfmodel::calibrate

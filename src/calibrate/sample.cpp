@@ -1,0 +1,23 @@
+// Samples from layers of a graph: the counts always come from the core's layer_cost.
+#include "calibrate/sample.hpp"
+
+namespace perfmodel::calibrate {
+
+Sample sample_from_layer(const Graph& g, const Layer& layer, KernelPass pass, double seconds,
+                         std::string source) {
+  const LayerCost cost = layer_cost(g, layer, pass == KernelPass::fwd ? Pass::fwd : Pass::train);
+  const KernelFeatures f = layer_features(g, layer, cost, pass);
+  Sample s;
+  s.op_class = f.op_class;
+  s.dtype = f.dtype;
+  s.pass = pass;
+  s.flops = f.flops;
+  s.bytes = f.bytes;
+  s.gemm = f.gemm;
+  s.lowered_bytes = f.lowered_bytes;
+  s.seconds = seconds;
+  s.source = std::move(source);
+  return s;
+}
+
+}  // namespace perfmodel::calibrate

@@ -1,0 +1,177 @@
+// Known-answer tests of the Ceres fit: samples made from known parameters are fitted back.
+#include <doctest/doctest.h>
+
+#include <cmath>
+#include <random>
+
+#include "calibrate/fit.hpp"
+
+using namespace perfmodel;
+using namespace perfmodel::calibrate;
+
+namespace {
+
+FitOptions test_options() {
+  FitOptions o;
+  o.memory_levels = {{"l1", 64e3}, {"l2", 2e6}, {"l3", 32e6}, {"dram", 0}};
+  o.cores = 2;
+  return o;
+}
+
+Calibration frame(const FitOptions& o) {
+  Calibration c;
+  c.memory_levels = o.memory_levels;
+  c.cores = o.cores;
+  return c;
+}
+
+EfficiencyParams true_gemm_params() {
+  EfficiencyParams p;
+  p.peak_flops_per_second = 2.0e11;
+  p.m_half = 2;
+  p.n_half = 3;
+  p.k_half = 8;
+  p.tile_m = 16;
+  p.tile_n = 8;
+  p.bytes_per_second = {1e12, 4e11, 2e11, 4e10};
+  p.lowering_factor = 2.0;
+  p.overlap = 0.25;
+  p.overhead_seconds = 2e-6;
+  return p;
+}
+
+// GEMM-like samples over small, skinny and large shapes; half of them lowered (conv-like).
+// Sizes up to 4000 so that every memory level (DRAM included) holds compute- and memory-bound
+// calls: only then are the bandwidths and the overlap separately identifiable.
+std::vector<Sample> gemm_samples(const EfficiencyParams& p, const FitOptions& o, OpClass cls) {
+  const Calibration cal = frame(o);
+  std::vector<Sample> out;
+  const int64_t sizes[] = {1, 3, 8, 20, 50, 128, 300, 700, 1500, 4000};
+  int i = 0;
+  for (int64_t m : sizes)
+    for (int64_t n : sizes)
+      for (int64_t k : sizes) {
+        if ((i++ % 3) != 0 && !(m == 1 || n == 1)) continue;  // thin the grid, keep GEMVs
+        Sample s;
+        s.op_class = cls;
+        s.gemm = GemmShape{m, n, k, 1};
+        s.flops = 2.0 * m * n * k;
+        s.bytes = 4.0 * (m * k + k * n + m * n);
+        s.lowered_bytes = (i % 2) ? 4.0 * m * k : 0.0;
+        s.seconds = model_seconds(cal, p, s.features());
+        s.source = "synthetic";
+        out.push_back(s);
+      }
+  return out;
+}
+
+void check_close(double fitted, double truth, double tol, const char* what) {
+  INFO(what << ": fitted " << fitted << ", true " << truth);
+  CHECK(std::abs(fitted - truth) <= tol * std::abs(truth));
+}
+
+}  // namespace
+
+TEST_CASE("fit recovers known GEMM parameters within 1%") {
+  const FitOptions o = test_options();
+  const EfficiencyParams truth = true_gemm_params();
+  const std::vector<Sample> samples = gemm_samples(truth, o, OpClass::conv);
+  REQUIRE(samples.size() > 100);
+  const ClassCalibration cc = fit_class(samples, o);
+  const EfficiencyParams& p = cc.params;
+  CHECK(p.tile_m == truth.tile_m);
+  CHECK(p.tile_n == truth.tile_n);
+  check_close(p.peak_flops_per_second, truth.peak_flops_per_second, 0.01, "peak");
+  check_close(p.m_half, truth.m_half, 0.01, "m_half");
+  check_close(p.n_half, truth.n_half, 0.01, "n_half");
+  check_close(p.k_half, truth.k_half, 0.01, "k_half");
+  for (size_t l = 0; l < truth.bytes_per_second.size(); ++l)
+    check_close(p.bytes_per_second[l], truth.bytes_per_second[l], 0.01, "bandwidth");
+  check_close(p.lowering_factor, truth.lowering_factor, 0.01, "lowering");
+  check_close(p.overlap, truth.overlap, 0.01, "overlap");
+  check_close(p.overhead_seconds, truth.overhead_seconds, 0.01, "overhead");
+  CHECK(cc.stats.samples == int(samples.size()));
+  CHECK(cc.stats.mape < 1e-4);
+}
+
+TEST_CASE("fit recovers a streaming class: bandwidth per level and overhead") {
+  const FitOptions o = test_options();
+  EfficiencyParams truth;
+  truth.peak_flops_per_second = 4e12;  // never the limit: a streaming op
+  truth.bytes_per_second = {5e11, 2e11, 1e11, 3e10};
+  truth.overlap = 0.0;
+  truth.overhead_seconds = 3e-6;
+  const Calibration cal = frame(o);
+  std::vector<Sample> samples;
+  for (double bytes = 4e3; bytes < 4e8; bytes *= 1.7) {
+    Sample s;
+    s.op_class = OpClass::elementwise;
+    s.bytes = bytes;
+    s.flops = bytes / 8;  // one FLOP per output element of a binary op
+    s.seconds = model_seconds(cal, truth, s.features());
+    samples.push_back(s);
+  }
+  const ClassCalibration cc = fit_class(samples, o);
+  for (size_t l = 0; l < 4; ++l)
+    check_close(cc.params.bytes_per_second[l], truth.bytes_per_second[l], 0.01, "bandwidth");
+  check_close(cc.params.overhead_seconds, truth.overhead_seconds, 0.01, "overhead");
+  CHECK(cc.params.tile_m == 1);
+  CHECK(cc.params.m_half == 0);
+}
+
+TEST_CASE("robust loss keeps outliers from dragging the fit") {
+  const FitOptions o = test_options();
+  const EfficiencyParams truth = true_gemm_params();
+  std::vector<Sample> samples = gemm_samples(truth, o, OpClass::gemm);
+  std::mt19937 rng(42);
+  std::normal_distribution<double> noise(0.0, 0.02);
+  for (size_t i = 0; i < samples.size(); ++i) {
+    samples[i].seconds *= std::exp(noise(rng));
+    if (i % 25 == 0) samples[i].seconds *= 4;  // a disturbed run
+  }
+  FitOptions robust = o;
+  robust.tile_m_candidates = {16};
+  robust.tile_n_candidates = {8};
+  FitOptions plain = robust;
+  plain.loss = "none";
+  const ClassCalibration r = fit_class(samples, robust);
+  const ClassCalibration p = fit_class(samples, plain);
+  const double err_r = std::abs(r.params.peak_flops_per_second / truth.peak_flops_per_second - 1);
+  const double err_p = std::abs(p.params.peak_flops_per_second / truth.peak_flops_per_second - 1);
+  INFO("robust peak error " << err_r << ", least squares " << err_p);
+  CHECK(err_r < 0.05);
+  CHECK(err_r < err_p);
+}
+
+TEST_CASE("fit_calibration groups by class and dtype and skips thin groups") {
+  FitOptions o = test_options();
+  o.tile_m_candidates = {16};
+  o.tile_n_candidates = {8};
+  std::vector<Sample> samples = gemm_samples(true_gemm_params(), o, OpClass::gemm);
+  Sample lone;
+  lone.op_class = OpClass::pool;
+  lone.bytes = 1e6;
+  lone.seconds = 1e-4;
+  samples.push_back(lone);
+  std::vector<std::string> lines;
+  o.progress = [&](const std::string& s) { lines.push_back(s); };
+  const Calibration cal = fit_calibration(samples, o);
+  REQUIRE(cal.classes.size() == 1);
+  CHECK(cal.classes[0].op_class == OpClass::gemm);
+  CHECK(cal.find(OpClass::pool, DType::fp32) == nullptr);
+  CHECK(lines.size() == 2);
+  CHECK(cal.stats.samples == int(samples.size()) - 1);
+  std::string error;
+  CHECK(is_valid(cal, &error));
+}
+
+TEST_CASE("fit rejects non-positive times and unknown losses") {
+  FitOptions o = test_options();
+  Sample s;
+  s.bytes = 1e6;
+  s.seconds = 0;
+  CHECK_THROWS_AS(fit_class({s, s, s}, o), InputError);
+  s.seconds = 1e-3;
+  o.loss = "bogus";
+  CHECK_THROWS_AS(fit_class({s, s, s}, o), InputError);
+}
