@@ -1,0 +1,35 @@
+// Device memory a model needs: weights plus the activations live at the peak (a liveness walk).
+//
+// Forward pass: layers run in graph order; a tensor is allocated when its layer runs and freed
+// after its last reader. While a layer runs, its inputs and outputs are live together. Views
+// (flatten, reshape, identity, dropout) share their input's storage. Graph inputs are live from
+// the start; tensors nobody reads (the graph's outputs) stay live to the end. No op is assumed
+// to run in place, so this is an upper bound on what a framework's allocator needs.
+//
+// Train pass: the forward activations are all kept for the backward pass, the weights get a
+// gradient each (2 x weights; optimizer state is not counted), and during the backward pass of
+// a layer the gradients of its outputs and inputs are live on top of the saved activations.
+#pragma once
+
+#include <cstdint>
+#include <string>
+
+#include "perfmodel/cost.hpp"
+#include "perfmodel/graph.hpp"
+
+namespace perfmodel {
+
+struct MemoryFootprint {
+  int64_t weights_bytes = 0;     // parameters (x2 for the train pass: weights + gradients)
+  int64_t activation_bytes = 0;  // activation (and activation-gradient) bytes live at the peak
+  int64_t total_bytes() const { return weights_bytes + activation_bytes; }
+  std::string peak_layer;        // the layer during which the peak occurs ("" = no layers)
+};
+
+/// Footprint of a shape-inferred graph for one pass.
+MemoryFootprint memory_footprint(const Graph& g, Pass pass);
+
+/// True when the op's output is a view of its input (no storage of its own).
+bool is_view_op(OpKind k);
+
+}  // namespace perfmodel

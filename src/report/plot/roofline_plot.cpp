@@ -1,0 +1,183 @@
+// Generates the roofline plot's gnuplot script and data file from a RooflineData.
+#include "report/plot/roofline_plot.hpp"
+
+#include <algorithm>
+#include <cmath>
+#include <map>
+
+namespace perfmodel::report::plot {
+namespace {
+
+constexpr double kMaxPointSize = 5.0;  // gnuplot pointsize of the slowest layer
+constexpr double kMinPointSize = 0.4;  // still visible for a layer that takes no time
+
+double point_size(double seconds, double max_seconds) {
+  if (max_seconds <= 0) return kMinPointSize;
+  return std::max(kMinPointSize, kMaxPointSize * std::sqrt(seconds / max_seconds));
+}
+
+double decade_below(double v) { return std::pow(10.0, std::floor(std::log10(v))); }
+double decade_above(double v) { return std::pow(10.0, std::ceil(std::log10(v))); }
+
+struct Ranges {
+  double xmin, xmax, ymin, ymax;
+};
+
+Ranges ranges(const RooflineData& d) {
+  double xlo = INFINITY, xhi = 0, ylo = INFINITY, yhi = 0;
+  auto x = [&](double v) {
+    if (v > 0) xlo = std::min(xlo, v), xhi = std::max(xhi, v);
+  };
+  auto y = [&](double v) {
+    if (v > 0) ylo = std::min(ylo, v), yhi = std::max(yhi, v);
+  };
+  for (const RooflinePoint& p : d.points) {
+    if (!p.drawable()) continue;
+    x(p.arithmetic_intensity);
+    y(p.predicted_flops_per_second);
+    if (p.measured_flops_per_second) y(*p.measured_flops_per_second);
+  }
+  for (const RidgePoint& r : d.ridges) x(r.arithmetic_intensity);
+  for (const RooflineCeiling& c : d.ceilings) y(c.flops_per_second);
+  if (xhi == 0) xlo = 0.1, xhi = 1000;
+  if (yhi == 0) ylo = 1e9, yhi = 1e12;
+  Ranges r{decade_below(xlo / 2), decade_above(xhi * 2), decade_below(ylo / 2),
+           decade_above(yhi * 1.5)};
+  r.ymin = std::max(r.ymin, r.ymax * 1e-9);  // a layer at 1 FLOP/s would flatten the rest
+  if (r.xmax / r.xmin < 100) r.xmax = r.xmin * 100;
+  return r;
+}
+
+}  // namespace
+
+PlotScript roofline_plot(const RooflineData& d, const PlotPaths& paths, ImageKind kind,
+                         const RooflinePlotOptions& opts) {
+  PlotScript out;
+  const Ranges rg = ranges(d);
+
+  // Op types in order of first appearance: a stable colour and data block for each.
+  std::vector<std::string> ops;
+  std::map<std::string, size_t> op_index;
+  double max_seconds = 0;
+  size_t undrawn = 0;
+  bool any_measured = false;
+  for (const RooflinePoint& p : d.points) {
+    if (!p.drawable()) {
+      ++undrawn;
+      continue;
+    }
+    if (op_index.emplace(p.op, ops.size()).second) ops.push_back(p.op);
+    max_seconds = std::max({max_seconds, p.seconds, p.measured_seconds.value_or(0.0)});
+    any_measured = any_measured || p.measured_seconds.has_value();
+  }
+
+  // Data file: one block (gnuplot `index`) per op type, then the ridge points.
+  std::string& dat = out.data;
+  dat += "# roofline data: " + gp_comment(d.title()) + "\n";
+  dat += "# columns: arithmetic_intensity(FLOP/B) predicted(FLOP/s) pointsize seconds "
+         "measured(FLOP/s, NaN = none) measured_pointsize layer_index\n";
+  dat += "# layers (index name op):\n";
+  for (size_t i = 0; i < d.points.size(); ++i)
+    dat += "#   " + std::to_string(i) + " " + gp_comment(d.points[i].name) + " (" +
+           gp_comment(d.points[i].op) + ")\n";
+  for (size_t k = 0; k < ops.size(); ++k) {
+    dat += "\n\n# block " + std::to_string(k) + ": " + gp_comment(ops[k]) + "\n";
+    for (size_t i = 0; i < d.points.size(); ++i) {
+      const RooflinePoint& p = d.points[i];
+      if (!p.drawable() || op_index[p.op] != k) continue;
+      double ms = p.measured_seconds ? point_size(*p.measured_seconds, max_seconds) : NAN;
+      dat += gp_num(p.arithmetic_intensity) + " " + gp_num(p.predicted_flops_per_second) + " " +
+             gp_num(point_size(p.seconds, max_seconds)) + " " + gp_num(p.seconds) + " " +
+             gp_num(p.measured_flops_per_second.value_or(NAN)) + " " + gp_num(ms) + " " +
+             std::to_string(i) + "\n";
+    }
+  }
+  dat += "\n\n# block " + std::to_string(ops.size()) + ": ridge points\n";
+  for (const RidgePoint& r : d.ridges)
+    dat += gp_num(r.arithmetic_intensity) + " " + gp_num(r.flops_per_second) + "\n";
+  if (d.ridges.empty()) dat += "NaN NaN\n";  // keeps the block (gnuplot would warn on no data)
+
+  std::string& s = out.script;
+  s += script_header(paths, kind, opts.width_px, opts.height_px, "roofline plot",
+                     "roofline: " + d.title());
+  s += "set logscale xy\n";
+  s += "set xrange [" + gp_num(rg.xmin) + ":" + gp_num(rg.xmax) + "]\n";
+  s += "set yrange [" + gp_num(rg.ymin) + ":" + gp_num(rg.ymax) + "]\n";
+  s += "set xlabel 'arithmetic intensity (FLOP/byte)'\n";
+  s += "set ylabel 'performance (FLOP/s)'\n";
+  s += "set format x '%g'\n";
+  s += "set format y '%.0s%c'\n";
+  s += "set grid xtics ytics mxtics mytics lc rgb '#dddddd'\n";
+  s += "set key outside right top box\n";
+  s += "set samples 2000\n";
+
+  double top = 0, fastest = 0;
+  for (const RooflineCeiling& c : d.ceilings) top = std::max(top, c.flops_per_second);
+  for (const RooflineDiagonal& m : d.diagonals) fastest = std::max(fastest, m.bytes_per_second);
+
+  std::vector<std::string> clauses;
+  int label = 0;
+  auto add_label = [&](const std::string& text, const std::string& at, const std::string& how) {
+    s += "set label " + std::to_string(++label) + " " + gp_quote(text) + " at " + at + " " + how +
+         "\n";
+  };
+  for (size_t m = 0; m < d.diagonals.size(); ++m) {
+    const RooflineDiagonal& dg = d.diagonals[m];
+    std::string f = "mem" + std::to_string(m);
+    s += f + "(x) = x <= " + gp_num(top / dg.bytes_per_second) + " ? " +
+         gp_num(dg.bytes_per_second) + " * x : 1/0\n";
+    clauses.push_back(f + "(x) with lines lw 2 lc rgb '#555555' dt " + std::to_string(m + 1) +
+                      " notitle");
+    double lx = std::max(rg.xmin * 1.5, rg.ymin * 3 / dg.bytes_per_second);
+    add_label(dg.level + " " + si(dg.bytes_per_second, "B/s"),
+              "first " + gp_num(lx) + ", first " + gp_num(lx * dg.bytes_per_second),
+              "left offset 0.5,0.8 font ',9' tc rgb '#555555'");
+  }
+  for (size_t c = 0; c < d.ceilings.size(); ++c) {
+    const RooflineCeiling& ce = d.ceilings[c];
+    std::string f = "peak" + std::to_string(c);
+    double start = fastest > 0 ? ce.flops_per_second / fastest : rg.xmin;
+    s += f + "(x) = x >= " + gp_num(start) + " ? " + gp_num(ce.flops_per_second) + " : 1/0\n";
+    std::string color = ce.selected ? "#222222" : "#aaaaaa";
+    clauses.push_back(f + "(x) with lines lw " + (ce.selected ? "2" : "1 dt 2") + " lc rgb '" +
+                      color + "' notitle");
+    add_label(ce.unit + " " + std::string(to_string(ce.dtype)) + " " +
+                  si(ce.flops_per_second, "F/s"),
+              "graph 0.99, first " + gp_num(ce.flops_per_second),
+              "right offset 0,0.6 font ',9' tc rgb '" + color + "'");
+  }
+  for (const RidgePoint& r : d.ridges)
+    if (r.diagonal + 1 == d.diagonals.size())  // ridges with DRAM: the classic ridge
+      add_label("ridge " + si(r.arithmetic_intensity, "F/B"),
+                "first " + gp_num(r.arithmetic_intensity) + ", first " +
+                    gp_num(r.flops_per_second),
+                "center offset 0,-1 font ',8' tc rgb '#222222'");
+  for (size_t i : top_points_by_time(d, opts.label_top)) {
+    const RooflinePoint& p = d.points[i];
+    add_label(p.name, "first " + gp_num(p.arithmetic_intensity) + ", first " +
+                          gp_num(p.predicted_flops_per_second),
+              "left offset 1,1 font ',9' front");
+  }
+  if (undrawn)
+    add_label(std::to_string(undrawn) + " layer(s) without FLOPs or bytes not drawn",
+              "graph 0.01, graph 0.02", "left font ',8' tc rgb '#777777'");
+
+  for (size_t k = 0; k < ops.size(); ++k) {
+    std::string color(palette_color(k));
+    std::string idx = std::to_string(k);
+    clauses.push_back("datafile index " + idx + " using 1:2:3 with points pt 7 ps variable lc rgb '" +
+                      color + "' title " + gp_quote(ops[k]));
+    if (any_measured)
+      clauses.push_back("datafile index " + idx +
+                        " using 1:5:6 with points pt 6 lw 2 ps variable lc rgb '" + color + "' " +
+                        (k == 0 ? "title 'measured (hollow)'" : "notitle"));
+  }
+  clauses.push_back("datafile index " + std::to_string(ops.size()) +
+                    " using 1:2 with points pt 2 ps 1.5 lw 2 lc rgb '#000000' title 'ridge points'");
+  s += "plot \\\n";
+  for (size_t i = 0; i < clauses.size(); ++i)
+    s += "  " + clauses[i] + (i + 1 < clauses.size() ? ", \\\n" : "\n");
+  return out;
+}
+
+}  // namespace perfmodel::report::plot
