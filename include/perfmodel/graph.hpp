@@ -25,6 +25,7 @@ struct TensorDesc {
   std::string name;
   Shape shape;
   DType dtype = DType::fp32;
+  bool buffer = false;  // a non-learnable constant (batchnorm running stats): bytes, not params
   int64_t bytes() const { return numel(shape) * bytes_of(dtype); }
 };
 
@@ -55,6 +56,8 @@ struct Layer {
   std::vector<std::string> inputs;     // activation tensors read (graph inputs or layer outputs)
   std::vector<std::string> outputs;    // activation tensors written
   std::vector<TensorDesc> params;      // weights, bias, ... (filled by infer_shapes or importer)
+  std::vector<Shape> output_shapes;    // declared output shapes (importer / output_shape:);
+                                       // checked against the op's rule, required without one
   std::string activation;              // fused activation ("relu", ...), "" for none
   DType dtype = DType::fp32;           // compute data type
   SourceLoc loc;                       // where it was defined
@@ -65,7 +68,8 @@ struct Graph {
   DType dtype = DType::fp32;
   std::vector<TensorDesc> inputs;      // graph inputs (dim 0 is the batch)
   std::vector<Layer> layers;           // topological order after infer_shapes()
-  std::map<std::string, TensorDesc> tensors;  // every activation tensor, by name
+  std::map<std::string, TensorDesc> tensors;  // every activation tensor, by name (rebuilt by
+                                              // infer_shapes from inputs and layers)
   SourceLoc loc;
 
   const TensorDesc& tensor(const std::string& name) const;
@@ -73,12 +77,14 @@ struct Graph {
   int64_t param_count() const;
 };
 
-/// Sets dim 0 of every graph input to `batch` (the batch override of --batch).
+/// Sets dim 0 of every graph input to `batch` (the batch override of --batch). Declared output
+/// shapes are batch-major: those of ops with a shape rule are dropped (the rule recomputes
+/// them), those of ops without one get dim 0 scaled from the old batch. Call infer_shapes after.
 void set_batch(Graph& g, int64_t batch);
 
-/// Orders layers topologically, checks names and inputs, computes output shapes and params.
-/// Output tensors that already have a shape (set by an importer or an explicit output_shape)
-/// are checked against the rule. Throws InputError with the layer's location.
+/// Orders layers topologically, checks names and inputs, computes output shapes and params,
+/// rebuilding g.tensors from the inputs. Declared output shapes are checked against the rule
+/// (or used when the op has none). Throws InputError with the layer's location.
 void infer_shapes(Graph& g);
 
 }  // namespace perfmodel

@@ -1,0 +1,63 @@
+// Shared CLI options: output format and file, model loading options.
+#include "cli/common.hpp"
+
+#include <cstdio>
+
+#include "io/files.hpp"
+#include "perfmodel/error.hpp"
+
+namespace perfmodel::cli {
+
+void add_output_options(CLI::App* cmd, OutputOptions& o) {
+  cmd->add_option("--format", o.format, "Output format: table, csv, json or md")
+      ->check(CLI::IsMember({"table", "csv", "json", "md"}))
+      ->capture_default_str();
+  cmd->add_option("-o,--output", o.output,
+                  "Write to FILE (atomically: a failed run leaves an earlier file intact)");
+}
+
+report::Format output_format(const OutputOptions& o) {
+  auto f = report::parse_format(o.format);
+  if (!f) throw InputError("unknown --format '" + o.format + "' (table, csv, json, md)");
+  return *f;
+}
+
+void emit(const OutputOptions& o, const std::string& text) {
+  if (o.output.empty() || o.output == "-") {
+    std::fwrite(text.data(), 1, text.size(), stdout);
+    std::fflush(stdout);
+  } else {
+    io::write_file_atomic(o.output, text);
+  }
+}
+
+void add_model_options(CLI::App* cmd, ModelOptions& o, bool with_batch) {
+  cmd->add_option("--model,-m", o.model, "Model: a .yaml/.onnx path or a name in models/")
+      ->required();
+  if (with_batch)
+    cmd->add_option("--batch,-b", o.batch, "Batch size (dim 0 of every input)")
+        ->check(CLI::PositiveNumber);
+  cmd->add_option("--dtype", o.dtype, "Data type: fp32, fp16, bf16, tf32, int8, fp64");
+  cmd->add_option("--dim", o.dims, "Set a symbolic ONNX dimension: --dim seq=128 (repeatable)");
+}
+
+io::ModelLoadOptions load_options(const ModelOptions& o) {
+  io::ModelLoadOptions lo;
+  lo.batch = o.batch;
+  if (!o.dtype.empty()) {
+    auto d = parse_dtype(o.dtype);
+    if (!d) throw InputError("unknown --dtype '" + o.dtype + "' (fp32, fp16, bf16, tf32, int8, fp64)");
+    lo.dtype = *d;
+  }
+  for (const auto& kv : o.dims) {
+    const auto eq = kv.find('=');
+    long long v = 0;
+    if (eq == std::string::npos || eq == 0 || std::sscanf(kv.c_str() + eq + 1, "%lld", &v) != 1 ||
+        v <= 0)
+      throw InputError("--dim expects name=positive_integer, got '" + kv + "'");
+    lo.dims[kv.substr(0, eq)] = v;
+  }
+  return lo;
+}
+
+}  // namespace perfmodel::cli

@@ -1,0 +1,182 @@
+// Graph IR basics: attributes, shapes, lookups, and infer_shapes() (ordering and validation;
+// the per-op shape rules are in shape_rules.cpp).
+#include "perfmodel/graph.hpp"
+
+#include <algorithm>
+#include <set>
+
+#include "core/shape_rules.hpp"
+
+namespace perfmodel {
+
+int64_t numel(const Shape& s) {
+  int64_t n = 1;
+  for (int64_t d : s) n *= d;
+  return n;
+}
+
+std::string shape_str(const Shape& s, char sep) {
+  std::string out;
+  for (size_t i = 0; i < s.size(); ++i) {
+    if (i) out += sep;
+    out += std::to_string(s[i]);
+  }
+  return out.empty() ? "1" : out;
+}
+
+int64_t Attributes::get_int(const std::string& key, int64_t fallback) const {
+  auto it = values_.find(key);
+  if (it == values_.end()) return fallback;
+  if (auto* i = std::get_if<int64_t>(&it->second)) return *i;
+  if (auto* d = std::get_if<double>(&it->second)) return static_cast<int64_t>(*d);
+  if (auto* v = std::get_if<std::vector<int64_t>>(&it->second); v && v->size() == 1)
+    return (*v)[0];
+  throw InputError("attribute '" + key + "' must be an integer");
+}
+
+double Attributes::get_float(const std::string& key, double fallback) const {
+  auto it = values_.find(key);
+  if (it == values_.end()) return fallback;
+  if (auto* d = std::get_if<double>(&it->second)) return *d;
+  if (auto* i = std::get_if<int64_t>(&it->second)) return static_cast<double>(*i);
+  throw InputError("attribute '" + key + "' must be a number");
+}
+
+std::string Attributes::get_string(const std::string& key, const std::string& fallback) const {
+  auto it = values_.find(key);
+  if (it == values_.end()) return fallback;
+  if (auto* s = std::get_if<std::string>(&it->second)) return *s;
+  if (auto* i = std::get_if<int64_t>(&it->second)) return std::to_string(*i);
+  throw InputError("attribute '" + key + "' must be a string");
+}
+
+std::vector<int64_t> Attributes::get_ints(const std::string& key, std::vector<int64_t> fallback,
+                                          size_t n) const {
+  auto it = values_.find(key);
+  if (it == values_.end()) return fallback;
+  if (auto* v = std::get_if<std::vector<int64_t>>(&it->second)) {
+    if (n && v->size() == 1) return std::vector<int64_t>(n, (*v)[0]);
+    return *v;
+  }
+  if (auto* i = std::get_if<int64_t>(&it->second)) return std::vector<int64_t>(n ? n : 1, *i);
+  throw InputError("attribute '" + key + "' must be an integer or a list of integers");
+}
+
+const TensorDesc& Graph::tensor(const std::string& name) const {
+  auto it = tensors.find(name);
+  if (it == tensors.end()) throw InputError(loc, "unknown tensor '" + name + "'");
+  return it->second;
+}
+
+int64_t Graph::param_count() const {
+  int64_t n = 0;
+  for (const auto& l : layers)
+    for (const auto& p : l.params)
+      if (!p.buffer) n += numel(p.shape);
+  return n;
+}
+
+void set_batch(Graph& g, int64_t batch) {
+  const int64_t old = g.batch();
+  for (auto& in : g.inputs)
+    if (!in.shape.empty()) in.shape[0] = batch;
+  for (auto& l : g.layers) {
+    if (l.op != OpKind::generic) {
+      l.output_shapes.clear();
+      continue;
+    }
+    for (auto& s : l.output_shapes)
+      if (!s.empty() && old > 0 && s[0] % old == 0) s[0] = s[0] / old * batch;
+  }
+}
+
+namespace {
+
+// Kahn's algorithm over tensor producers; keeps the written order where it is already valid.
+std::vector<Layer> topological_order(Graph& g) {
+  std::map<std::string, size_t> producer;
+  std::set<std::string> names;
+  for (const auto& in : g.inputs) {
+    if (producer.count(in.name) || names.count(in.name))
+      throw InputError(in.name.empty() ? g.loc : g.loc, "duplicate input '" + in.name + "'");
+    names.insert(in.name);
+  }
+  for (size_t i = 0; i < g.layers.size(); ++i) {
+    auto& l = g.layers[i];
+    if (l.name.empty()) throw InputError(l.loc, "layer without a name");
+    if (l.outputs.empty()) l.outputs.push_back(l.name);
+    for (const auto& o : l.outputs) {
+      if (producer.count(o) || std::any_of(g.inputs.begin(), g.inputs.end(),
+                                           [&](const TensorDesc& t) { return t.name == o; }))
+        throw InputError(l.loc, "layer '" + l.name + "': tensor '" + o +
+                                    "' is already produced by another layer or is an input");
+      producer[o] = i;
+    }
+  }
+  std::set<std::string> layer_names;
+  for (const auto& l : g.layers)
+    if (!layer_names.insert(l.name).second)
+      throw InputError(l.loc, "duplicate layer name '" + l.name + "'");
+
+  std::vector<int> pending(g.layers.size(), 0);
+  std::vector<std::vector<size_t>> consumers(g.layers.size());
+  for (size_t i = 0; i < g.layers.size(); ++i) {
+    const auto& l = g.layers[i];
+    for (const auto& in : l.inputs) {
+      if (names.count(in)) continue;
+      auto it = producer.find(in);
+      if (it == producer.end())
+        throw InputError(l.loc, "layer '" + l.name + "': input '" + in +
+                                    "' is not a graph input or the output of any layer");
+      pending[i]++;
+      consumers[it->second].push_back(i);
+    }
+  }
+  std::vector<Layer> order;
+  std::vector<bool> done(g.layers.size(), false);
+  // Repeatedly take the first ready layer in written order: stable, O(n^2) worst case only
+  // for badly ordered files; a ready queue keeps the common case linear.
+  std::vector<size_t> ready;
+  for (size_t i = g.layers.size(); i-- > 0;)
+    if (pending[i] == 0) ready.push_back(i);
+  std::set<size_t> ready_set(ready.begin(), ready.end());
+  while (!ready_set.empty()) {
+    size_t i = *ready_set.begin();
+    ready_set.erase(ready_set.begin());
+    done[i] = true;
+    order.push_back(g.layers[i]);
+    for (size_t c : consumers[i])
+      if (--pending[c] == 0) ready_set.insert(c);
+  }
+  if (order.size() != g.layers.size()) {
+    for (size_t i = 0; i < g.layers.size(); ++i)
+      if (!done[i])
+        throw InputError(g.layers[i].loc,
+                         "layer '" + g.layers[i].name + "' is part of a cycle in the graph");
+  }
+  return order;
+}
+
+}  // namespace
+
+void infer_shapes(Graph& g) {
+  g.tensors.clear();
+  for (const auto& in : g.inputs) {
+    for (int64_t d : in.shape)
+      if (d <= 0)
+        throw InputError(g.loc, "input '" + in.name + "' has a non-positive dimension (" +
+                                    shape_str(in.shape, 'x') + ")");
+    g.tensors[in.name] = in;
+  }
+  g.layers = topological_order(g);
+  for (auto& l : g.layers) {
+    try {
+      apply_shape_rule(g, l);
+    } catch (const InputError& e) {
+      if (!e.loc().file.empty() || e.loc().line) throw;
+      throw InputError(l.loc, "layer '" + l.name + "' (" + l.op_name + "): " + e.message());
+    }
+  }
+}
+
+}  // namespace perfmodel

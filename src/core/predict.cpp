@@ -1,0 +1,78 @@
+// Whole-model prediction: runs cost, roofline (or the calibrated efficiency model) and energy
+// over every layer, then sums totals.
+#include "perfmodel/predict.hpp"
+
+#include "perfmodel/calibration.hpp"
+
+namespace perfmodel {
+
+void set_dtype(Graph& g, DType dtype) {
+  auto is_float = [](DType t) { return t != DType::int32 && t != DType::int64 && t != DType::boolean; };
+  g.dtype = dtype;
+  for (auto& in : g.inputs)
+    if (is_float(in.dtype)) in.dtype = dtype;
+  for (auto& [name, t] : g.tensors)
+    if (is_float(t.dtype)) t.dtype = dtype;
+  for (auto& l : g.layers) {
+    if (!is_float(l.dtype)) continue;
+    l.dtype = dtype;
+    for (auto& p : l.params)
+      if (is_float(p.dtype)) p.dtype = dtype;
+  }
+}
+
+Totals sum_totals(const std::vector<LayerPrediction>& layers, bool gemm_only,
+                  const PredictOptions& opts, double power_watts) {
+  Totals t;
+  for (const auto& lp : layers) {
+    if (gemm_only && !lp.cost.gemm_like) continue;
+    t.cost += lp.cost.total;
+    t.params += lp.cost.params;
+    t.layers++;
+    t.predicted_seconds += lp.timing.seconds;
+    t.energy_joules += lp.energy_joules;
+    t.energy_power_time_joules += lp.energy_power_time_joules;
+    switch (lp.timing.bound) {
+      case Bound::compute: t.seconds_compute_bound += lp.timing.seconds; break;
+      case Bound::memory: t.seconds_memory_bound += lp.timing.seconds; break;
+      case Bound::overhead: t.seconds_overhead_bound += lp.timing.seconds; break;
+      case Bound::none: break;
+    }
+  }
+  const double flops = static_cast<double>(t.cost.flops);
+  const double bytes = static_cast<double>(t.cost.bytes());
+  t.predicted = make_rates(flops, bytes, t.predicted_seconds, t.energy_joules);
+  if (opts.runtime_seconds)
+    t.measured = make_rates(flops, bytes, *opts.runtime_seconds,
+                            power_time_energy_joules(power_watts, *opts.runtime_seconds));
+  return t;
+}
+
+Prediction predict(const Graph& g, const HwSpec& hw, const PredictOptions& opts) {
+  Prediction p;
+  p.model = g.name;
+  p.hardware = hw.name;
+  p.batch = g.batch();
+  p.dtype = g.dtype;
+  p.pass = opts.pass;
+  p.power_watts = opts.power_watts.value_or(hw.tdp_watts);
+  p.calibrated = opts.calibration != nullptr;
+  p.layers.reserve(g.layers.size());
+  for (const auto& l : g.layers) {
+    LayerPrediction lp;
+    lp.layer = &l;
+    lp.cost = layer_cost(g, l, opts.pass);
+    // The pure roofline is the uncalibrated baseline; a calibration swaps in its fitted model.
+    lp.timing = opts.calibration
+                    ? calibrated_layer_time(*opts.calibration, hw, g, l, lp.cost, opts.pass)
+                    : roofline_time(hw, lp.cost, l.dtype);
+    lp.energy_joules = component_energy_joules(hw, lp.cost, lp.timing);
+    lp.energy_power_time_joules = power_time_energy_joules(p.power_watts, lp.timing.seconds);
+    p.layers.push_back(std::move(lp));
+  }
+  p.totals = sum_totals(p.layers, false, opts, p.power_watts);
+  p.gemm_totals = sum_totals(p.layers, true, opts, p.power_watts);
+  return p;
+}
+
+}  // namespace perfmodel

@@ -1,0 +1,66 @@
+// Number and cell formatting shared by the human-readable views.
+#include "report/format.hpp"
+
+#include <cmath>
+#include <cstdio>
+
+namespace perfmodel::report {
+
+std::optional<Format> parse_format(std::string_view s) {
+  if (s == "table") return Format::table;
+  if (s == "csv") return Format::csv;
+  if (s == "json") return Format::json;
+  if (s == "md" || s == "markdown") return Format::md;
+  return std::nullopt;
+}
+
+std::string si(double v, std::string_view unit) {
+  if (v == 0 || !std::isfinite(v)) {
+    return (std::isfinite(v) ? std::string("0") : std::string("inf")) + std::string(unit);
+  }
+  static const char* const big[] = {"", "K", "M", "G", "T", "P", "E"};
+  static const char* const small[] = {"", "m", "u", "n", "p", "f"};
+  const double sign = v < 0 ? -1.0 : 1.0;
+  double a = std::fabs(v);
+  int e = 0;
+  while (a >= 1000 && e < 6) {
+    a /= 1000;
+    ++e;
+  }
+  while (a < 1 && e > -5) {
+    a *= 1000;
+    --e;
+  }
+  // Rounding may carry into the next decade (999.6 -> "1000"): rescale once more.
+  if (a >= 999.5 && e < 6) {
+    a /= 1000;
+    ++e;
+  }
+  char buf[64];
+  const char* fmt = a < 10 ? "%.2f%s%.*s" : a < 100 ? "%.1f%s%.*s" : "%.0f%s%.*s";
+  std::snprintf(buf, sizeof buf, fmt, sign * a, e >= 0 ? big[e] : small[-e],
+                static_cast<int>(unit.size()), unit.data());
+  return buf;
+}
+
+std::string csv_field(std::string_view s) {
+  if (s.find_first_of(",\"\r\n") == std::string_view::npos) return std::string(s);
+  std::string out = "\"";
+  for (char c : s) {
+    if (c == '"') out += '"';
+    out += c;
+  }
+  return out + "\"";
+}
+
+std::string md_cell(std::string_view s) {
+  std::string out;
+  for (char c : s) {
+    if (c == '|') out += "\\|";
+    else if (c == '\n' || c == '\r') out += ' ';
+    else out += c;
+  }
+  return out;
+}
+
+}  // namespace perfmodel::report

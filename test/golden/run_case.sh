@@ -1,0 +1,27 @@
+#!/usr/bin/env bash
+# Runs one golden CLI case: test/golden/<case>/cmd holds the perfmodel arguments (one line,
+# shell words; the word @TMP@ is replaced by a fresh temporary directory). The case passes when
+# stdout equals expected.out (when present), the exit status equals expected.status (default
+# 0), and stderr contains expected.err (when present, a fixed string).
+set -u
+bin=$1
+dir=$2
+tmp=$(mktemp -d)
+trap 'rm -rf "$tmp"' EXIT
+args=$(sed "s|@TMP@|$tmp|g" "$dir/cmd")
+eval "set -- $args"
+"$bin" "$@" >"$tmp/stdout" 2>"$tmp/stderr"
+status=$?
+want_status=0
+[ -f "$dir/expected.status" ] && want_status=$(cat "$dir/expected.status")
+fail=0
+if [ "$status" != "$want_status" ]; then
+  echo "exit status $status, expected $want_status"; cat "$tmp/stderr"; fail=1
+fi
+if [ -f "$dir/expected.out" ] && ! diff -u "$dir/expected.out" "$tmp/stdout"; then
+  echo "stdout differs from $dir/expected.out (regenerate with: $bin $args)"; fail=1
+fi
+if [ -f "$dir/expected.err" ] && ! grep -qF -- "$(cat "$dir/expected.err")" "$tmp/stderr"; then
+  echo "stderr lacks: $(cat "$dir/expected.err")"; echo "stderr was:"; cat "$tmp/stderr"; fail=1
+fi
+exit $fail
