@@ -29,6 +29,16 @@ struct TensorDesc {
   int64_t bytes() const { return numel(shape) * bytes_of(dtype); }
 };
 
+/// A declared dimension: `value`, or `batch_factor` x batch when batch_factor > 0 (so a
+/// declared shape follows --batch: [N, 1, 768] or [128, 12N, 64]).
+struct DeclaredDim {
+  int64_t value = 0;
+  int64_t batch_factor = 0;
+  int64_t resolve(int64_t batch) const { return batch_factor > 0 ? batch_factor * batch : value; }
+};
+using DeclaredShape = std::vector<DeclaredDim>;
+DeclaredShape declared(const Shape& s);  // all dims fixed
+
 /// One attribute value: integer, float, string or list of integers (ONNX's common kinds).
 using AttrValue = std::variant<int64_t, double, std::string, std::vector<int64_t>>;
 
@@ -56,8 +66,8 @@ struct Layer {
   std::vector<std::string> inputs;     // activation tensors read (graph inputs or layer outputs)
   std::vector<std::string> outputs;    // activation tensors written
   std::vector<TensorDesc> params;      // weights, bias, ... (filled by infer_shapes or importer)
-  std::vector<Shape> output_shapes;    // declared output shapes (importer / output_shape:);
-                                       // checked against the op's rule, required without one
+  std::vector<DeclaredShape> output_shapes;  // declared output shapes (importer, output_shape:):
+                                            // checked against the rule, required without one
   std::string activation;              // fused activation ("relu", ...), "" for none
   DType dtype = DType::fp32;           // compute data type
   SourceLoc loc;                       // where it was defined
@@ -67,6 +77,8 @@ struct Graph {
   std::string name;
   DType dtype = DType::fp32;
   std::vector<TensorDesc> inputs;      // graph inputs (dim 0 is the batch)
+  std::vector<TensorDesc> constants;   // constant tensors layers read that are not params
+                                       // (gather indices, ONNX Constant operands); no batch dim
   std::vector<Layer> layers;           // topological order after infer_shapes()
   std::map<std::string, TensorDesc> tensors;  // every activation tensor, by name (rebuilt by
                                               // infer_shapes from inputs and layers)
@@ -78,8 +90,8 @@ struct Graph {
 };
 
 /// Sets dim 0 of every graph input to `batch` (the batch override of --batch). Declared output
-/// shapes are batch-major: those of ops with a shape rule are dropped (the rule recomputes
-/// them), those of ops without one get dim 0 scaled from the old batch. Call infer_shapes after.
+/// shapes of ops with a shape rule are dropped (the rule recomputes them); those of ops without
+/// one follow the batch through their batch factors. Call infer_shapes after.
 void set_batch(Graph& g, int64_t batch);
 
 /// Orders layers topologically, checks names and inputs, computes output shapes and params,

@@ -76,18 +76,17 @@ int64_t Graph::param_count() const {
   return n;
 }
 
+DeclaredShape declared(const Shape& s) {
+  DeclaredShape d;
+  for (int64_t v : s) d.push_back(DeclaredDim{v, 0});
+  return d;
+}
+
 void set_batch(Graph& g, int64_t batch) {
-  const int64_t old = g.batch();
   for (auto& in : g.inputs)
     if (!in.shape.empty()) in.shape[0] = batch;
-  for (auto& l : g.layers) {
-    if (l.op != OpKind::generic) {
-      l.output_shapes.clear();
-      continue;
-    }
-    for (auto& s : l.output_shapes)
-      if (!s.empty() && old > 0 && s[0] % old == 0) s[0] = s[0] / old * batch;
-  }
+  for (auto& l : g.layers)
+    if (l.op != OpKind::generic) l.output_shapes.clear();
 }
 
 namespace {
@@ -96,18 +95,16 @@ namespace {
 std::vector<Layer> topological_order(Graph& g) {
   std::map<std::string, size_t> producer;
   std::set<std::string> names;
-  for (const auto& in : g.inputs) {
-    if (producer.count(in.name) || names.count(in.name))
-      throw InputError(in.name.empty() ? g.loc : g.loc, "duplicate input '" + in.name + "'");
-    names.insert(in.name);
-  }
+  for (const auto* list : {&g.inputs, &g.constants})
+    for (const auto& in : *list)
+      if (!names.insert(in.name).second)
+        throw InputError(g.loc, "duplicate input or constant '" + in.name + "'");
   for (size_t i = 0; i < g.layers.size(); ++i) {
     auto& l = g.layers[i];
     if (l.name.empty()) throw InputError(l.loc, "layer without a name");
     if (l.outputs.empty()) l.outputs.push_back(l.name);
     for (const auto& o : l.outputs) {
-      if (producer.count(o) || std::any_of(g.inputs.begin(), g.inputs.end(),
-                                           [&](const TensorDesc& t) { return t.name == o; }))
+      if (producer.count(o) || names.count(o))
         throw InputError(l.loc, "layer '" + l.name + "': tensor '" + o +
                                     "' is already produced by another layer or is an input");
       producer[o] = i;
@@ -127,7 +124,7 @@ std::vector<Layer> topological_order(Graph& g) {
       auto it = producer.find(in);
       if (it == producer.end())
         throw InputError(l.loc, "layer '" + l.name + "': input '" + in +
-                                    "' is not a graph input or the output of any layer");
+                                    "' is not a graph input, a constant or the output of any layer");
       pending[i]++;
       consumers[it->second].push_back(i);
     }
@@ -168,6 +165,7 @@ void infer_shapes(Graph& g) {
                                     shape_str(in.shape, 'x') + ")");
     g.tensors[in.name] = in;
   }
+  for (const auto& c : g.constants) g.tensors[c.name] = c;
   g.layers = topological_order(g);
   for (auto& l : g.layers) {
     try {

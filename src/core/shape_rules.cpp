@@ -393,18 +393,24 @@ void apply_shape_rule(Graph& g, Layer& l) {
   if (!l.output_shapes.empty() && l.output_shapes.size() != l.outputs.size())
     fail("declares " + std::to_string(l.output_shapes.size()) + " output shape(s) for " +
          std::to_string(l.outputs.size()) + " output(s)");
+  std::vector<Shape> declared;
+  for (const auto& d : l.output_shapes) {
+    Shape s;
+    for (const auto& dim : d) s.push_back(dim.resolve(g.batch()));
+    declared.push_back(s);
+  }
   std::vector<Shape> outs = layer_outputs(g, l);
   if (outs.empty()) {
-    if (l.output_shapes.empty())
+    if (declared.empty())
       fail("op has no shape rule; give the output shape explicitly (output_shape)");
-    outs = l.output_shapes;
+    outs = declared;
   }
   if (outs.size() != l.outputs.size())
     fail("produces " + std::to_string(outs.size()) + " output(s) but " +
          std::to_string(l.outputs.size()) + " are named");
   for (size_t i = 0; i < outs.size(); ++i) {
-    if (!l.output_shapes.empty() && l.output_shapes[i] != outs[i])
-      fail("output '" + l.outputs[i] + "' is declared " + shape_str(l.output_shapes[i], 'x') +
+    if (!declared.empty() && declared[i] != outs[i])
+      fail("output '" + l.outputs[i] + "' is declared " + shape_str(declared[i], 'x') +
            " but the op gives " + shape_str(outs[i], 'x'));
     g.tensors[l.outputs[i]] = TensorDesc{l.outputs[i], outs[i], l.dtype};
   }

@@ -1,6 +1,7 @@
 // Model YAML reader and writer (format: docs/formats.md#model).
 #include "io/model_yaml.hpp"
 
+#include <cstdio>
 #include <set>
 
 #include "io/files.hpp"
@@ -28,6 +29,28 @@ Shape read_shape(const YAML::Node& n, const std::string& file) {
     const int64_t v = get_int(d, "shape dimension", file);
     if (v <= 0) throw InputError(loc_of(file, d), "shape dimensions must be positive");
     s.push_back(v);
+  }
+  return s;
+}
+
+// A declared dimension: an integer, "N" (the batch) or "<k>N" (k times the batch).
+DeclaredShape read_declared_shape(const YAML::Node& n, const std::string& file) {
+  if (!n.IsSequence()) throw InputError(loc_of(file, n), "a shape must be a list");
+  DeclaredShape s;
+  for (const auto& d : n) {
+    const std::string t = d.IsScalar() ? d.Scalar() : "";
+    if (!t.empty() && t.back() == 'N') {
+      const std::string k = t.substr(0, t.size() - 1);
+      long long f = 1;
+      if (!k.empty() && (std::sscanf(k.c_str(), "%lld", &f) != 1 || f <= 0 ||
+                         std::to_string(f) != k))
+        throw InputError(loc_of(file, d), "dimension '" + t + "' must be an integer, N or <k>N");
+      s.push_back(DeclaredDim{0, f});
+      continue;
+    }
+    const int64_t v = get_int(d, "shape dimension", file);
+    if (v < 0) throw InputError(loc_of(file, d), "shape dimensions must not be negative");
+    s.push_back(DeclaredDim{v, 0});
   }
   return s;
 }
@@ -73,9 +96,9 @@ Layer read_layer(const YAML::Node& n, const std::string& file, DType dtype,
   if (n["activation"]) l.activation = n["activation"].as<std::string>();
   if (const YAML::Node os = n["output_shape"]) {
     if (os.IsSequence() && os.size() > 0 && os[0].IsSequence())
-      for (const auto& s : os) l.output_shapes.push_back(read_shape(s, file));
+      for (const auto& s : os) l.output_shapes.push_back(read_declared_shape(s, file));
     else
-      l.output_shapes.push_back(read_shape(os, file));
+      l.output_shapes.push_back(read_declared_shape(os, file));
   }
   if (const YAML::Node ps = n["params"]) {
     if (!ps.IsSequence()) throw InputError(loc_of(file, ps), "params must be a list");
@@ -101,7 +124,8 @@ Graph parse_model_yaml(const std::string& text, const std::string& file,
                        const ModelLoadOptions& opts) {
   const YAML::Node root = load_yaml(text, file);
   check_version(root, file, "model");
-  check_keys(root, {"version", "name", "dtype", "inputs", "layers", "description", "source"},
+  check_keys(root, {"version", "name", "dtype", "inputs", "constants", "layers", "description",
+                    "source"},
              file, "model");
   Graph g;
   g.loc = SourceLoc{file};
@@ -118,6 +142,16 @@ Graph parse_model_yaml(const std::string& text, const std::string& file,
       if (!in["shape"]) throw InputError(loc_of(file, in), "input needs a 'shape'");
       g.inputs.push_back(TensorDesc{get_string(in, "name", file), read_shape(in["shape"], file),
                                     in["dtype"] ? read_dtype(in["dtype"], file) : g.dtype});
+    }
+    if (const YAML::Node cs = root["constants"]) {
+      if (!cs.IsSequence()) throw InputError(loc_of(file, cs), "'constants' must be a list");
+      for (const auto& c : cs) {
+        check_keys(c, {"name", "shape", "dtype"}, file, "constant");
+        if (!c["shape"]) throw InputError(loc_of(file, c), "constant needs a 'shape'");
+        g.constants.push_back(TensorDesc{get_string(c, "name", file),
+                                         read_shape(c["shape"], file),
+                                         c["dtype"] ? read_dtype(c["dtype"], file) : g.dtype});
+      }
     }
     std::string previous = g.inputs.front().name;
     for (const auto& n : layers) {
@@ -170,6 +204,30 @@ void emit_shape(YAML::Emitter& out, const Shape& s) {
   out << YAML::EndSeq;
 }
 
+void emit_declared(YAML::Emitter& out, const DeclaredShape& s) {
+  out << YAML::Flow << YAML::BeginSeq;
+  for (const auto& d : s) {
+    if (d.batch_factor == 1) out << "N";
+    else if (d.batch_factor > 1) out << std::to_string(d.batch_factor) + "N";
+    else out << d.value;
+  }
+  out << YAML::EndSeq;
+}
+
+void emit_tensor_list(YAML::Emitter& out, const char* key, const std::vector<TensorDesc>& ts,
+                      DType dtype) {
+  out << YAML::Key << key << YAML::Value << YAML::BeginSeq;
+  for (const auto& t : ts) {
+    out << YAML::BeginMap << YAML::Key << "name" << YAML::Value << t.name;
+    out << YAML::Key << "shape" << YAML::Value;
+    emit_shape(out, t.shape);
+    if (t.dtype != dtype)
+      out << YAML::Key << "dtype" << YAML::Value << std::string(to_string(t.dtype));
+    out << YAML::EndMap;
+  }
+  out << YAML::EndSeq;
+}
+
 }  // namespace
 
 std::string write_model_yaml(const Graph& g) {
@@ -178,16 +236,9 @@ std::string write_model_yaml(const Graph& g) {
   out << YAML::Key << "version" << YAML::Value << 1;
   out << YAML::Key << "name" << YAML::Value << g.name;
   out << YAML::Key << "dtype" << YAML::Value << std::string(to_string(g.dtype));
-  out << YAML::Key << "inputs" << YAML::Value << YAML::BeginSeq;
-  for (const auto& in : g.inputs) {
-    out << YAML::BeginMap << YAML::Key << "name" << YAML::Value << in.name;
-    out << YAML::Key << "shape" << YAML::Value;
-    emit_shape(out, in.shape);
-    if (in.dtype != g.dtype)
-      out << YAML::Key << "dtype" << YAML::Value << std::string(to_string(in.dtype));
-    out << YAML::EndMap;
-  }
-  out << YAML::EndSeq << YAML::Key << "layers" << YAML::Value << YAML::BeginSeq;
+  emit_tensor_list(out, "inputs", g.inputs, g.dtype);
+  if (!g.constants.empty()) emit_tensor_list(out, "constants", g.constants, g.dtype);
+  out << YAML::Key << "layers" << YAML::Value << YAML::BeginSeq;
   std::string previous = g.inputs.empty() ? "" : g.inputs.front().name;
   for (const auto& l : g.layers) {
     const std::string op = op_name_for(l);
@@ -213,7 +264,10 @@ std::string write_model_yaml(const Graph& g) {
     }
     if (l.op == OpKind::generic) {
       out << YAML::Key << "output_shape" << YAML::Value << YAML::BeginSeq;
-      for (const auto& o : l.outputs) emit_shape(out, g.tensor(o).shape);
+      for (size_t i = 0; i < l.outputs.size(); ++i) {
+        if (i < l.output_shapes.size()) emit_declared(out, l.output_shapes[i]);
+        else emit_shape(out, g.tensor(l.outputs[i]).shape);
+      }
       out << YAML::EndSeq;
     }
     if (!l.params.empty()) {
