@@ -8,11 +8,6 @@
 
 namespace perfmodel::kernels::cpu::detail {
 
-void need_rank(const LayerContext& c, const Shape& s, size_t rank, const char* what) {
-  if (s.size() != rank) c.fail(std::string(what) + " must have rank " + std::to_string(rank) +
-                               ", got " + shape_str(s));
-}
-
 void prep_conv(LayerContext& c, bool transposed) {
   const Shape& is = c.in(0).shape;
   const Shape& os = c.out_shape(0);

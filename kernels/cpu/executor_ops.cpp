@@ -23,10 +23,6 @@ namespace {
 
 using detail::LayerContext;
 
-bool is_integer(DType t) {
-  return t == DType::int8 || t == DType::int32 || t == DType::int64 || t == DType::boolean;
-}
-
 void prep_activation(LayerContext& c) {
   const std::string f = c.function();
   if (!has_activation(f)) c.fail("unknown activation '" + f + "'");
@@ -219,10 +215,8 @@ void prep_transpose(LayerContext& c) {
 void prep_gather(LayerContext& c) {
   auto ops = c.operands();
   if (ops.size() != 2) c.fail("gather takes data and indices");
-  // The indices are the integer operand (an ONNX Gather may hold either one as a constant).
-  size_t data = 0, idx = 1;
-  const DType t0 = c.l.inputs.empty() ? c.l.params.at(0).dtype : c.g.tensor(c.l.inputs[0]).dtype;
-  if (is_integer(t0)) std::swap(data, idx);
+  // Like the shape rule: data then indices as inputs, or indices as the input and data a constant.
+  const size_t data = c.l.inputs.size() >= 2 ? 0 : 1, idx = 1 - data;
   const Shape ds = ops[data].shape;
   const int64_t axis = c.axis("axis", 0, ds.size());
   const float* in = ops[data].ptr();

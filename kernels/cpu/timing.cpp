@@ -49,7 +49,7 @@ TimingStats time_runs(const std::function<void()>& fn, int warmup, int iters, in
     samples.push_back((now_seconds() - t0) / inner);
   }
   TimingStats s = summarize(std::move(samples), warmup);
-  s.cache_state = warmup > 0 ? "warm" : "cold";
+  s.cache_state = warmup > 0 ? "warm" : "not warmed";
   return s;
 }
 

@@ -13,7 +13,7 @@ inline constexpr double kNoisySdFraction = 0.10;
 
 /// Statistics of `iters` timed runs after `warmup` untimed ones (MegEngine load_and_run's
 /// avg_time, sd, minmax). Seconds. `cache_state` says what the caches held when timing began:
-/// "warm" = the inputs were just touched by the warm-up runs.
+/// "warm" = the inputs were just touched by the warm-up runs; "not warmed" = no warm-up run.
 struct TimingStats {
   int warmup = 0;
   int iters = 0;

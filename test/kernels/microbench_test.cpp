@@ -1,0 +1,97 @@
+// The microbenchmark plans and runners: plan sizes, counts per kind, bad cases rejected.
+#include <doctest/doctest.h>
+
+#include <set>
+
+#include "kernels/cpu/microbench.hpp"
+#include "perfmodel/error.hpp"
+
+using namespace perfmodel::kernels::cpu;
+
+TEST_CASE("plans cover every kind, names are unique, quick is a smaller plan") {
+  MicrobenchOptions q;
+  q.quick = true;
+  MicrobenchOptions full;
+  const auto qp = microbench_plan(q), fp = microbench_plan(full);
+  CHECK(qp.size() < fp.size());
+  for (const auto* plan : {&qp, &fp}) {
+    std::set<std::string> names;
+    std::set<BenchKind> kinds;
+    std::set<std::string> conv_paths;
+    for (const auto& c : *plan) {
+      names.insert(c.name);
+      kinds.insert(c.kind);
+      if (c.kind == BenchKind::conv) conv_paths.insert(c.variant);
+    }
+    CHECK(names.size() == plan->size());
+    CHECK(kinds.size() == 7);
+    CHECK(conv_paths == std::set<std::string>{"im2col", "direct1x1", "depthwise"});
+  }
+  MicrobenchOptions only = q;
+  only.only = "gemm/";
+  for (const auto& c : microbench_plan(only)) CHECK(c.kind == BenchKind::gemm);
+}
+
+TEST_CASE("run_bench counts flops and bytes by the boda rules") {
+  MicrobenchOptions o;
+  o.quick = true;
+  o.warmup = 1;
+  o.iters = 2;
+  BenchCase g;
+  g.kind = BenchKind::gemm;
+  g.name = "gemm/test";
+  g.gemm = GemmDims{8, 16, 4, 2};
+  const BenchResult r = run_bench(g, o);
+  CHECK(r.flops == 2.0 * 2 * 8 * 16 * 4);
+  CHECK(r.bytes == 4.0 * 2 * (8 * 4 + 4 * 16 + 8 * 16));
+  CHECK(r.time.iters == 2);
+  CHECK(r.time.median_seconds > 0);
+  CHECK(r.flops_per_second() > 0);
+
+  BenchCase c;
+  c.kind = BenchKind::conv;
+  c.name = "conv/test";
+  ConvDims d;
+  d.c = 4, d.h = d.w = 6, d.out_channels = 8, d.kernel_h = d.kernel_w = 3, d.pad_h = d.pad_w = 1;
+  c.conv = d;
+  const BenchResult cr = run_bench(c, o);
+  CHECK(cr.flops == 2.0 * 6 * 6 * 8 * 4 * 9);
+  CHECK(cr.bytes == 4.0 * (4 * 36 + 8 * 4 * 9 + 8 + 8 * 36));
+
+  BenchCase b;
+  b.kind = BenchKind::bandwidth;
+  b.variant = "triad";
+  b.name = "bw/test";
+  b.working_set_bytes = 3 * 4 * 4096;
+  const BenchResult br = run_bench(b, o);
+  CHECK(br.bytes == 3.0 * 4 * 4096);
+  CHECK(br.flops == 2.0 * 4096);
+  CHECK(br.bytes_per_second() > 0);
+}
+
+TEST_CASE("fma and launch cases run; malformed cases are input errors") {
+  MicrobenchOptions o;
+  o.warmup = 1;
+  o.iters = 2;
+  BenchCase f;
+  f.kind = BenchKind::fma;
+  f.name = "fma/test";
+  f.threads = 1;
+  const BenchResult fr = run_bench(f, o);
+  CHECK(fr.threads == 1);
+  CHECK(fr.flops > 0);
+  CHECK(fr.flops_per_second() > 1e8);  // any FMA unit does better than 0.1 GFLOP/s
+  BenchCase bad;
+  bad.kind = BenchKind::gemm;
+  bad.name = "gemm/bad";
+  CHECK_THROWS_AS(run_bench(bad, o), perfmodel::InputError);
+  bad.gemm = GemmDims{0, 4, 4, 1};
+  CHECK_THROWS_AS(run_bench(bad, o), perfmodel::InputError);
+  BenchCase v;
+  v.kind = BenchKind::bandwidth;
+  v.variant = "nosuch";
+  v.name = "bw/bad";
+  v.working_set_bytes = 4096;
+  CHECK_THROWS_AS(run_bench(v, o), perfmodel::InputError);
+  CHECK(to_string(BenchKind::launch) == "launch");
+}

@@ -1,0 +1,71 @@
+// Pooling kernels against the reference: padding, stride, dilation, ceil mode, count_include_pad.
+#include <doctest/doctest.h>
+
+#include "kernels/cpu/pool.hpp"
+#include "kernels/cpu/tensor.hpp"
+#include "test/kernels/reference.hpp"
+
+using namespace perfmodel::kernels::cpu;
+
+namespace {
+
+double check_pool(PoolGeom g, bool max) {
+  Tensor in = random_tensor({g.n, g.c, g.h, g.w}, 5);
+  Tensor out = zero_tensor({g.n, g.c, g.oh, g.ow});
+  max ? max_pool(g, in.ptr(), out.ptr()) : avg_pool(g, in.ptr(), out.ptr());
+  ref::Conv r{g.n, g.c, g.h, g.w, g.c, g.oh, g.ow, g.kh, g.kw, g.sh, g.sw, g.pad_top, g.pad_left,
+              g.dh, g.dw, 1};
+  const auto expect = ref::pool(r, in.ptr(), max, g.count_include_pad);
+  return ref::max_abs_diff(out.ptr(), expect.data(), expect.size());
+}
+
+PoolGeom geom(int64_t h, int64_t k, int64_t s, int64_t p, bool ceil_mode, int64_t d = 1) {
+  PoolGeom g;
+  g.n = 2, g.c = 3, g.h = g.w = h, g.kh = g.kw = k, g.sh = g.sw = s, g.pad_top = g.pad_left = p;
+  g.dh = g.dw = d;
+  const int64_t span = h + 2 * p - d * (k - 1) - 1;
+  int64_t o = (ceil_mode ? (span + s - 1) / s : span / s) + 1;
+  if (ceil_mode && (o - 1) * s >= h + p) --o;
+  g.oh = g.ow = o;
+  return g;
+}
+
+}  // namespace
+
+TEST_CASE("max and average pooling match the reference") {
+  for (bool max : {true, false}) {
+    CAPTURE(max);
+    CHECK(check_pool(geom(8, 2, 2, 0, false), max) < 1e-5);
+    CHECK(check_pool(geom(9, 3, 2, 1, false), max) < 1e-5);
+    CHECK(check_pool(geom(13, 3, 2, 0, true), max) < 1e-5);   // ceil mode: a clipped last window
+    CHECK(check_pool(geom(10, 3, 3, 1, true), max) < 1e-5);
+  }
+  CHECK(check_pool(geom(11, 3, 1, 1, false, 2), true) < 1e-5);  // dilated max pool
+  PoolGeom inc = geom(9, 3, 2, 1, false);
+  inc.count_include_pad = true;
+  CHECK(check_pool(inc, false) < 1e-5);
+  PoolGeom inc_ceil = geom(10, 3, 3, 1, true);
+  inc_ceil.count_include_pad = true;
+  CHECK(check_pool(inc_ceil, false) < 1e-5);
+}
+
+TEST_CASE("ceil mode yields the extra window and it holds the max of its clipped part") {
+  PoolGeom g = geom(5, 2, 2, 0, true);
+  REQUIRE(g.oh == 3);
+  Tensor in = zero_tensor({2, 3, 5, 5});
+  for (int64_t i = 0; i < in.size(); ++i) in.ptr()[i] = float(i % 25);
+  Tensor out = zero_tensor({2, 3, 3, 3});
+  max_pool(g, in.ptr(), out.ptr());
+  CHECK(out.ptr()[8] == 24.0f);  // bottom-right window covers only input (4, 4)
+}
+
+TEST_CASE("global pooling averages and maxes each plane") {
+  std::vector<float> in{1, 2, 3, 4, -1, -2, -3, -4};
+  std::vector<float> out(2);
+  global_pool(2, 4, false, in.data(), out.data());
+  CHECK(out[0] == doctest::Approx(2.5));
+  CHECK(out[1] == doctest::Approx(-2.5));
+  global_pool(2, 4, true, in.data(), out.data());
+  CHECK(out[0] == 4.0f);
+  CHECK(out[1] == -1.0f);
+}
