@@ -15,6 +15,13 @@ int main(int argc, char** argv) {
   cli::register_predict(app, run);
   cli::register_list(app, run);
   cli::register_info(app, run);
+  cli::register_convert(app, run);
+  cli::register_trace(app, run);
+  cli::register_sweep(app, run);
+  cli::register_roofline(app, run);
+  cli::register_calibrate(app, run);
+  cli::register_kernels(app, run);
+  cli::register_measure(app, run);
 
   try {
     app.parse(argc, argv);
