@@ -1,0 +1,182 @@
+// `perfmodel measure`: runs a model layer by layer on this CPU and compares with predict();
+// `--microbench` runs the microbenchmark plan instead and prints what it measured.
+#include <cstdio>
+#include <fstream>
+#include <memory>
+#include <thread>
+
+#include "cli/commands.hpp"
+#include "io/calibration_yaml.hpp"
+#include "io/hw_yaml.hpp"
+#include "io/onnx/load_model.hpp"
+#include "kernels/cpu/executor.hpp"
+#include "kernels/cpu/microbench.hpp"
+#include "kernels/cpu/parallel.hpp"
+#include "perfmodel/calibration.hpp"
+#include "perfmodel/predict.hpp"
+#include "report/measure_view.hpp"
+
+namespace perfmodel::cli {
+
+namespace {
+
+struct MeasureArgs {
+  std::string device = "cpu";
+  ModelOptions model;
+  std::string hw = "zen5-2c";
+  std::string calibration;
+  int warmup = 3, iters = 10, threads = 0;
+  double min_layer_us = 50;
+  bool microbench = false, quick = false, quiet = false;
+  std::string only;
+  OutputOptions out;
+};
+
+std::string cpu_name() {
+  std::ifstream f("/proc/cpuinfo");
+  std::string line;
+  while (std::getline(f, line))
+    if (line.rfind("model name", 0) == 0) {
+      const auto colon = line.find(':');
+      if (colon != std::string::npos) return line.substr(line.find_first_not_of(' ', colon + 1));
+    }
+  return "unknown CPU";
+}
+
+std::string device_str(int threads) {
+  return "cpu: " + cpu_name() + " (" + std::to_string(threads) + " thread" +
+         (threads == 1 ? "" : "s") + ")";
+}
+
+report::MeasuredStats to_view(const kernels::cpu::TimingStats& t) {
+  report::MeasuredStats s;
+  s.warmup = t.warmup;
+  s.iters = t.iters;
+  s.median_seconds = t.median_seconds;
+  s.mean_seconds = t.mean_seconds;
+  s.sd_seconds = t.sd_seconds;
+  s.min_seconds = t.min_seconds;
+  s.max_seconds = t.max_seconds;
+  s.cache_state = t.cache_state;
+  s.noisy = t.noisy;
+  return s;
+}
+
+int run_microbench(const MeasureArgs& a) {
+  namespace kc = kernels::cpu;
+  kc::MicrobenchOptions o;
+  o.quick = a.quick;
+  o.threads = a.threads;
+  o.only = a.only;
+  if (!a.quiet)
+    o.progress = [](size_t i, size_t n, const kc::BenchCase& c) {
+      std::fprintf(stderr, "microbench [%zu/%zu] %s\n", i + 1, n, c.name.c_str());
+    };
+  const auto results = kc::run_microbenchmarks(o);
+  if (results.empty()) throw InputError("measure: --only '" + a.only + "' matches no microbenchmark");
+  std::vector<report::BenchRow> rows;
+  for (const auto& r : results) {
+    report::BenchRow b;
+    b.name = r.bench.name;
+    b.kind = std::string(kc::to_string(r.bench.kind));
+    b.variant = r.bench.variant;
+    b.dtype = std::string(to_string(r.bench.dtype));
+    b.threads = r.threads;
+    b.flops = r.flops;
+    b.bytes = r.bytes;
+    b.working_set_bytes = double(r.bench.working_set_bytes);
+    b.stats = to_view(r.time);
+    rows.push_back(std::move(b));
+  }
+  kc::ThreadCountScope scope(a.threads);
+  emit(a.out, report::render_microbench(rows, device_str(kc::num_threads()), output_format(a.out)));
+  return 0;
+}
+
+int run_measure(const MeasureArgs& a) {
+  namespace kc = kernels::cpu;
+  if (a.device != "cpu")
+    throw InputError("measure: --device '" + a.device + "' is not supported (cpu)");
+  if (a.microbench) return run_microbench(a);
+  if (a.model.model.empty()) throw InputError("measure: --model is required (or --microbench)");
+  const report::Format fmt = output_format(a.out);  // reject a bad --format before running
+  const HwSpec hw = io::load_hw(a.hw);
+  std::optional<Calibration> cal;
+  if (!a.calibration.empty()) cal = io::load_calibration(a.calibration);
+  const Graph g = io::load_model(a.model.model, load_options(a.model));
+  PredictOptions po;
+  po.calibration = cal ? &*cal : nullptr;
+  const Prediction p = predict(g, hw, po);
+
+  kc::MeasureOptions mo;
+  mo.warmup = a.warmup;
+  mo.iters = a.iters;
+  mo.threads = a.threads;
+  if (!a.quiet)
+    mo.progress = [](size_t i, size_t n, const std::string& name) {
+      std::fprintf(stderr, "measure [%zu/%zu] %s\n", i + 1, n, name.c_str());
+    };
+  if (g.dtype != DType::fp32 && !a.quiet)
+    std::fprintf(stderr, "measure: note: the CPU executor runs fp32; the model's %s is predicted "
+                 "but executed in fp32\n", std::string(to_string(g.dtype)).c_str());
+  const kc::GraphMeasurement m = kc::measure_graph(g, mo);
+
+  report::MeasurementRun run;
+  run.device = device_str(m.threads);
+  run.executed_dtype = m.executed_dtype;
+  run.threads = m.threads;
+  run.calibration = a.calibration;
+  run.min_layer_seconds = a.min_layer_us * 1e-6;
+  run.noisy_range_fraction = kc::kNoisyRangeFraction;
+  run.noisy_sd_fraction = kc::kNoisySdFraction;
+  for (const auto& l : m.layers) run.layers.push_back({l.name, l.path, to_view(l.time)});
+  run.network = to_view(m.network);
+  emit(a.out, report::render_measurement(report::make_measurement_view(p, run), fmt));
+  return 0;
+}
+
+}  // namespace
+
+void register_measure(CLI::App& app, Runner& run) {
+  auto a = std::make_shared<MeasureArgs>();
+  CLI::App* cmd = app.add_subcommand(
+      "measure", "Run a model layer by layer on this CPU and compare with the prediction");
+  cmd->footer(
+      "Each layer runs with random data: warm-up runs, then timed runs (median, mean, sd, min,\n"
+      "max); a layer whose (max-min)/median > 50% or sd/mean > 10% is flagged noisy.\n"
+      "Examples:\n"
+      "  perfmodel measure --device cpu --model nin --batch 5\n"
+      "  perfmodel measure --model resnet50 --calibration calibration/zen5-2c.yaml --format json "
+      "-o m.json\n"
+      "  perfmodel measure --microbench --quick --format csv");
+  cmd->add_option("--device", a->device, "Device to run on (cpu)")
+      ->check(CLI::IsMember({"cpu"}))
+      ->capture_default_str();
+  add_model_options(cmd, a->model);
+  cmd->get_option("--model")->required(false);
+  cmd->add_option("--hw", a->hw, "Hardware the prediction uses: a .yaml path or a name")
+      ->capture_default_str();
+  cmd->add_option("--calibration", a->calibration,
+                  "Calibration file (from `perfmodel calibrate`): predict with the fitted model");
+  cmd->add_option("--warmup", a->warmup, "Untimed runs before timing each layer")
+      ->check(CLI::Range(0, 1000))
+      ->capture_default_str();
+  cmd->add_option("--iters", a->iters, "Timed runs per layer")
+      ->check(CLI::Range(1, 100000))
+      ->capture_default_str();
+  cmd->add_option("--threads", a->threads, "Threads (0 = every hardware thread)")
+      ->check(CLI::Range(0, 4096))
+      ->capture_default_str();
+  cmd->add_option("--min-layer-us", a->min_layer_us,
+                  "Layers measured below this many microseconds are left out of the MAPE")
+      ->check(CLI::NonNegativeNumber)
+      ->capture_default_str();
+  cmd->add_flag("--microbench", a->microbench, "Run the microbenchmarks instead of a model");
+  cmd->add_flag("--quick", a->quick, "With --microbench: the quick plan");
+  cmd->add_option("--only", a->only, "With --microbench: only benchmarks whose name has this");
+  cmd->add_flag("--quiet,-q", a->quiet, "No progress on stderr");
+  add_output_options(cmd, a->out);
+  cmd->callback([a, &run] { run = [a] { return run_measure(*a); }; });
+}
+
+}  // namespace perfmodel::cli
