@@ -104,6 +104,12 @@ std::string num(double v) {
   return buf;
 }
 
+std::string exact(double v) {
+  char buf[64];
+  std::snprintf(buf, sizeof buf, "%.15g", v);
+  return buf;
+}
+
 void write_stats(YAML::Emitter& e, const FitStats& s) {
   e << YAML::Key << "fit" << YAML::Value << YAML::Flow << YAML::BeginMap;
   e << YAML::Key << "samples" << YAML::Value << s.samples;
@@ -123,15 +129,16 @@ Calibration parse_calibration_yaml(const std::string& src, const std::string& fi
     throw InputError(SourceLoc{file, e.mark.line + 1, e.mark.column + 1}, e.msg);
   }
   if (!root.IsMap()) throw InputError(SourceLoc{file, 1, 1}, "a calibration must be a mapping");
-  check_keys(file, root, "calibration",
-             {"version", "device", "date", "perfmodel_version", "hardware", "source", "cores",
-              "memory_levels", "fit", "classes"},
-             {"version", "device", "cores", "memory_levels", "classes"});
   Calibration cal;
+  if (!root["version"]) throw InputError(at(file, root), "calibration needs 'version'");
   cal.version = integer(file, root["version"], "version");
   if (cal.version != 1)
     throw InputError(at(file, root["version"]),
                      "unsupported calibration version " + std::to_string(cal.version) + " (1)");
+  check_keys(file, root, "calibration",
+             {"version", "device", "date", "perfmodel_version", "hardware", "source", "cores",
+              "memory_levels", "fit", "classes"},
+             {"version", "device", "cores", "memory_levels", "classes"});
   const YAML::Node dev = root["device"];
   check_keys(file, dev, "device", {"kind", "name", "cores", "isa_hash"}, {"kind", "name"});
   cal.device.kind = text(file, dev["kind"], "kind");
@@ -199,7 +206,7 @@ std::string write_calibration_yaml(const Calibration& cal) {
   e << YAML::Key << "memory_levels" << YAML::Value << YAML::BeginSeq;
   for (const auto& l : cal.memory_levels)
     e << YAML::Flow << YAML::BeginMap << YAML::Key << "name" << YAML::Value << l.name
-      << YAML::Key << "capacity_bytes" << YAML::Value << num(l.capacity_bytes) << YAML::EndMap;
+      << YAML::Key << "capacity_bytes" << YAML::Value << exact(l.capacity_bytes) << YAML::EndMap;
   e << YAML::EndSeq;
   write_stats(e, cal.stats);
   e << YAML::Key << "classes" << YAML::Value << YAML::BeginSeq;

@@ -1,0 +1,26 @@
+// The fingerprint of the machine a calibration was measured on (CPU model, threads, ISA flags),
+// so that a calibration used on another machine can be noticed.
+#pragma once
+
+#include <string>
+
+#include "perfmodel/calibration.hpp"
+
+namespace perfmodel::calibrate {
+
+/// FNV-1a (64 bit) of the sorted, space-separated flags, as "fnv1a:%016x".
+std::string isa_hash(const std::string& flags);
+
+/// Parses /proc/cpuinfo text: model name, flags of the first processor; `threads` as given.
+DeviceFingerprint cpu_fingerprint_from(const std::string& cpuinfo, int threads);
+
+/// This machine's CPU (reads /proc/cpuinfo; name "unknown cpu" where it cannot).
+DeviceFingerprint this_cpu(int threads);
+
+/// The current UTC time as ISO 8601 ("2026-11-22T01:30:00Z").
+std::string utc_now_iso8601();
+
+/// "" when `cal` was measured on a machine like `here`, else one line saying how it differs.
+std::string fingerprint_mismatch(const DeviceFingerprint& cal, const DeviceFingerprint& here);
+
+}  // namespace perfmodel::calibrate

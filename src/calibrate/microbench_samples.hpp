@@ -1,0 +1,33 @@
+// Turns the CPU microbenchmark results (kernels/cpu/microbench.hpp) into fit samples.
+//
+// GEMM and convolution cases are rebuilt as one-layer graphs (kernel_graph.hpp) so that their
+// counts are the core's; maps, pools and copies keep the counts the benchmark reports, which
+// follow the same boda rules. Peak-FMA, read/triad bandwidth and launch cases describe the
+// machine rather than a layer kind: they are not fitted, only reported (microbench_reference).
+#pragma once
+
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "calibrate/sample.hpp"
+#include "kernels/cpu/microbench.hpp"
+
+namespace perfmodel::calibrate {
+
+/// The sample of one result, or nullopt for the kinds that are not fitted.
+std::optional<Sample> sample_from_bench(const kernels::cpu::BenchResult& r);
+
+/// Samples of every result that gives one, in order.
+std::vector<Sample> samples_from_benches(const std::vector<kernels::cpu::BenchResult>& results);
+
+/// Machine figures measured by the plan (for the calibration summary): best FLOP/s of the FMA
+/// cases, best bandwidth of the read/copy/triad cases, pool wake-up time.
+struct MicrobenchReference {
+  double fma_flops_per_second = 0;
+  double best_bytes_per_second = 0;
+  double launch_seconds = 0;
+};
+MicrobenchReference microbench_reference(const std::vector<kernels::cpu::BenchResult>& results);
+
+}  // namespace perfmodel::calibrate

@@ -1,0 +1,20 @@
+// Fit samples as CSV (raw SI numbers, units in the header), so that a microbenchmark run can be
+// kept and fitted again later (`calibrate --save-samples` / `--from-samples`).
+//
+//   op_class,dtype,pass,flops,bytes,gemm_m,gemm_n,gemm_k,gemm_groups,lowered_bytes,time (s),source
+//   conv,fp32,fwd,141557760,1254400,6400,96,432,1,11059200,0.00171,microbench:conv/im2col/...
+#pragma once
+
+#include <string>
+#include <vector>
+
+#include "calibrate/sample.hpp"
+
+namespace perfmodel::calibrate {
+
+std::string write_samples_csv(const std::vector<Sample>& samples);
+/// Errors are "file:line:col: error: ..." (InputError).
+std::vector<Sample> parse_samples_csv(const std::string& text, const std::string& file);
+std::vector<Sample> read_samples_csv(const std::string& path);
+
+}  // namespace perfmodel::calibrate

@@ -1,0 +1,150 @@
+// `perfmodel calibrate`: fits the efficiency model to microbenchmarks, a measurement CSV or saved
+// samples, and writes the calibration YAML (or its fit summary).
+#include <cstdio>
+#include <memory>
+
+#include "calibrate/fingerprint.hpp"
+#include "calibrate/fit.hpp"
+#include "calibrate/kernel_graph.hpp"
+#include "calibrate/microbench_samples.hpp"
+#include "calibrate/samples_csv.hpp"
+#include "cli/commands.hpp"
+#include "io/calibration_yaml.hpp"
+#include "io/files.hpp"
+#include "io/hw_yaml.hpp"
+#include "io/measurements_csv.hpp"
+#include "kernels/cpu/microbench.hpp"
+#include "kernels/cpu/parallel.hpp"
+#include "report/calibration_view.hpp"
+
+namespace perfmodel::cli {
+
+namespace {
+
+struct CalibrateArgs {
+  std::string device;
+  std::string measurements;
+  std::string samples;
+  std::string hw;
+  std::string save_samples;
+  bool quick = false;
+  int threads = 0;
+  std::string loss = "soft_l1";
+  double loss_scale = 0.1;
+  std::string format = "yaml";
+  std::string output;
+};
+
+void progress_line(const std::string& s) { std::fprintf(stderr, "calibrate: %s\n", s.c_str()); }
+
+std::vector<calibrate::Sample> microbenchmark_samples(const CalibrateArgs& a, Calibration& cal) {
+  kernels::cpu::MicrobenchOptions mo;
+  mo.quick = a.quick;
+  mo.threads = a.threads;
+  mo.progress = [](size_t i, size_t n, const kernels::cpu::BenchCase& c) {
+    std::fprintf(stderr, "calibrate: [%zu/%zu] %s\n", i + 1, n, c.name.c_str());
+  };
+  const double t0 = kernels::cpu::now_seconds();
+  const auto results = kernels::cpu::run_microbenchmarks(mo);
+  int noisy = 0;
+  for (const auto& r : results) noisy += r.time.noisy ? 1 : 0;
+  std::fprintf(stderr, "calibrate: %zu microbenchmarks in %.1f s (%d noisy)\n", results.size(),
+               kernels::cpu::now_seconds() - t0, noisy);
+  const auto ref = calibrate::microbench_reference(results);
+  std::fprintf(stderr, "calibrate: measured peak %.3g FLOP/s (FMA), best bandwidth %.3g B/s, "
+               "pool wake-up %.3g s\n", ref.fma_flops_per_second, ref.best_bytes_per_second,
+               ref.launch_seconds);
+  cal.device = calibrate::this_cpu(a.threads > 0 ? a.threads : kernels::cpu::num_threads());
+  cal.source = a.quick ? "microbenchmarks (quick)" : "microbenchmarks";
+  return calibrate::samples_from_benches(results);
+}
+
+int run_calibrate(const CalibrateArgs& a) {
+  const int sources = !a.device.empty() + !a.measurements.empty() + !a.samples.empty();
+  if (sources != 1)
+    throw InputError("calibrate needs exactly one of --device, --from-measurements, --from-samples");
+  if (!a.device.empty() && a.device != "cpu")
+    throw InputError("--device '" + a.device + "': only 'cpu' can be measured by this build");
+  if (a.hw.empty() && a.device.empty())
+    throw InputError("--hw is needed with --from-measurements and --from-samples");
+  const HwSpec hw = io::load_hw(a.hw.empty() ? "zen5-2c" : a.hw);
+
+  Calibration meta;
+  std::vector<calibrate::Sample> samples;
+  if (!a.device.empty()) {
+    samples = microbenchmark_samples(a, meta);
+  } else if (!a.measurements.empty()) {
+    for (const auto& row : io::read_measurements_csv(a.measurements))
+      if (row.seconds) samples.push_back(calibrate::kernel_sample(row));
+    meta.source = "measurements:" + a.measurements;
+    meta.device = DeviceFingerprint{hw.kind, hw.name, hw.units, ""};
+  } else {
+    samples = calibrate::read_samples_csv(a.samples);
+    meta.source = "samples:" + a.samples;
+    meta.device = DeviceFingerprint{hw.kind, hw.name, hw.units, ""};
+  }
+  if (samples.empty()) throw InputError("no timed samples to fit (no 'seconds' given?)");
+  if (!a.save_samples.empty()) io::write_file_atomic(a.save_samples, calibrate::write_samples_csv(samples));
+
+  calibrate::FitOptions fo = calibrate::fit_options_for(hw);
+  fo.loss = a.loss;
+  fo.loss_scale = a.loss_scale;
+  fo.progress = progress_line;
+  Calibration cal = calibrate::fit_calibration(samples, fo);
+  if (cal.classes.empty()) throw InputError("no op class had enough samples to fit");
+  cal.device = meta.device;
+  cal.source = meta.source;
+  cal.date = calibrate::utc_now_iso8601();
+  cal.perfmodel_version = PERFMODEL_VERSION;
+  cal.hardware = hw.name;
+  std::fprintf(stderr, "calibrate: %d samples, %zu classes, MAPE %.2f%%, RMS log error %.3f\n",
+               cal.stats.samples, cal.classes.size(), 100 * cal.stats.mape,
+               cal.stats.rms_log_error);
+
+  OutputOptions out{a.format == "yaml" ? "table" : a.format, a.output};
+  const std::string text = a.format == "yaml"
+                               ? io::write_calibration_yaml(cal)
+                               : report::render_calibration(cal, output_format(out));
+  emit(out, text);
+  return 0;
+}
+
+}  // namespace
+
+void register_calibrate(CLI::App& app, Runner& run) {
+  auto a = std::make_shared<CalibrateArgs>();
+  CLI::App* cmd = app.add_subcommand(
+      "calibrate", "Fit the efficiency model (Ceres) and write a calibration file");
+  cmd->footer(
+      "The calibration YAML goes to -o FILE (or stdout); --format table|csv|json|md prints the\n"
+      "fit summary instead. Progress goes to stderr.\n\n"
+      "Examples:\n"
+      "  perfmodel calibrate --device cpu --quick -o calibration/mycpu.yaml\n"
+      "  perfmodel calibrate --from-measurements runs.csv --hw v100 -o calibration/v100.yaml\n"
+      "  perfmodel calibrate --device cpu --save-samples samples.csv -o cal.yaml\n"
+      "  perfmodel calibrate --from-samples samples.csv --hw zen5-2c --format table");
+  cmd->add_option("--device", a->device, "Measure this device with microbenchmarks: cpu");
+  cmd->add_option("--from-measurements", a->measurements,
+                  "Fit a measurement CSV (op,dtype,pass,m,n,k,...,seconds)");
+  cmd->add_option("--from-samples", a->samples, "Fit samples saved by --save-samples");
+  cmd->add_option("--hw", a->hw,
+                  "Hardware spec the calibration refines (memory levels, cores; default zen5-2c "
+                  "with --device cpu)");
+  cmd->add_flag("--quick", a->quick, "Run the short microbenchmark plan (<= 30 s)");
+  cmd->add_option("--threads", a->threads, "Threads for the microbenchmarks (0 = all)")
+      ->check(CLI::NonNegativeNumber);
+  cmd->add_option("--save-samples", a->save_samples, "Also write the fit samples as CSV");
+  cmd->add_option("--loss", a->loss, "Robust loss: soft_l1, cauchy, huber or none")
+      ->check(CLI::IsMember({"soft_l1", "cauchy", "huber", "none"}))
+      ->capture_default_str();
+  cmd->add_option("--loss-scale", a->loss_scale, "Log-time residual where the loss bends")
+      ->check(CLI::PositiveNumber)
+      ->capture_default_str();
+  cmd->add_option("--format", a->format, "Output: yaml (the calibration), table, csv, json, md")
+      ->check(CLI::IsMember({"yaml", "table", "csv", "json", "md"}))
+      ->capture_default_str();
+  cmd->add_option("-o,--output", a->output, "Write to FILE (atomically)");
+  cmd->callback([a, &run] { run = [a] { return run_calibrate(*a); }; });
+}
+
+}  // namespace perfmodel::cli

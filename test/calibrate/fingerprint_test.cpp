@@ -1,0 +1,37 @@
+// Tests of the device fingerprint: cpuinfo parsing, ISA hash stability, mismatch messages.
+#include <doctest/doctest.h>
+
+#include "calibrate/fingerprint.hpp"
+
+using namespace perfmodel;
+using namespace perfmodel::calibrate;
+
+TEST_CASE("cpuinfo gives the model name and a hash of the sorted flags") {
+  const std::string info =
+      "processor\t: 0\nmodel name\t: AMD EPYC 9B45\nflags\t\t: fma avx2 sse\n\n"
+      "processor\t: 1\nmodel name\t: other\nflags\t\t: x\n";
+  const DeviceFingerprint f = cpu_fingerprint_from(info, 2);
+  CHECK(f.kind == "cpu");
+  CHECK(f.name == "AMD EPYC 9B45");
+  CHECK(f.cores == 2);
+  CHECK(f.isa_hash == isa_hash("sse avx2 fma"));
+  CHECK(f.isa_hash != isa_hash("sse avx2"));
+  CHECK(f.isa_hash.rfind("fnv1a:", 0) == 0);
+  CHECK(f.isa_hash.size() == 6 + 16);
+  CHECK(cpu_fingerprint_from("", 1).name == "unknown cpu");
+}
+
+TEST_CASE("mismatches are explained, matches are silent") {
+  const DeviceFingerprint a{"cpu", "AMD EPYC", 2, "fnv1a:1"};
+  DeviceFingerprint b = a;
+  CHECK(fingerprint_mismatch(a, b).empty());
+  b.cores = 4;
+  CHECK(fingerprint_mismatch(a, b).find("2 threads") != std::string::npos);
+  b = a;
+  b.isa_hash = "fnv1a:2";
+  CHECK(fingerprint_mismatch(a, b).find("ISA flags differ") != std::string::npos);
+  b = a;
+  b.name = "Intel";
+  CHECK_FALSE(fingerprint_mismatch(a, b).empty());
+  CHECK(utc_now_iso8601().size() == 20);
+}

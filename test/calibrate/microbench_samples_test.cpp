@@ -1,0 +1,58 @@
+// Tests of the microbenchmark -> sample conversion (on hand-made results: no timing here).
+#include <doctest/doctest.h>
+
+#include "calibrate/microbench_samples.hpp"
+
+using namespace perfmodel;
+using namespace perfmodel::calibrate;
+namespace kc = perfmodel::kernels::cpu;
+
+namespace {
+
+kc::BenchResult result(kc::BenchKind kind, const std::string& variant, double seconds) {
+  kc::BenchResult r;
+  r.bench.kind = kind;
+  r.bench.variant = variant;
+  r.bench.name = "case/" + variant;
+  r.time.median_seconds = seconds;
+  r.flops = 1000;
+  r.bytes = 8000;
+  return r;
+}
+
+}  // namespace
+
+TEST_CASE("each benchmark kind maps to its class, machine-only kinds give none") {
+  kc::BenchResult g = result(kc::BenchKind::gemm, "", 1e-4);
+  g.bench.gemm = kc::GemmDims{32, 16, 8, 1};
+  auto s = sample_from_bench(g);
+  REQUIRE(s);
+  CHECK(s->op_class == OpClass::gemm);
+  CHECK(s->flops == 2.0 * 32 * 16 * 8);  // recounted by the core, not the benchmark's 1000
+  CHECK(s->source == "microbench:case/");
+
+  kc::BenchResult c = result(kc::BenchKind::conv, "depthwise", 1e-4);
+  c.bench.conv = kc::ConvDims{1, 8, 10, 10, 8, 3, 3, 1, 1, 1, 1, 1, 1, 8};
+  s = sample_from_bench(c);
+  REQUIRE(s);
+  CHECK(s->op_class == OpClass::depthwise);
+
+  CHECK(sample_from_bench(result(kc::BenchKind::elementwise, "relu", 1e-5))->op_class ==
+        OpClass::elementwise);
+  CHECK(sample_from_bench(result(kc::BenchKind::elementwise, "batchnorm", 1e-5))->op_class ==
+        OpClass::norm);
+  CHECK(sample_from_bench(result(kc::BenchKind::pool, "max", 1e-5))->op_class == OpClass::pool);
+  CHECK(sample_from_bench(result(kc::BenchKind::bandwidth, "copy", 1e-5))->op_class ==
+        OpClass::data_movement);
+  CHECK_FALSE(sample_from_bench(result(kc::BenchKind::elementwise, "sigmoid", 1e-5)));
+  CHECK_FALSE(sample_from_bench(result(kc::BenchKind::bandwidth, "triad", 1e-5)));
+  CHECK_FALSE(sample_from_bench(result(kc::BenchKind::fma, "", 1e-5)));
+  CHECK_FALSE(sample_from_bench(result(kc::BenchKind::pool, "max", 0)));  // not timed
+
+  const auto all = samples_from_benches({g, c, result(kc::BenchKind::launch, "pool", 2e-6)});
+  CHECK(all.size() == 2);
+  const auto ref = microbench_reference({result(kc::BenchKind::fma, "", 1e-6),
+                                         result(kc::BenchKind::launch, "pool", 2e-6)});
+  CHECK(ref.fma_flops_per_second == doctest::Approx(1e9));
+  CHECK(ref.launch_seconds == 2e-6);
+}

@@ -1,0 +1,56 @@
+// Tests of the fit-sample CSV: round trip and errors.
+#include <doctest/doctest.h>
+
+#include "calibrate/samples_csv.hpp"
+
+using namespace perfmodel;
+using namespace perfmodel::calibrate;
+
+TEST_CASE("samples round-trip through CSV, quoted sources included") {
+  Sample a;
+  a.op_class = OpClass::conv;
+  a.pass = KernelPass::bwd_data;
+  a.flops = 123456789;
+  a.bytes = 98765;
+  a.gemm = GemmShape{10, 20, 30, 2};
+  a.lowered_bytes = 4800;
+  a.seconds = 1.25e-4;
+  a.source = "microbench:conv, \"odd\" name";
+  Sample b;
+  b.op_class = OpClass::pool;
+  b.dtype = DType::fp16;
+  b.bytes = 1e6;
+  b.seconds = 3e-5;
+  const auto back = parse_samples_csv(write_samples_csv({a, b}), "s.csv");
+  REQUIRE(back.size() == 2);
+  CHECK(back[0].op_class == OpClass::conv);
+  CHECK(back[0].pass == KernelPass::bwd_data);
+  CHECK(back[0].flops == 123456789);
+  REQUIRE(back[0].gemm);
+  CHECK(back[0].gemm->groups == 2);
+  CHECK(back[0].lowered_bytes == 4800);
+  CHECK(back[0].seconds == doctest::Approx(1.25e-4));
+  CHECK(back[0].source == a.source);
+  CHECK_FALSE(back[1].gemm);
+  CHECK(back[1].dtype == DType::fp16);
+}
+
+TEST_CASE("bad sample files name the place") {
+  auto error_of = [](const std::string& text) -> std::string {
+    try {
+      parse_samples_csv(text, "s.csv");
+    } catch (const InputError& e) {
+      return e.what();
+    }
+    return "";
+  };
+  const std::string head = write_samples_csv({});
+  CHECK(error_of("a,b\n").find("s.csv:1:1: error: expected the header") == 0);
+  CHECK(error_of(head + "conv,fp32,fwd,1,2\n") == "s.csv:2:1: error: expected 12 fields, found 5");
+  CHECK(error_of(head + "nope,fp32,fwd,1,2,0,0,0,0,0,1e-3,x\n") ==
+        "s.csv:2:1: error: unknown op class, not 'nope'");
+  CHECK(error_of(head + "pool,fp32,fwd,1,2,0,0,0,0,0,0,x\n") ==
+        "s.csv:2:29: error: expected a positive time, not '0'");
+  CHECK(error_of(head + "pool,fp32,fwd,1,z,0,0,0,0,0,1,x\n") ==
+        "s.csv:2:17: error: expected a non-negative number, not 'z'");
+}

@@ -1,0 +1,205 @@
+// Tests of the calibrated efficiency model: op classes, features, tiles/waves, levels, time.
+#include <doctest/doctest.h>
+
+#include <cmath>
+
+#include "perfmodel/calibration.hpp"
+
+using namespace perfmodel;
+
+namespace {
+
+Calibration two_level_calibration() {
+  Calibration c;
+  c.cores = 2;
+  c.memory_levels = {{"cache", 1e6}, {"dram", 0}};
+  ClassCalibration g;
+  g.op_class = OpClass::gemm;
+  g.params.peak_flops_per_second = 1e11;
+  g.params.bytes_per_second = {1e11, 1e10};
+  g.params.overhead_seconds = 1e-6;
+  c.classes.push_back(g);
+  ClassCalibration e;
+  e.op_class = OpClass::elementwise;
+  e.params.peak_flops_per_second = 1e12;
+  e.params.bytes_per_second = {2e11, 2e10};
+  e.params.overhead_seconds = 2e-6;
+  c.classes.push_back(e);
+  return c;
+}
+
+HwSpec tiny_hw() {
+  HwSpec hw;
+  hw.name = "tiny";
+  hw.kind = "cpu";
+  hw.compute = {ComputeUnit{"vector", DType::fp32, 2e11, false, 0}};
+  hw.memory = {MemoryLevel{"dram", 1e10, 0, 0}};
+  hw.units = 2;
+  return hw;
+}
+
+Graph conv_graph(int64_t c, int64_t oc, int64_t k, int64_t stride, int64_t groups) {
+  Graph g;
+  g.name = "t";
+  g.inputs = {TensorDesc{"x", {1, c, 16, 16}, DType::fp32}};
+  Layer l;
+  l.name = "conv";
+  l.op = OpKind::conv2d;
+  l.op_name = "conv2d";
+  l.inputs = {"x"};
+  l.outputs = {"y"};
+  l.attrs.set("out_channels", oc);
+  l.attrs.set("kernel", k);
+  l.attrs.set("stride", stride);
+  l.attrs.set("pad", k / 2);
+  l.attrs.set("groups", groups);
+  g.layers.push_back(l);
+  infer_shapes(g);
+  return g;
+}
+
+}  // namespace
+
+TEST_CASE("op class and pass names round-trip") {
+  for (OpClass c : all_op_classes()) CHECK(parse_op_class(to_string(c)) == c);
+  CHECK_FALSE(parse_op_class("conv2d"));
+  CHECK(parse_kernel_pass("bwd_filter") == KernelPass::bwd_weight);
+  CHECK(parse_kernel_pass("bwd_data") == KernelPass::bwd_data);
+  CHECK_FALSE(parse_kernel_pass("backward"));
+  CHECK(is_gemm_class(OpClass::depthwise));
+  CHECK_FALSE(is_gemm_class(OpClass::pool));
+}
+
+TEST_CASE("conv layers: dense, depthwise and lowered bytes") {
+  const Graph dense = conv_graph(8, 16, 3, 1, 1);
+  const Layer& l = dense.layers[0];
+  CHECK(op_class_of(dense, l) == OpClass::conv);
+  const LayerCost cost = layer_cost(dense, l, Pass::train);
+  const KernelFeatures f = layer_features(dense, l, cost, KernelPass::fwd);
+  REQUIRE(f.gemm);
+  CHECK(f.gemm->m == 256);
+  CHECK(f.gemm->n == 16);
+  CHECK(f.gemm->k == 72);
+  CHECK(f.lowered_bytes == 256.0 * 72 * 4);  // the im2col matrix
+  // Backward parts: dX = dY W^T (m x k over n), dW = X^T dY (k x n over m).
+  const KernelFeatures bd = layer_features(dense, l, cost, KernelPass::bwd_data);
+  CHECK(bd.gemm->n == 72);
+  CHECK(bd.gemm->k == 16);
+  const KernelFeatures bw = layer_features(dense, l, cost, KernelPass::bwd_weight);
+  CHECK(bw.gemm->m == 72);
+  CHECK(bw.gemm->k == 256);
+  CHECK(bw.flops == double(cost.bwd_weight.flops));
+
+  const Graph pointwise = conv_graph(8, 16, 1, 1, 1);
+  CHECK(layer_features(pointwise, pointwise.layers[0],
+                       layer_cost(pointwise, pointwise.layers[0], Pass::fwd), KernelPass::fwd)
+            .lowered_bytes == 0);
+  const Graph dw = conv_graph(8, 8, 3, 2, 8);
+  CHECK(op_class_of(dw, dw.layers[0]) == OpClass::depthwise);
+  CHECK(layer_features(dw, dw.layers[0], layer_cost(dw, dw.layers[0], Pass::fwd), KernelPass::fwd)
+            .lowered_bytes == 0);
+  const Graph grouped = conv_graph(8, 16, 3, 1, 2);
+  CHECK(op_class_of(grouped, grouped.layers[0]) == OpClass::conv);
+}
+
+TEST_CASE("memory level by working set") {
+  const Calibration c = two_level_calibration();
+  CHECK(memory_level_for(c, 1e5) == 0);
+  CHECK(memory_level_for(c, 1e6) == 0);
+  CHECK(memory_level_for(c, 1.1e6) == 1);
+}
+
+TEST_CASE("tiles and waves pad the FLOPs of a GEMM") {
+  Calibration c = two_level_calibration();
+  KernelFeatures f;
+  f.op_class = OpClass::gemm;
+  f.gemm = GemmShape{100, 10, 50, 1};
+  f.flops = 2.0 * 100 * 10 * 50;
+  // 16x8 tiles: ceil(100/16)=7 x ceil(10/8)=2 = 14 tiles, 7 waves on 2 cores -> 14*128 cells.
+  EfficiencyTerms e = efficiency_terms(c, 16, 8, f);
+  CHECK(e.quantized_flops == doctest::Approx(f.flops * (14.0 * 128) / 1000.0));
+  // 1x1 tiles: 1000 tiles, 500 waves: no padding.
+  CHECK(efficiency_terms(c, 1, 1, f).quantized_flops == doctest::Approx(f.flops));
+  // One tile and two cores: the idle core's share counts (a wave is two tiles' time).
+  f.gemm = GemmShape{4, 4, 50, 1};
+  f.flops = 2.0 * 16 * 50;
+  CHECK(efficiency_terms(c, 4, 4, f).quantized_flops == doctest::Approx(2 * f.flops));
+  // Streaming ops are never quantized.
+  f.op_class = OpClass::elementwise;
+  CHECK(efficiency_terms(c, 4, 4, f).quantized_flops == doctest::Approx(f.flops));
+}
+
+TEST_CASE("calibrated time: overlap, overhead, Hockney sizes and bound") {
+  Calibration c = two_level_calibration();
+  const HwSpec hw = tiny_hw();
+  KernelFeatures f;
+  f.op_class = OpClass::gemm;
+  f.gemm = GemmShape{1000, 1000, 1000, 1};
+  f.flops = 2e9;
+  f.bytes = 12e6;  // DRAM level: 1.2 ms of memory, 20 ms of compute
+  LayerTiming t = calibrated_time(c, hw, f);
+  CHECK(t.compute_seconds == doctest::Approx(0.02));
+  CHECK(t.memory_seconds == doctest::Approx(12e-4));
+  CHECK(t.seconds == doctest::Approx(0.02 + 1e-6));
+  CHECK(t.bound == Bound::compute);
+
+  c.classes[0].params.overlap = 0.5;
+  t = calibrated_time(c, hw, f);
+  CHECK(t.seconds == doctest::Approx(0.02 + 0.5 * 12e-4 + 1e-6));
+
+  c.classes[0].params.k_half = 1000;  // half the rate at k = k_half
+  t = calibrated_time(c, hw, f);
+  CHECK(t.compute_seconds == doctest::Approx(0.04));
+
+  KernelFeatures small;
+  small.op_class = OpClass::elementwise;
+  small.flops = 10;
+  small.bytes = 80;
+  t = calibrated_time(c, hw, small);
+  CHECK(t.bound == Bound::overhead);
+  CHECK(t.seconds == doctest::Approx(2e-6 + 80 / 2e11));
+
+  KernelFeatures view;  // a reshape: no work, no call
+  view.op_class = OpClass::data_movement;
+  CHECK(calibrated_time(c, hw, view).seconds == 0);
+}
+
+TEST_CASE("a class without parameters falls back to the roofline") {
+  const Calibration c = two_level_calibration();
+  const HwSpec hw = tiny_hw();
+  KernelFeatures f;
+  f.op_class = OpClass::pool;
+  f.flops = 1e6;
+  f.bytes = 1e6;
+  const LayerTiming t = calibrated_time(c, hw, f);
+  CHECK(t.memory_seconds == doctest::Approx(1e6 / 1e10));
+}
+
+TEST_CASE("train pass sums the three kernel calls") {
+  const Calibration c = two_level_calibration();
+  Calibration conv = c;
+  conv.classes[0].op_class = OpClass::conv;
+  const HwSpec hw = tiny_hw();
+  const Graph g = conv_graph(8, 16, 3, 1, 1);
+  const LayerCost cost = layer_cost(g, g.layers[0], Pass::train);
+  const LayerTiming fwd = calibrated_layer_time(conv, hw, g, g.layers[0], cost, Pass::fwd);
+  const LayerTiming train = calibrated_layer_time(conv, hw, g, g.layers[0], cost, Pass::train);
+  CHECK(train.seconds > 2.5 * fwd.seconds);
+  CHECK(train.overhead_seconds == doctest::Approx(3e-6));
+}
+
+TEST_CASE("is_valid reports the first problem") {
+  Calibration c = two_level_calibration();
+  std::string error;
+  CHECK(is_valid(c, &error));
+  c.classes[0].params.bytes_per_second.pop_back();
+  CHECK_FALSE(is_valid(c, &error));
+  CHECK(error.find("one bandwidth per memory level") != std::string::npos);
+  c = two_level_calibration();
+  c.classes[1].params.overlap = 2;
+  CHECK_FALSE(is_valid(c, &error));
+  CHECK(error.find("overlap") != std::string::npos);
+  c = two_level_calibration();
+  c.memory_levels[0].capacity_bytes = 0;
+  CHECK_FALSE(is_valid(c, &error));
+}

@@ -1,0 +1,106 @@
+// Tests of the calibration YAML: round trip, and errors with file:line:col.
+#include <doctest/doctest.h>
+
+#include <string>
+
+#include "io/calibration_yaml.hpp"
+
+using namespace perfmodel;
+using namespace perfmodel::io;
+
+namespace {
+
+Calibration sample_calibration() {
+  Calibration c;
+  c.device = DeviceFingerprint{"cpu", "AMD EPYC", 2, "fnv1a:0123456789abcdef"};
+  c.date = "2026-11-22T01:00:00Z";
+  c.perfmodel_version = "0.1.0";
+  c.hardware = "zen5-2c";
+  c.source = "microbenchmarks";
+  c.cores = 2;
+  c.memory_levels = {{"l1", 98304}, {"l2", 2097152}, {"dram", 0}};
+  ClassCalibration g;
+  g.op_class = OpClass::conv;
+  g.params.peak_flops_per_second = 1.234e11;
+  g.params.m_half = 3.5;
+  g.params.k_half = 17;
+  g.params.tile_m = 16;
+  g.params.tile_n = 8;
+  g.params.bytes_per_second = {9e11, 3e11, 4.5e10};
+  g.params.lowering_factor = 1.75;
+  g.params.overlap = 0.3;
+  g.params.overhead_seconds = 4.2e-6;
+  g.stats = FitStats{40, 0.05, 0.04, 0.12};
+  c.classes.push_back(g);
+  c.stats = FitStats{40, 0.05, 0.04, 0.12};
+  return c;
+}
+
+std::string error_of(const std::string& text) {
+  try {
+    parse_calibration_yaml(text, "c.yaml");
+  } catch (const InputError& e) {
+    return e.what();
+  }
+  return "";
+}
+
+}  // namespace
+
+TEST_CASE("calibration YAML round-trips") {
+  const Calibration c = sample_calibration();
+  const std::string text = write_calibration_yaml(c);
+  CHECK(text.find("version: 1") != std::string::npos);
+  const Calibration back = parse_calibration_yaml(text, "c.yaml");
+  CHECK(back.device.name == "AMD EPYC");
+  CHECK(back.device.isa_hash == c.device.isa_hash);
+  CHECK(back.perfmodel_version == "0.1.0");
+  CHECK(back.date == c.date);
+  CHECK(back.memory_levels.size() == 3);
+  CHECK(back.memory_levels[1].capacity_bytes == 2097152);
+  REQUIRE(back.classes.size() == 1);
+  const EfficiencyParams& p = back.classes[0].params;
+  CHECK(back.classes[0].op_class == OpClass::conv);
+  CHECK(p.peak_flops_per_second == doctest::Approx(1.234e11));
+  CHECK(p.m_half == doctest::Approx(3.5));
+  CHECK(p.tile_n == 8);
+  CHECK(p.bytes_per_second[2] == doctest::Approx(4.5e10));
+  CHECK(p.lowering_factor == doctest::Approx(1.75));
+  CHECK(p.overhead_seconds == doctest::Approx(4.2e-6));
+  CHECK(back.classes[0].stats.samples == 40);
+  CHECK(back.stats.mape == doctest::Approx(0.04));
+  CHECK(write_calibration_yaml(back) == text);
+}
+
+TEST_CASE("calibration YAML errors carry file:line:col") {
+  const std::string good = write_calibration_yaml(sample_calibration());
+  CHECK(error_of("version: 2\n").find("c.yaml:1:10: error: unsupported calibration version 2") == 0);
+  CHECK(error_of("[1, 2]\n") == "c.yaml:1:1: error: a calibration must be a mapping");
+  CHECK(error_of("version: 1\nfoo: 3\n") == "c.yaml:2:1: error: unknown key 'foo' in calibration");
+  CHECK(error_of("version: [\n").find("c.yaml:2:") == 0);
+
+  std::string bad = good;
+  bad.replace(bad.find("op_class: conv"), 14, "op_class: convv");
+  CHECK(error_of(bad).find("error: unknown op class 'convv'") != std::string::npos);
+
+  bad = good;
+  bad.replace(bad.find("overlap: 0.3"), 12, "overlap: 1.5");
+  CHECK(error_of(bad).find("overlap must be in [0, 1]") != std::string::npos);
+
+  bad = good;
+  bad.replace(bad.find("[9e+11, 3e+11, 4.5e+10]"), 23, "[9e+11, 3e+11]");
+  const std::string e = error_of(bad);
+  CHECK(e.find("c.yaml:") == 0);
+  CHECK(e.find("needs one bandwidth per memory level (3)") != std::string::npos);
+
+  bad = good;
+  bad.replace(bad.find("peak_flops_per_second: 1.234e+11"), 32, "peak_flops_per_second: fast");
+  CHECK(error_of(bad).find("'peak_flops_per_second' must be a number") != std::string::npos);
+}
+
+TEST_CASE("find looks classes up by class and dtype") {
+  const Calibration c = sample_calibration();
+  CHECK(c.find(OpClass::conv, DType::fp32) != nullptr);
+  CHECK(c.find(OpClass::conv, DType::fp16) == nullptr);
+  CHECK(c.find(OpClass::gemm, DType::fp32) == nullptr);
+}
