@@ -64,7 +64,8 @@ RooflineData make_roofline(const Prediction& pred, const HwSpec& hw,
     p.attainable_flops_per_second = lp.timing.attainable_flops_per_second;
     p.predicted_flops_per_second = p.seconds > 0 ? double(p.flops) / p.seconds : 0.0;
     p.bound = to_string(lp.timing.bound);
-    p.unit = lp.timing.unit.unit + " " + std::string(to_string(lp.timing.unit.dtype));
+    if (!lp.timing.unit.unit.empty())  // layers that run no kernel have no unit
+      p.unit = lp.timing.unit.unit + " " + std::string(to_string(lp.timing.unit.dtype));
     if (auto it = measured.find(p.name); it != measured.end()) {
       p.measured_seconds = it->second;
       p.measured_flops_per_second = double(p.flops) / it->second;

@@ -2,7 +2,6 @@
 #include "report/sweep_view.hpp"
 
 #include <algorithm>
-#include <cmath>
 #include <cstdio>
 #include <functional>
 #include <nlohmann/json.hpp>
@@ -56,8 +55,8 @@ const std::vector<Column>& columns() {
       {"J/sample", "energy per sample (J)",
        [](auto& p) { return si(p.energy_per_sample_joules, "J"); },
        [](auto& p) { return num(p.energy_per_sample_joules); }},
-      {"GF/s/W", "efficiency (FLOP/s/W)",
-       [](auto& p) { return num(std::round(p.flops_per_second_per_watt / 1e7) / 100.0); },
+      {"F/s/W", "efficiency (FLOP/s/W)",
+       [](auto& p) { return si(p.flops_per_second_per_watt, "F/s/W"); },
        [](auto& p) { return num(p.flops_per_second_per_watt); }},
       {"memory", "memory (B)", [](auto& p) { return si(double(p.memory_bytes), "B"); },
        [](auto& p) { return std::to_string(p.memory_bytes); }},

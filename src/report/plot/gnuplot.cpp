@@ -116,7 +116,8 @@ std::string_view palette_color(size_t i) {
 }
 
 std::string PlotPaths::in_dir(const std::string& name) const {
-  return dir == "." ? name : dir + "/" + name;
+  if (dir == ".") return name;
+  return dir.back() == '/' ? dir + name : dir + "/" + name;
 }
 
 PlotPaths plot_paths(const std::string& image_path) {

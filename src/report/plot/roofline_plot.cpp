@@ -141,10 +141,12 @@ PlotScript roofline_plot(const RooflineData& d, const PlotPaths& paths, ImageKin
     std::string color = ce.selected ? "#222222" : "#aaaaaa";
     clauses.push_back(f + "(x) with lines lw " + (ce.selected ? "2" : "1 dt 2") + " lc rgb '" +
                       color + "' notitle");
+    // At the ceiling's left end: the layers crowd the right, under the ceiling they use.
     add_label(ce.unit + " " + std::string(to_string(ce.dtype)) + " " +
                   si(ce.flops_per_second, "F/s"),
-              "graph 0.99, first " + gp_num(ce.flops_per_second),
-              "right offset 0,0.6 font ',9' tc rgb '" + color + "'");
+              "first " + gp_num(std::max(start, rg.xmin)) + ", first " +
+                  gp_num(ce.flops_per_second),
+              "left offset 0.5,0.6 font ',9' tc rgb '" + color + "'");
   }
   for (const RidgePoint& r : d.ridges)
     if (r.diagonal + 1 == d.diagonals.size())  // ridges with DRAM: the classic ridge
@@ -152,12 +154,26 @@ PlotScript roofline_plot(const RooflineData& d, const PlotPaths& paths, ImageKin
                 "first " + gp_num(r.arithmetic_intensity) + ", first " +
                     gp_num(r.flops_per_second),
                 "center offset 0,-1 font ',8' tc rgb '#222222'");
+  // Layers at (nearly) the same spot share one label: "cccp5, cccp6".
+  std::vector<std::pair<size_t, std::string>> labels;
   for (size_t i : top_points_by_time(d, opts.label_top)) {
     const RooflinePoint& p = d.points[i];
-    add_label(p.name, "first " + gp_num(p.arithmetic_intensity) + ", first " +
-                          gp_num(p.predicted_flops_per_second),
-              "left offset 1,1 font ',9' front");
+    auto near = [&](const std::pair<size_t, std::string>& l) {
+      const RooflinePoint& q = d.points[l.first];
+      return std::abs(std::log(p.arithmetic_intensity / q.arithmetic_intensity)) < 0.05 &&
+             std::abs(std::log(p.predicted_flops_per_second / q.predicted_flops_per_second)) <
+                 0.05;
+    };
+    auto it = std::find_if(labels.begin(), labels.end(), near);
+    if (it == labels.end())
+      labels.emplace_back(i, p.name);
+    else
+      it->second += ", " + p.name;
   }
+  for (const auto& [i, text] : labels)
+    add_label(text, "first " + gp_num(d.points[i].arithmetic_intensity) + ", first " +
+                        gp_num(d.points[i].predicted_flops_per_second),
+              "left offset 1,1 font ',9' front");
   if (undrawn)
     add_label(std::to_string(undrawn) + " layer(s) without FLOPs or bytes not drawn",
               "graph 0.01, graph 0.02", "left font ',8' tc rgb '#777777'");

@@ -1,0 +1,112 @@
+// `perfmodel roofline`: the roofline of a model on hardware, as a gnuplot image or as data.
+#include <cstdio>
+#include <memory>
+
+#include "cli/commands.hpp"
+#include "io/calibration_yaml.hpp"
+#include "io/files.hpp"
+#include "io/hw_yaml.hpp"
+#include "io/onnx/load_model.hpp"
+#include "perfmodel/calibration.hpp"
+#include "perfmodel/predict.hpp"
+#include "report/plot/render.hpp"
+#include "report/plot/roofline_plot.hpp"
+#include "report/roofline_view.hpp"
+
+namespace perfmodel::cli {
+
+namespace {
+
+struct RooflineArgs {
+  std::string hw;
+  ModelOptions model;
+  std::string pass = "fwd";
+  std::string calibration;
+  std::string measured;
+  size_t label_top = 8;
+  bool keep_script = false;
+  bool print_script = false;
+  OutputOptions out;
+};
+
+int run_roofline(const RooflineArgs& a) {
+  auto kind = report::plot::image_kind(a.out.output);
+  if (a.print_script && !kind)
+    throw InputError("--print-script needs -o FILE.svg, .png or .pdf (the image it would draw)");
+  const HwSpec hw = io::load_hw(a.hw);
+  const Graph g = io::load_model(a.model.model, load_options(a.model));
+  PredictOptions po;
+  auto pass = parse_pass(a.pass);
+  if (!pass) throw InputError("unknown --pass '" + a.pass + "' (fwd or train)");
+  po.pass = *pass;
+  std::optional<Calibration> cal;
+  if (!a.calibration.empty()) {
+    cal = io::load_calibration(a.calibration);
+    po.calibration = &*cal;
+  }
+  std::map<std::string, double> measured;
+  if (!a.measured.empty())
+    measured = report::parse_measurement_json(io::read_file(a.measured), a.measured);
+  const Prediction p = predict(g, hw, po);
+  const report::RooflineData d = report::make_roofline(p, hw, measured);
+  if (!d.unmatched_measurements.empty())
+    std::fprintf(stderr, "perfmodel: warning: %zu measured layer(s) of %s match no layer of %s "
+                 "(first: %s)\n", d.unmatched_measurements.size(), a.measured.c_str(),
+                 d.model.c_str(), d.unmatched_measurements.front().c_str());
+
+  if (!kind) {  // no image asked for: the view's data in --format
+    emit(a.out, report::render_roofline(d, output_format(a.out)));
+    return 0;
+  }
+  report::plot::RooflinePlotOptions opts;
+  opts.label_top = a.label_top;
+  const auto paths = report::plot::plot_paths(a.out.output);
+  const auto plot = report::plot::roofline_plot(d, paths, *kind, opts);
+  if (a.print_script) {
+    std::printf("# ---- %s ----\n%s# ---- %s ----\n%s", paths.script_name.c_str(),
+                plot.script.c_str(), paths.data_name.c_str(), plot.data.c_str());
+    return 0;
+  }
+  auto outcome = report::plot::render_plot(paths, plot, a.keep_script);
+  std::fprintf(stderr, "perfmodel: %s\n", outcome.message.c_str());
+  return outcome.rendered ? 0 : 1;
+}
+
+}  // namespace
+
+void register_roofline(CLI::App& app, Runner& run) {
+  auto a = std::make_shared<RooflineArgs>();
+  CLI::App* cmd = app.add_subcommand(
+      "roofline", "Roofline of a model on hardware: a gnuplot image (-o x.svg|png|pdf) or data");
+  cmd->footer(
+      "With -o FILE.svg, .png or .pdf, draws the roofline with gnuplot (log-log FLOP/byte vs\n"
+      "FLOP/s): a ceiling per compute unit and data type, a diagonal per memory level, ridge\n"
+      "points, one point per layer (area ~ time, colour = op type), measured points hollow,\n"
+      "the top layers by time labelled. Any other -o (or none) writes the data in --format.\n"
+      "The script and data are written beside the image (kept with --keep-script); without\n"
+      "gnuplot they are kept and the message says how to render them (exit status 1).\n"
+      "Examples:\n"
+      "  perfmodel roofline --hw a100 --model resnet50 --batch 64 --dtype fp16 -o roofline.svg\n"
+      "  perfmodel roofline --hw v100 --model nin --batch 5 --measured m.json -o nin.png "
+      "--keep-script\n"
+      "  perfmodel roofline --hw h100 --model vgg16 --format json -o roofline.json");
+  cmd->add_option("--hw", a->hw, "Hardware: a .yaml path or a name in hw_specs/")->required();
+  add_model_options(cmd, a->model);
+  cmd->add_option("--pass", a->pass, "fwd (inference) or train (fwd + bwd-data + bwd-weight)")
+      ->check(CLI::IsMember({"fwd", "train"}))
+      ->capture_default_str();
+  cmd->add_option("--calibration", a->calibration,
+                  "Calibration: a .yaml path or a name in calibration/ (fitted efficiency)");
+  cmd->add_option("--measured", a->measured,
+                  "Measured layer times: `perfmodel measure --format json` output (drawn hollow)");
+  cmd->add_option("--label-top", a->label_top, "Label the N slowest layers (0 = none)")
+      ->capture_default_str();
+  cmd->add_flag("--keep-script", a->keep_script,
+                "Keep the gnuplot script (.gp) and data (.dat) beside the image");
+  cmd->add_flag("--print-script", a->print_script,
+                "Print the gnuplot script and data to stdout instead of drawing (needs -o image)");
+  add_output_options(cmd, a->out);
+  cmd->callback([a, &run] { run = [a] { return run_roofline(*a); }; });
+}
+
+}  // namespace perfmodel::cli

@@ -1,0 +1,127 @@
+// `perfmodel sweep`: a design-space sweep over hardware x dtype x batch x pass, and its plot.
+#include <cstdio>
+#include <memory>
+
+#include "cli/commands.hpp"
+#include "io/calibration_yaml.hpp"
+#include "io/hw_yaml.hpp"
+#include "io/onnx/load_model.hpp"
+#include "perfmodel/calibration.hpp"
+#include "perfmodel/sweep.hpp"
+#include "report/plot/render.hpp"
+#include "report/plot/sweep_plot.hpp"
+#include "report/sweep_view.hpp"
+
+namespace perfmodel::cli {
+
+namespace {
+
+struct SweepArgs {
+  std::string model;
+  std::string hw;
+  std::string batch = "1";
+  std::string dtype;  // "" = the model's own
+  std::string pass = "fwd";
+  std::vector<std::string> dims;
+  std::string calibration;
+  std::string plot;
+  bool keep_script = false;
+  bool print_script = false;
+  OutputOptions out;
+};
+
+SweepSpec make_spec(const SweepArgs& a) {
+  SweepSpec spec;
+  for (const std::string& name : parse_list_axis(a.hw, "--hw"))
+    spec.hardware.push_back(io::load_hw(name));
+  spec.batches = parse_int_axis(a.batch, "--batch");
+  if (!a.dtype.empty())
+    for (const std::string& d : parse_list_axis(a.dtype, "--dtype")) {
+      auto t = parse_dtype(d);
+      if (!t) throw InputError("--dtype: unknown data type '" + d + "' (fp32, fp16, bf16, ...)");
+      spec.dtypes.push_back(*t);
+    }
+  spec.passes.clear();
+  for (const std::string& p : parse_list_axis(a.pass, "--pass")) {
+    auto pass = parse_pass(p);
+    if (!pass) throw InputError("--pass: unknown pass '" + p + "' (fwd, train)");
+    spec.passes.push_back(*pass);
+  }
+  return spec;
+}
+
+int run_sweep_cmd(const SweepArgs& a) {
+  auto kind = report::plot::image_kind(a.plot);
+  if (!a.plot.empty() && !kind)
+    throw InputError("--plot '" + a.plot + "': the image must end in .svg, .png or .pdf");
+  if (a.print_script && !kind) throw InputError("--print-script needs --plot FILE.svg|png|pdf");
+  SweepSpec spec = make_spec(a);
+  std::optional<Calibration> cal;
+  if (!a.calibration.empty()) {
+    if (spec.hardware.size() != 1)
+      throw InputError("--calibration fits one device: give exactly one --hw with it");
+    cal = io::load_calibration(a.calibration);
+    spec.calibration = &*cal;
+  }
+  ModelOptions mo;
+  mo.model = a.model;
+  mo.dims = a.dims;
+  const Graph g = io::load_model(a.model, load_options(mo));
+  const SweepResult r = run_sweep(g, spec);
+
+  if (kind) {
+    const auto paths = report::plot::plot_paths(a.plot);
+    const auto plot = report::plot::sweep_plot(r, paths, *kind);
+    if (a.print_script) {
+      std::printf("# ---- %s ----\n%s# ---- %s ----\n%s", paths.script_name.c_str(),
+                  plot.script.c_str(), paths.data_name.c_str(), plot.data.c_str());
+      return 0;
+    }
+    emit(a.out, report::render_sweep(r, output_format(a.out)));
+    auto outcome = report::plot::render_plot(paths, plot, a.keep_script);
+    std::fprintf(stderr, "perfmodel: %s\n", outcome.message.c_str());
+    return outcome.rendered ? 0 : 1;
+  }
+  emit(a.out, report::render_sweep(r, output_format(a.out)));
+  return 0;
+}
+
+}  // namespace
+
+void register_sweep(CLI::App& app, Runner& run) {
+  auto a = std::make_shared<SweepArgs>();
+  CLI::App* cmd = app.add_subcommand(
+      "sweep", "Design-space sweep: every combination of hardware, dtype, batch and pass");
+  cmd->footer(
+      "Axes are comma lists; --batch also takes ranges start:end:xFACTOR or start:end:+STEP\n"
+      "(1:1024:x2 = 1,2,4,...,1024). Per point: latency, throughput, FLOP/s, bytes, AI, share\n"
+      "of time compute/memory/overhead bound, energy per sample, GF/s/W, memory footprint\n"
+      "(weights + activations at the peak) and whether it fits in DRAM. Points that cannot be\n"
+      "evaluated (no unit for the dtype, batch < 1, shapes that fail) are listed as skipped.\n"
+      "Examples:\n"
+      "  perfmodel sweep --model resnet50 --hw v100,a100,h100 --batch 1:1024:x2 --dtype fp16\n"
+      "  perfmodel sweep --model vgg16 --hw a100 --batch 1,8,64 --dtype fp32,fp16 "
+      "--pass fwd,train --format csv -o sweep.csv\n"
+      "  perfmodel sweep --model resnet50 --hw a100,h100 --batch 1:256:x2 --plot sweep.svg");
+  cmd->add_option("--model,-m", a->model, "Model: a .yaml/.onnx path or a name in models/")
+      ->required();
+  cmd->add_option("--hw", a->hw, "Hardware list: names in hw_specs/ or .yaml paths, a,b,c")
+      ->required();
+  cmd->add_option("--batch,-b", a->batch, "Batch axis: 1,8,64 or 1:1024:x2 or 1:64:+8")
+      ->capture_default_str();
+  cmd->add_option("--dtype", a->dtype, "Data type list: fp32,fp16,bf16,... (default: the model's)");
+  cmd->add_option("--pass", a->pass, "Pass list: fwd, train or fwd,train")->capture_default_str();
+  cmd->add_option("--dim", a->dims, "Set a symbolic ONNX dimension: --dim seq=128 (repeatable)");
+  cmd->add_option("--calibration", a->calibration,
+                  "Calibration (.yaml path or name in calibration/); needs exactly one --hw");
+  cmd->add_option("--plot", a->plot,
+                  "Also draw latency, throughput and energy per sample vs batch: FILE.svg|png|pdf");
+  cmd->add_flag("--keep-script", a->keep_script,
+                "Keep the plot's gnuplot script (.gp) and data (.dat) beside the image");
+  cmd->add_flag("--print-script", a->print_script,
+                "Print the plot's gnuplot script and data to stdout instead of drawing");
+  add_output_options(cmd, a->out);
+  cmd->callback([a, &run] { run = [a] { return run_sweep_cmd(*a); }; });
+}
+
+}  // namespace perfmodel::cli

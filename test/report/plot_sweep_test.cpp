@@ -1,0 +1,59 @@
+// Tests of the sweep plot's script and data.
+#include <doctest/doctest.h>
+
+#include "report/plot/sweep_plot.hpp"
+
+using namespace perfmodel;
+using namespace perfmodel::report::plot;
+
+namespace {
+
+SweepPoint point(const std::string& hw, DType dt, int64_t batch, bool fits = true) {
+  SweepPoint p;
+  p.hw = hw;
+  p.dtype = dt;
+  p.batch = batch;
+  p.latency_seconds = 1e-3 * double(batch);
+  p.throughput_samples_per_second = 1000;
+  p.energy_per_sample_joules = 0.01;
+  p.fits_in_memory = fits;
+  return p;
+}
+
+}  // namespace
+
+TEST_CASE("sweep plot: three panels, log2 batch axis, a line per hw/dtype/pass") {
+  SweepResult r;
+  r.model = "m";
+  r.points = {point("a100", DType::fp16, 4), point("a100", DType::fp16, 1),
+              point("v100", DType::fp16, 1), point("v100", DType::fp16, 4, false)};
+  SweepPoint skipped = point("t4", DType::fp8, 1);
+  skipped.skipped = "no unit";
+  r.points.push_back(skipped);
+  PlotScript ps = sweep_plot(r, plot_paths("s.pdf"), ImageKind::pdf);
+  const std::string& s = ps.script;
+  CHECK(s.find("set terminal pdfcairo") != std::string::npos);
+  CHECK(s.find("set multiplot layout 1,3 title 'batch sweep: m'") != std::string::npos);
+  CHECK(s.find("set logscale x 2") != std::string::npos);
+  CHECK(s.find("set title 'latency'") != std::string::npos);
+  CHECK(s.find("set title 'throughput'") != std::string::npos);
+  CHECK(s.find("set title 'energy per sample'") != std::string::npos);
+  CHECK(s.find("title 'a100 fp16 fwd'") != std::string::npos);
+  CHECK(s.find("title 'v100 fp16 fwd'") != std::string::npos);
+  CHECK(s.find("t4") == std::string::npos);  // skipped points draw nothing
+  CHECK(s.find("title 'does not fit in memory'") != std::string::npos);
+  CHECK(s.find("unset multiplot") != std::string::npos);
+  // Block 0 (a100) sorted by batch; block 1 (v100) marks batch 4 as not fitting.
+  CHECK(ps.data.find("# block 0: a100 fp16 fwd\n1 0.001 1000 0.01 1\n4 0.004 1000 0.01 1\n") !=
+        std::string::npos);
+  CHECK(ps.data.find("4 0.004 1000 0.01 0\n") != std::string::npos);
+}
+
+TEST_CASE("sweep plot: nothing evaluated is an error, not an empty picture") {
+  SweepResult r;
+  r.model = "m";
+  SweepPoint p = point("t4", DType::fp8, 1);
+  p.skipped = "no unit";
+  r.points = {p};
+  CHECK_THROWS_AS(sweep_plot(r, plot_paths("s.svg"), ImageKind::svg), InputError);
+}

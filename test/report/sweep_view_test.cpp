@@ -1,0 +1,99 @@
+// Tests of the sweep view's four renderings (CSV exactly, JSON by schema, table and Markdown).
+#include <doctest/doctest.h>
+
+#include <nlohmann/json.hpp>
+
+#include "report/sweep_view.hpp"
+
+using namespace perfmodel;
+
+namespace {
+
+SweepResult two_points() {
+  SweepResult r;
+  r.model = "net, \"v2\"";
+  SweepPoint a;
+  a.hw = "a100";
+  a.dtype = DType::fp16;
+  a.batch = 8;
+  a.latency_seconds = 0.002;
+  a.throughput_samples_per_second = 4000;
+  a.flops = 8000000000;
+  a.bytes = 100000000;
+  a.flops_per_second = 4e12;
+  a.arithmetic_intensity = 80;
+  a.share_compute_bound = 0.75;
+  a.share_memory_bound = 0.25;
+  a.energy_joules = 0.5;
+  a.energy_per_sample_joules = 0.0625;
+  a.flops_per_second_per_watt = 16e9;
+  a.weights_bytes = 50000000;
+  a.activation_bytes = 25000000;
+  a.memory_bytes = 75000000;
+  a.memory_capacity_bytes = 40e9;
+  a.fits_in_memory = true;
+  SweepPoint b;
+  b.hw = "v100";
+  b.dtype = DType::fp8;
+  b.batch = 8;
+  b.pass = Pass::train;
+  b.skipped = "hardware 'v100' has no compute unit for fp8";
+  r.points = {a, b};
+  return r;
+}
+
+}  // namespace
+
+TEST_CASE("sweep CSV: raw SI numbers, units in the header, RFC 4180 quoting, skip column") {
+  std::string csv = report::render_sweep_csv(two_points());
+  CHECK(csv ==
+        "hw,dtype,batch,pass,latency (s),throughput (samples/s),flops (FLOP),bytes (B),"
+        "flop rate (FLOP/s),arithmetic intensity (FLOP/B),compute-bound share,"
+        "memory-bound share,overhead-bound share,energy (J),energy per sample (J),"
+        "efficiency (FLOP/s/W),memory (B),fits in memory,skipped\n"
+        "a100,fp16,8,fwd,0.002,4000,8000000000,100000000,4e+12,80,0.75,0.25,0,0.5,0.0625,"
+        "1.6e+10,75000000,true,\n"
+        "v100,fp8,8,train,,,,,,,,,,,,,,,hardware 'v100' has no compute unit for fp8\n");
+}
+
+TEST_CASE("sweep JSON: perfmodel.sweep/1 with numbers or a skip reason per point") {
+  auto j = nlohmann::json::parse(report::render_sweep_json(two_points()));
+  CHECK(j["schema"] == "perfmodel.sweep/1");
+  CHECK(j["model"] == "net, \"v2\"");
+  CHECK(j["evaluated"] == 1);
+  CHECK(j["skipped"] == 1);
+  REQUIRE(j["points"].size() == 2);
+  const auto& a = j["points"][0];
+  for (const char* key : {"hw", "dtype", "batch", "pass", "latency_seconds",
+                          "throughput_samples_per_second", "flops", "bytes", "energy_joules",
+                          "memory_bytes", "fits_in_memory"})
+    CHECK_MESSAGE(a.contains(key), key);
+  CHECK(a["latency_seconds"] == 0.002);
+  CHECK(a["flops"] == 8000000000LL);
+  CHECK(a["fits_in_memory"] == true);
+  CHECK_FALSE(a.contains("skipped"));
+  const auto& b = j["points"][1];
+  CHECK(b["pass"] == "train");
+  CHECK(b["skipped"] == "hardware 'v100' has no compute unit for fp8");
+  CHECK_FALSE(b.contains("latency_seconds"));
+}
+
+TEST_CASE("sweep table: human units, skip reason on its row") {
+  std::string t = report::render_sweep_table(two_points());
+  CHECK(t.rfind("sweep of net, \"v2\": 2 points, 1 evaluated, 1 skipped\n", 0) == 0);
+  CHECK(t.find("2.00ms") != std::string::npos);
+  CHECK(t.find("75%") != std::string::npos);
+  CHECK(t.find("16.0GF/s/W") != std::string::npos);
+  CHECK(t.find("skipped: hardware 'v100' has no compute unit for fp8") != std::string::npos);
+  CHECK(std::count(t.begin(), t.end(), '\n') == 4);  // title, header, two rows
+}
+
+TEST_CASE("sweep Markdown: one row per point, pipes escaped") {
+  SweepResult r = two_points();
+  r.points[1].skipped = "a|b";
+  std::string md = report::render_sweep_md(r);
+  CHECK(md.find("| hw | dtype | batch | pass |") != std::string::npos);
+  CHECK(md.find("skipped: a\\|b") != std::string::npos);
+  CHECK(std::count(md.begin(), md.end(), '\n') == 6);  // title, blank, header, rule, 2 rows
+  CHECK(report::render_sweep(r, report::Format::md) == md);
+}
