@@ -83,12 +83,14 @@ void run_gemm(const BenchCase& c, BenchResult& r, int warmup, int iters) {
   const GemmDims g = *c.gemm;
   if (g.m <= 0 || g.n <= 0 || g.k <= 0 || g.batch <= 0)
     throw InputError("microbenchmark " + c.name + ": GEMM dimensions must be positive");
-  Tensor a = random_tensor({g.batch, g.m, g.k}, 1), b = random_tensor({g.batch, g.k, g.n}, 2);
+  // B stored [n x k] and used transposed: the layout of a linear layer's weight, the GEMM
+  // layers of CNNs that are not convolutions.
+  Tensor a = random_tensor({g.batch, g.m, g.k}, 1), b = random_tensor({g.batch, g.n, g.k}, 2);
   Tensor out = zero_tensor({g.batch, g.m, g.n});
   auto fn = [&] {
     for (int64_t i = 0; i < g.batch; ++i)
-      gemm(g.m, g.n, g.k, a.ptr() + i * g.m * g.k, g.k, false, b.ptr() + i * g.k * g.n, g.n,
-           false, out.ptr() + i * g.m * g.n, g.n);
+      gemm(g.m, g.n, g.k, a.ptr() + i * g.m * g.k, g.k, false, b.ptr() + i * g.k * g.n, g.k,
+           true, out.ptr() + i * g.m * g.n, g.n);
   };
   r.flops = 2.0 * g.batch * g.m * g.n * g.k;
   r.bytes = 4.0 * g.batch * (g.m * g.k + g.k * g.n + g.m * g.n);

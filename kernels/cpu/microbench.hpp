@@ -17,7 +17,8 @@ namespace perfmodel::kernels::cpu {
 enum class BenchKind { bandwidth, fma, gemm, conv, elementwise, pool, launch };
 std::string_view to_string(BenchKind k);
 
-/// C[m x n] = A[m x k] B[k x n], `batch` independent products (row-major, like the executor).
+/// C[m x n] = A[m x k] B[k x n], `batch` independent products, row-major; B is stored [n x k]
+/// and used transposed, as a linear layer stores its weight.
 struct GemmDims {
   int64_t m = 0, n = 0, k = 0, batch = 1;
 };

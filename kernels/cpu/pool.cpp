@@ -3,6 +3,7 @@
 
 #include <algorithm>
 #include <limits>
+#include <vector>
 
 #include "kernels/cpu/parallel.hpp"
 
@@ -12,12 +13,42 @@ namespace {
 
 template <bool Max>
 void pool(const PoolGeom& g, const float* in, float* out) {
+  // Clipped window bounds per output column, computed once per call (undilated windows):
+  // the inner loops then run without bounds checks.
+  const bool plain = g.dh == 1 && g.dw == 1;
+  std::vector<int64_t> xb(static_cast<size_t>(g.ow)), xe(static_cast<size_t>(g.ow));
+  for (int64_t x = 0; x < g.ow; ++x) {
+    const int64_t x0 = x * g.sw - g.pad_left;
+    xb[x] = std::max<int64_t>(x0, 0);
+    xe[x] = std::min<int64_t>(x0 + g.kw, g.w);
+  }
   parallel_for(g.n * g.c, 1, [&](int64_t p0, int64_t p1) {
     for (int64_t p = p0; p < p1; ++p) {
       const float* src = in + p * g.h * g.w;
       float* dst = out + p * g.oh * g.ow;
       for (int64_t y = 0; y < g.oh; ++y) {
         const int64_t y0 = y * g.sh - g.pad_top;
+        if (plain) {
+          const int64_t yb = std::max<int64_t>(y0, 0), ye = std::min<int64_t>(y0 + g.kh, g.h);
+          for (int64_t x = 0; x < g.ow; ++x) {
+            float acc = Max ? -std::numeric_limits<float>::infinity() : 0.0f;
+            for (int64_t iy = yb; iy < ye; ++iy) {
+              const float* row = src + iy * g.w;
+              for (int64_t ix = xb[x]; ix < xe[x]; ++ix) acc = Max ? std::max(acc, row[ix]) : acc + row[ix];
+            }
+            if constexpr (!Max) {
+              int64_t div = (ye - yb) * (xe[x] - xb[x]);
+              if (g.count_include_pad) {  // the window clipped to the padded input (PyTorch)
+                const int64_t x0 = x * g.sw - g.pad_left;
+                div = (std::min(y0 + g.kh, g.h + g.pad_top) - y0) *
+                      (std::min(x0 + g.kw, g.w + g.pad_left) - x0);
+              }
+              acc = div > 0 ? acc / float(div) : 0.0f;
+            }
+            dst[y * g.ow + x] = acc;
+          }
+          continue;
+        }
         for (int64_t x = 0; x < g.ow; ++x) {
           const int64_t x0 = x * g.sw - g.pad_left;
           float acc = Max ? -std::numeric_limits<float>::infinity() : 0.0f;
@@ -34,12 +65,11 @@ void pool(const PoolGeom& g, const float* in, float* out) {
             }
           }
           if constexpr (!Max) {
-            // count_include_pad divides by the window clipped to the padded input (PyTorch).
             int64_t div = count;
             if (g.count_include_pad) {
               const int64_t ye = std::min(y0 + (g.kh - 1) * g.dh + 1, g.h + g.pad_top);
-              const int64_t xe = std::min(x0 + (g.kw - 1) * g.dw + 1, g.w + g.pad_left);
-              div = ((ye - y0 + g.dh - 1) / g.dh) * ((xe - x0 + g.dw - 1) / g.dw);
+              const int64_t xe2 = std::min(x0 + (g.kw - 1) * g.dw + 1, g.w + g.pad_left);
+              div = ((ye - y0 + g.dh - 1) / g.dh) * ((xe2 - x0 + g.dw - 1) / g.dw);
             }
             acc = div > 0 ? acc / float(div) : 0.0f;
           }

@@ -1,0 +1,137 @@
+// measure_view: errors, MAPE over the layers above the threshold, end-to-end error, renderings.
+#include <doctest/doctest.h>
+
+#include <nlohmann/json.hpp>
+
+#include "perfmodel/error.hpp"
+#include "report/measure_view.hpp"
+
+using namespace perfmodel;
+using namespace perfmodel::report;
+
+namespace {
+
+struct Fixture {
+  std::vector<Layer> layers;
+  Prediction p;
+  MeasurementRun run;
+
+  Fixture() {
+    // predicted 1.1 ms vs 1.0 ms (+10%), 0.8 ms vs 1.0 ms (-20%), 10 us vs 20 us (below 50 us)
+    const double pred[] = {1.1e-3, 0.8e-3, 10e-6}, meas[] = {1.0e-3, 1.0e-3, 20e-6};
+    layers.resize(3);
+    for (int i = 0; i < 3; ++i) {
+      layers[i].name = "l" + std::to_string(i);
+      layers[i].op_name = i == 2 ? "relu" : "conv2d";
+    }
+    p.model = "toy";
+    p.hardware = "cpu-x";
+    p.batch = 2;
+    for (int i = 0; i < 3; ++i) {
+      LayerPrediction lp;
+      lp.layer = &layers[i];
+      lp.cost.total.flops = 1000 * (i + 1);
+      lp.cost.total.bytes_input = 400;
+      lp.timing.seconds = pred[i];
+      lp.timing.bound = Bound::compute;
+      p.layers.push_back(lp);
+      MeasuredLayer ml;
+      ml.name = layers[i].name;
+      ml.path = "gemm";
+      ml.stats.median_seconds = meas[i];
+      ml.stats.mean_seconds = meas[i];
+      ml.stats.min_seconds = meas[i] * 0.9;
+      ml.stats.max_seconds = meas[i] * 1.1;
+      ml.stats.iters = 10;
+      ml.stats.warmup = 3;
+      ml.stats.cache_state = "warm";
+      ml.stats.noisy = i == 1;
+      run.layers.push_back(ml);
+    }
+    p.totals.predicted_seconds = 1.91e-3;
+    run.device = "cpu: test (2 threads)";
+    run.executed_dtype = "fp32";
+    run.threads = 2;
+    run.network.median_seconds = 2.0e-3;
+    run.network.iters = 10;
+    run.network.warmup = 3;
+    run.network.cache_state = "warm";
+    run.noisy_range_fraction = 0.5;
+    run.noisy_sd_fraction = 0.1;
+  }
+};
+
+}  // namespace
+
+TEST_CASE("errors per layer, MAPE above the threshold, end-to-end error") {
+  Fixture f;
+  const MeasurementView v = make_measurement_view(f.p, f.run);
+  REQUIRE(v.rows.size() == 3);
+  CHECK(*v.rows[0].error == doctest::Approx(0.10));
+  CHECK(*v.rows[1].error == doctest::Approx(-0.20));
+  CHECK(*v.rows[2].error == doctest::Approx(-0.50));
+  CHECK(v.rows[0].in_summary);
+  CHECK_FALSE(v.rows[2].in_summary);
+  CHECK(v.summary.layers_in_summary == 2);
+  CHECK(v.summary.mape == doctest::Approx(0.15));
+  CHECK(v.summary.median_abs_error == doctest::Approx(0.15));
+  CHECK(v.summary.end_to_end_error == doctest::Approx(1.91 / 2.0 - 1.0));
+  CHECK(v.summary.measured_layer_sum_seconds == doctest::Approx(2.02e-3));
+  CHECK(v.summary.noisy_layers == 1);
+}
+
+TEST_CASE("a mismatched measurement is an input error") {
+  Fixture f;
+  f.run.layers.pop_back();
+  CHECK_THROWS_AS(make_measurement_view(f.p, f.run), InputError);
+  Fixture g;
+  g.run.layers[1].name = "other";
+  CHECK_THROWS_WITH_AS(make_measurement_view(g.p, g.run), doctest::Contains("'other'"), InputError);
+}
+
+TEST_CASE("JSON carries the schema, per-layer stats and the summary") {
+  Fixture f;
+  const auto j = nlohmann::json::parse(render_measurement(make_measurement_view(f.p, f.run), Format::json));
+  CHECK(j["schema"] == "perfmodel.measurement/1");
+  REQUIRE(j["layers"].size() == 3);
+  CHECK(j["layers"][0]["measured_seconds"].get<double>() == doctest::Approx(1e-3));
+  CHECK(j["layers"][0]["predicted_seconds"].get<double>() == doctest::Approx(1.1e-3));
+  CHECK(j["layers"][0]["error"].get<double>() == doctest::Approx(0.1));
+  CHECK(j["layers"][1]["stats"]["noisy"] == true);
+  CHECK(j["layers"][0]["stats"]["cache_state"] == "warm");
+  CHECK(j["summary"]["mape"].get<double>() == doctest::Approx(0.15));
+  CHECK(j["summary"].contains("end_to_end_error"));
+  CHECK(j["summary"]["measured_total_seconds"].get<double>() == doctest::Approx(2e-3));
+}
+
+TEST_CASE("table, CSV and Markdown show the same numbers") {
+  Fixture f;
+  const MeasurementView v = make_measurement_view(f.p, f.run);
+  const std::string t = render_measurement(v, Format::table);
+  CHECK(t.find("+10.0%") != std::string::npos);
+  CHECK(t.find("-50.0%*") != std::string::npos);  // below the threshold: starred
+  CHECK(t.find("per-layer MAPE 15.0%") != std::string::npos);
+  CHECK(t.find("noisy") != std::string::npos);
+  const std::string c = render_measurement(v, Format::csv);
+  CHECK(c.rfind("layer,op,path,flops,bytes,predicted (s),measured median (s)", 0) == 0);
+  CHECK(c.find("l1,conv2d,gemm,2000,400,0.0008,0.001,") != std::string::npos);
+  const std::string m = render_measurement(v, Format::md);
+  CHECK(m.find("| l0 | conv2d |") != std::string::npos);
+}
+
+TEST_CASE("microbenchmark rows render with rates") {
+  BenchRow r;
+  r.name = "gemm/10x10x10";
+  r.kind = "gemm";
+  r.dtype = "fp32";
+  r.threads = 2;
+  r.flops = 2000;
+  r.bytes = 1200;
+  r.stats.median_seconds = 1e-6;
+  const auto j = nlohmann::json::parse(render_microbench({r}, "cpu", Format::json));
+  CHECK(j["schema"] == "perfmodel.microbench/1");
+  CHECK(j["results"][0]["flops_per_second"].get<double>() == doctest::Approx(2e9));
+  CHECK(render_microbench({r}, "cpu", Format::table).find("2.00GF/s") != std::string::npos);
+  CHECK(render_microbench({r}, "cpu", Format::csv).find("gemm/10x10x10,gemm,,fp32,2,") !=
+        std::string::npos);
+}
