@@ -1,6 +1,7 @@
 // Number and cell formatting shared by the human-readable views.
 #include "report/format.hpp"
 
+#include <charconv>
 #include <cmath>
 #include <cstdio>
 
@@ -41,6 +42,12 @@ std::string si(double v, std::string_view unit) {
   std::snprintf(buf, sizeof buf, fmt, sign * a, e >= 0 ? big[e] : small[-e],
                 static_cast<int>(unit.size()), unit.data());
   return buf;
+}
+
+std::string raw(double v) {
+  char buf[64];
+  auto res = std::to_chars(buf, buf + sizeof buf, v);
+  return std::string(buf, res.ptr);
 }
 
 std::string csv_field(std::string_view s) {

@@ -15,6 +15,9 @@ std::optional<Format> parse_format(std::string_view s);
 /// si(3091740, "B") == "3.09MB", si(465e-6, "s") == "465us". Zero prints as "0" + unit.
 std::string si(double v, std::string_view unit);
 
+/// A raw SI number for CSV: the shortest text that reads back to the same double.
+std::string raw(double v);
+
 /// RFC 4180 field quoting: quotes fields holding a comma, quote, CR or LF.
 std::string csv_field(std::string_view s);
 

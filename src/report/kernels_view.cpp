@@ -23,12 +23,6 @@ std::string pct(double fraction) {
   return buf;
 }
 
-std::string raw(double v) {
-  char buf[40];
-  std::snprintf(buf, sizeof buf, "%.9g", v);
-  return buf;
-}
-
 }  // namespace
 
 void finish_kernels_view(KernelsView& v) {

@@ -245,10 +245,11 @@ std::string render_csv(const Graph& g, const Prediction& p) {
       << lp.cost.params << ",";
     if (gm) s << gm->m << "," << gm->n << "," << gm->k << "," << gm->groups << ",";
     else s << ",,,,";
-    s << lp.cost.arithmetic_intensity() << "," << lp.timing.seconds << ","
-      << lp.timing.compute_seconds << "," << lp.timing.memory_seconds << ","
-      << lp.timing.overhead_seconds << "," << r.bound << "," << lp.timing.attainable_flops_per_second
-      << "," << lp.energy_joules << "," << lp.energy_power_time_joules << "\n";
+    s << raw(lp.cost.arithmetic_intensity()) << "," << raw(lp.timing.seconds) << ","
+      << raw(lp.timing.compute_seconds) << "," << raw(lp.timing.memory_seconds) << ","
+      << raw(lp.timing.overhead_seconds) << "," << r.bound << ","
+      << raw(lp.timing.attainable_flops_per_second) << "," << raw(lp.energy_joules) << ","
+      << raw(lp.energy_power_time_joules) << "\n";
   }
   return s.str();
 }
