@@ -9,10 +9,12 @@
 #include "calibrate/microbench_samples.hpp"
 #include "calibrate/samples_csv.hpp"
 #include "cli/commands.hpp"
+#include "core/trace/trace_samples.hpp"
 #include "io/calibration_yaml.hpp"
 #include "io/files.hpp"
 #include "io/hw_yaml.hpp"
 #include "io/measurements_csv.hpp"
+#include "io/trace/read_trace.hpp"
 #include "kernels/cpu/microbench.hpp"
 #include "kernels/cpu/parallel.hpp"
 #include "report/calibration_view.hpp"
@@ -25,6 +27,7 @@ struct CalibrateArgs {
   std::string device;
   std::string measurements;
   std::string samples;
+  std::string trace;  // --from-trace: a PyTorch profiler trace
   std::string hw;
   std::string save_samples;
   bool quick = false;
@@ -60,13 +63,15 @@ std::vector<calibrate::Sample> microbenchmark_samples(const CalibrateArgs& a, Ca
 }
 
 int run_calibrate(const CalibrateArgs& a) {
-  const int sources = !a.device.empty() + !a.measurements.empty() + !a.samples.empty();
+  const int sources =
+      !a.device.empty() + !a.measurements.empty() + !a.samples.empty() + !a.trace.empty();
   if (sources != 1)
-    throw InputError("calibrate needs exactly one of --device, --from-measurements, --from-samples");
+    throw InputError(
+        "calibrate needs exactly one of --device, --from-measurements, --from-samples, --from-trace");
   if (!a.device.empty() && a.device != "cpu")
     throw InputError("--device '" + a.device + "': only 'cpu' can be measured by this build");
   if (a.hw.empty() && a.device.empty())
-    throw InputError("--hw is needed with --from-measurements and --from-samples");
+    throw InputError("--hw is needed with --from-measurements, --from-samples and --from-trace");
   const HwSpec hw = io::load_hw(a.hw.empty() ? "zen5-2c" : a.hw);
 
   Calibration meta;
@@ -77,6 +82,13 @@ int run_calibrate(const CalibrateArgs& a) {
     for (const auto& row : io::read_measurements_csv(a.measurements))
       if (row.seconds) samples.push_back(calibrate::kernel_sample(row));
     meta.source = "measurements:" + a.measurements;
+    meta.device = DeviceFingerprint{hw.kind, hw.name, hw.units, ""};
+  } else if (!a.trace.empty()) {  // the trace's modelled operators (docs/trace.md)
+    const trace::Trace t = io::read_trace(a.trace);
+    const trace::Links links = trace::link_events(t);
+    const trace::OpTree tree = trace::build_op_tree(t, links);
+    samples = trace::samples_from_efficiency(trace::efficiency_view(t, links, tree, hw), a.trace);
+    meta.source = "trace:" + a.trace;
     meta.device = DeviceFingerprint{hw.kind, hw.name, hw.units, ""};
   } else {
     samples = calibrate::read_samples_csv(a.samples);
@@ -122,11 +134,14 @@ void register_calibrate(CLI::App& app, Runner& run) {
       "  perfmodel calibrate --device cpu --quick -o calibration/mycpu.yaml\n"
       "  perfmodel calibrate --from-measurements runs.csv --hw v100 -o calibration/v100.yaml\n"
       "  perfmodel calibrate --device cpu --save-samples samples.csv -o cal.yaml\n"
-      "  perfmodel calibrate --from-samples samples.csv --hw zen5-2c --format table");
+      "  perfmodel calibrate --from-samples samples.csv --hw zen5-2c --format table\n"
+      "  perfmodel calibrate --from-trace run.pt.trace.json.gz --hw v100 -o v100-trace.yaml");
   cmd->add_option("--device", a->device, "Measure this device with microbenchmarks: cpu");
   cmd->add_option("--from-measurements", a->measurements,
                   "Fit a measurement CSV (op,dtype,pass,m,n,k,...,seconds)");
   cmd->add_option("--from-samples", a->samples, "Fit samples saved by --save-samples");
+  cmd->add_option("--from-trace", a->trace,
+                  "Fit the operators of a PyTorch profiler trace (perfmodel trace --view efficiency)");
   cmd->add_option("--hw", a->hw,
                   "Hardware spec the calibration refines (memory levels, cores; default zen5-2c "
                   "with --device cpu)");

@@ -14,6 +14,11 @@ std::string pct(double f) {
   return b;
 }
 
+// Human tables cut the long C++ kernel signatures (CSV and JSON keep them whole).
+std::string shorten(const std::string& s, size_t n = 100) {
+  return s.size() <= n ? s : s.substr(0, n - 3) + "...";
+}
+
 std::string num(double v) {
   char b[32];
   std::snprintf(b, sizeof b, "%.9g", v);
@@ -89,7 +94,7 @@ Grid kernel_grid(const std::vector<trace::KernelRow>& ks) {
   g.header = {"kernel", "calls", "total", "mean", "max", "min"};
   g.csv_header = {"kernel", "calls", "total (s)", "mean (s)", "max (s)", "min (s)"};
   for (const auto& r : ks) {
-    g.rows.push_back({r.name, std::to_string(r.calls), si(r.total, "s"), si(r.mean, "s"),
+    g.rows.push_back({shorten(r.name), std::to_string(r.calls), si(r.total, "s"), si(r.mean, "s"),
                       si(r.max, "s"), si(r.min, "s")});
     g.raw.push_back({r.name, std::to_string(r.calls), num(r.total), num(r.mean), num(r.max),
                      num(r.min)});
@@ -150,7 +155,7 @@ std::vector<Grid> efficiency_grids(const trace::EfficiencyView& v) {
   u.header = {"activity", "launched by", "reason", "calls", "device"};
   u.csv_header = {"activity", "launched by", "reason", "calls", "device (s)"};
   for (const auto& r : v.unattributed) {
-    u.rows.push_back({r.name, r.op.empty() ? "-" : r.op, r.reason, std::to_string(r.calls),
+    u.rows.push_back({shorten(r.name), r.op.empty() ? "-" : r.op, r.reason, std::to_string(r.calls),
                       si(r.seconds, "s")});
     u.raw.push_back({r.name, r.op, r.reason, std::to_string(r.calls), num(r.seconds)});
   }
