@@ -2,6 +2,7 @@
 #include <memory>
 
 #include "cli/commands.hpp"
+#include "io/calibration_yaml.hpp"
 #include "io/hw_yaml.hpp"
 #include "io/onnx/load_model.hpp"
 #include "perfmodel/predict.hpp"
@@ -13,6 +14,7 @@ namespace {
 
 struct PredictArgs {
   std::string hw;
+  std::string calibration;  // "" = pure roofline
   ModelOptions model;
   std::string pass = "fwd";
   std::optional<double> power, runtime;
@@ -30,6 +32,9 @@ int run_predict(const PredictArgs& a) {
   po.pass = *pass;
   po.power_watts = a.power;
   po.runtime_seconds = a.runtime;
+  std::optional<Calibration> cal;
+  if (!a.calibration.empty()) cal = io::load_calibration(a.calibration);
+  po.calibration = cal ? &*cal : nullptr;
   const Prediction p = predict(g, hw, po);
   report::PredictionViewOptions vo;
   if (a.per_layer || a.profile) {  // asking for one section shows that one (totals always)
@@ -55,6 +60,9 @@ void register_predict(CLI::App& app, Runner& run) {
       "  perfmodel predict --hw a100 --model vgg16 --dtype fp16 --pass train --format json -o p.json");
   cmd->add_option("--hw", a->hw, "Hardware: a .yaml path or a name in hw_specs/")->required();
   add_model_options(cmd, a->model);
+  cmd->add_option("--calibration", a->calibration,
+                  "Calibration (a .yaml path or a name in calibration/): time layers with the "
+                  "fitted efficiency model instead of the roofline");
   cmd->add_option("--pass", a->pass, "fwd (inference) or train (fwd + bwd-data + bwd-weight)")
       ->check(CLI::IsMember({"fwd", "train"}))
       ->capture_default_str();

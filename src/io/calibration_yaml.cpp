@@ -14,6 +14,12 @@ namespace perfmodel::io {
 
 namespace {
 
+std::string num(double v) {
+  char buf[64];
+  std::snprintf(buf, sizeof buf, "%.6g", v);
+  return buf;
+}
+
 SourceLoc at(const std::string& file, const YAML::Node& n) {
   const YAML::Mark m = n.Mark();
   return m.is_null() ? SourceLoc{file, 0, 0} : SourceLoc{file, m.line + 1, m.column + 1};
@@ -80,28 +86,28 @@ ClassCalibration read_class(const std::string& file, const YAML::Node& n) {
   c.dtype = *d;
   EfficiencyParams& p = c.params;
   p.peak_flops_per_second = number(file, n["peak_flops_per_second"], "peak_flops_per_second");
-  auto opt = [&](const char* key, double& v) {
-    if (n[key]) v = number(file, n[key], key);
+  // Optional number with its allowed range, checked where it is written.
+  auto opt = [&](const char* key, double& v, double lo = 0, double hi = 1e300) {
+    if (!n[key]) return;
+    v = number(file, n[key], key);
+    if (v < lo || v > hi)
+      throw InputError(at(file, n[key]), std::string("'") + key + "' must be " +
+                                             (hi < 1e300 ? "in [" + num(lo) + ", " + num(hi) + "]"
+                                                         : "at least " + num(lo)));
   };
   opt("m_half", p.m_half);
   opt("n_half", p.n_half);
   opt("k_half", p.k_half);
-  opt("tile_m", p.tile_m);
-  opt("tile_n", p.tile_n);
+  opt("tile_m", p.tile_m, 1);
+  opt("tile_n", p.tile_n, 1);
   opt("lowering_factor", p.lowering_factor);
-  opt("overlap", p.overlap);
+  opt("overlap", p.overlap, 0, 1);
   opt("overhead_seconds", p.overhead_seconds);
   const YAML::Node bw = n["bytes_per_second"];
   if (!bw.IsSequence()) throw InputError(at(file, bw), "'bytes_per_second' must be a list");
   for (const auto& v : bw) p.bytes_per_second.push_back(number(file, v, "bytes_per_second"));
   if (n["fit"]) c.stats = read_stats(file, n["fit"]);
   return c;
-}
-
-std::string num(double v) {
-  char buf[64];
-  std::snprintf(buf, sizeof buf, "%.6g", v);
-  return buf;
 }
 
 std::string exact(double v) {

@@ -85,7 +85,7 @@ TEST_CASE("calibration YAML errors carry file:line:col") {
 
   bad = good;
   bad.replace(bad.find("overlap: 0.3"), 12, "overlap: 1.5");
-  CHECK(error_of(bad).find("overlap must be in [0, 1]") != std::string::npos);
+  CHECK(error_of(bad).find("error: 'overlap' must be in [0, 1]") != std::string::npos);
 
   bad = good;
   bad.replace(bad.find("[9e+11, 3e+11, 4.5e+10]"), 23, "[9e+11, 3e+11]");
