@@ -1,0 +1,145 @@
+// cuDNN convolution forward (NCHW, the algorithm cuDNN's heuristic picks), or a skip without cuDNN.
+#include <cuda_runtime.h>
+
+#include <algorithm>
+#include <tuple>
+#if PERFMODEL_HAVE_CUDNN
+#include <cudnn.h>
+#endif
+
+#include "kernels/cuda/bench_kernels.hpp"
+#include "kernels/cuda/cuda_check.hpp"
+#include "kernels/cuda/gpu_timing.hpp"
+
+namespace perfmodel::kernels::cuda::detail {
+
+#if !PERFMODEL_HAVE_CUDNN
+
+void run_conv(const DeviceInfo&, int, int, const NvmlEnergy*, GpuBenchResult& r) {
+  r.skipped = "built without cuDNN (libcudnn was not found at configure time)";
+}
+
+#else
+
+namespace {
+
+void check_cudnn(cudnnStatus_t s, const std::string& what) {
+  if (s != CUDNN_STATUS_SUCCESS)
+    throw RuntimeFailure("cuDNN: " + what + ": " + cudnnGetErrorString(s));
+}
+
+const char* algo_name(cudnnConvolutionFwdAlgo_t a) {
+  switch (a) {
+    case CUDNN_CONVOLUTION_FWD_ALGO_IMPLICIT_GEMM: return "IMPLICIT_GEMM";
+    case CUDNN_CONVOLUTION_FWD_ALGO_IMPLICIT_PRECOMP_GEMM: return "IMPLICIT_PRECOMP_GEMM";
+    case CUDNN_CONVOLUTION_FWD_ALGO_GEMM: return "GEMM";
+    case CUDNN_CONVOLUTION_FWD_ALGO_DIRECT: return "DIRECT";
+    case CUDNN_CONVOLUTION_FWD_ALGO_FFT: return "FFT";
+    case CUDNN_CONVOLUTION_FWD_ALGO_FFT_TILING: return "FFT_TILING";
+    case CUDNN_CONVOLUTION_FWD_ALGO_WINOGRAD: return "WINOGRAD";
+    case CUDNN_CONVOLUTION_FWD_ALGO_WINOGRAD_NONFUSED: return "WINOGRAD_NONFUSED";
+    default: return "unknown";
+  }
+}
+
+/// Every cuDNN object of one convolution, destroyed together.
+struct ConvSetup {
+  cudnnHandle_t h = nullptr;
+  cudnnTensorDescriptor_t x = nullptr, y = nullptr;
+  cudnnFilterDescriptor_t w = nullptr;
+  cudnnConvolutionDescriptor_t conv = nullptr;
+  ConvSetup() {
+    check_cudnn(cudnnCreate(&h), "cudnnCreate");
+    check_cudnn(cudnnCreateTensorDescriptor(&x), "tensor descriptor");
+    check_cudnn(cudnnCreateTensorDescriptor(&y), "tensor descriptor");
+    check_cudnn(cudnnCreateFilterDescriptor(&w), "filter descriptor");
+    check_cudnn(cudnnCreateConvolutionDescriptor(&conv), "convolution descriptor");
+  }
+  ~ConvSetup() {
+    cudnnDestroyConvolutionDescriptor(conv);
+    cudnnDestroyFilterDescriptor(w);
+    cudnnDestroyTensorDescriptor(y);
+    cudnnDestroyTensorDescriptor(x);
+    if (h) cudnnDestroy(h);
+  }
+};
+
+}  // namespace
+
+void run_conv(const DeviceInfo& dev, int warmup, int iters, const NvmlEnergy* nvml,
+              GpuBenchResult& r) {
+  const ConvDims& d = *r.bench.conv;
+  const bool half = r.bench.dtype == DType::fp16;
+  if (r.bench.bytes > 0.5 * free_device_bytes()) {
+    r.skipped = "tensors larger than 50% of the free device memory";
+    return;
+  }
+  const cudnnDataType_t dt = half ? CUDNN_DATA_HALF : CUDNN_DATA_FLOAT;
+  ConvSetup s;
+  check_cudnn(cudnnSetTensor4dDescriptor(s.x, CUDNN_TENSOR_NCHW, dt, int(d.batch), int(d.c),
+                                         int(d.h), int(d.w)),
+              "input descriptor");
+  check_cudnn(cudnnSetFilter4dDescriptor(s.w, dt, CUDNN_TENSOR_NCHW, int(d.out_channels),
+                                         int(d.c / d.groups), int(d.kernel_h), int(d.kernel_w)),
+              "filter descriptor");
+  // fp16 data with fp32 accumulation (cuDNN's PSEUDO_HALF_CONFIG), as frameworks run it.
+  check_cudnn(cudnnSetConvolution2dDescriptor(s.conv, int(d.pad_h), int(d.pad_w), int(d.stride_h),
+                                              int(d.stride_w), int(d.dilation_h),
+                                              int(d.dilation_w), CUDNN_CROSS_CORRELATION,
+                                              CUDNN_DATA_FLOAT),
+              "convolution descriptor");
+  check_cudnn(cudnnSetConvolutionGroupCount(s.conv, int(d.groups)), "group count");
+  // fp32 stays fp32 (no silent TF32 on Ampere+); fp16 may use tensor cores.
+  check_cudnn(cudnnSetConvolutionMathType(s.conv, half ? CUDNN_TENSOR_OP_MATH : CUDNN_FMA_MATH),
+              "math type");
+  int on = 0, oc = 0, oh = 0, ow = 0;
+  check_cudnn(cudnnGetConvolution2dForwardOutputDim(s.conv, s.x, s.w, &on, &oc, &oh, &ow),
+              "output dims");
+  if (on != d.batch || oc != d.out_channels || oh != d.out_h() || ow != d.out_w())
+    throw RuntimeFailure("cuDNN: output shape differs from the plan's");
+  check_cudnn(cudnnSetTensor4dDescriptor(s.y, CUDNN_TENSOR_NCHW, dt, on, oc, oh, ow),
+              "output descriptor");
+
+  cudnnConvolutionFwdAlgoPerf_t perf[CUDNN_CONVOLUTION_FWD_ALGO_COUNT];
+  int returned = 0;
+  check_cudnn(cudnnGetConvolutionForwardAlgorithm_v7(s.h, s.x, s.w, s.conv, s.y,
+                                                     CUDNN_CONVOLUTION_FWD_ALGO_COUNT, &returned,
+                                                     perf),
+              "cudnnGetConvolutionForwardAlgorithm_v7");
+  const double room = 0.5 * free_device_bytes() - r.bench.bytes;
+  const cudnnConvolutionFwdAlgoPerf_t* pick = nullptr;
+  for (int i = 0; i < returned && !pick; ++i)
+    if (perf[i].status == CUDNN_STATUS_SUCCESS && double(perf[i].memory) <= room) pick = &perf[i];
+  if (!pick) {
+    r.skipped = "cuDNN offers no forward algorithm for this shape within the free memory";
+    return;
+  }
+  check_cudnn(cudnnSetConvolutionMathType(s.conv, pick->mathType), "math type");
+  r.algorithm = std::string(algo_name(pick->algo)) +
+                (pick->mathType == CUDNN_TENSOR_OP_MATH ? " (tensor cores)" : "");
+
+  const int64_t nx = d.batch * d.c * d.h * d.w, nw = d.out_channels * (d.c / d.groups) * d.kernel_h * d.kernel_w;
+  const int64_t ny = int64_t(on) * oc * oh * ow;
+  const size_t es = size_t(bytes_of(r.bench.dtype));
+  DeviceBuffer x(size_t(nx) * es), w(size_t(nw) * es), y(size_t(ny) * es);
+  DeviceBuffer ws(pick->memory), staging(size_t(std::max(nx, nw)) * 4);
+  for (auto [buf, n, seed] : {std::tuple{&x, nx, 21u}, std::tuple{&w, nw, 22u}}) {
+    float* f = half ? staging.get<float>() : buf->get<float>();
+    check_launch(launch_fill(f, n, seed), "fill");
+    if (half) check_launch(launch_to_half(f, buf->get(), n), "to half");
+    check_cuda(cudaDeviceSynchronize(), "fill");
+  }
+  const float alpha = 1.f, beta = 0.f;
+  auto call = [&] {
+    check_cudnn(cudnnConvolutionForward(s.h, &alpha, s.x, x.get(), s.w, w.get(), s.conv, pick->algo,
+                                        ws.get(), pick->memory, &beta, s.y, y.get()),
+                "cudnnConvolutionForward");
+  };
+  (void)dev;
+  const auto t = time_device(call, warmup, iters, nvml);
+  r.time = t.time, r.inner = t.inner, r.energy_joules = t.energy_joules;
+}
+
+#endif
+
+}  // namespace perfmodel::kernels::cuda::detail
