@@ -127,12 +127,20 @@ std::vector<BenchCase> microbench_plan(const MicrobenchOptions& opts) {
   for (auto [m, n, k] : gemms) p.push_back(gemm_case(m, n, k));
   // Convolutions on each executor path; sizes log-spaced between the extremes of CNNs.
   std::vector<BenchCase> convs = {
+      // im2col: first layers (few input channels, large images), 3x3 and 5x5 bodies, strides
       conv_case(1, 3, 160, 40, 5, 2),   conv_case(1, 24, 80, 24, 3, 1),
       conv_case(1, 48, 40, 96, 3, 1),   conv_case(1, 96, 20, 192, 3, 1),
       conv_case(1, 200, 10, 400, 3, 1), conv_case(1, 48, 40, 96, 3, 2),
+      conv_case(1, 40, 150, 40, 3, 1),  conv_case(2, 24, 60, 80, 7, 3),
+      conv_case(3, 80, 20, 160, 5, 1),  conv_case(1, 100, 30, 100, 1, 2),
+      // direct 1x1: wide and narrow channel counts, large and small images
       conv_case(1, 40, 40, 160, 1, 1),  conv_case(1, 160, 20, 48, 1, 1),
-      conv_case(1, 400, 10, 800, 1, 1), conv_case(1, 96, 40, 96, 3, 1, 96),
-      conv_case(1, 240, 20, 240, 3, 2, 240), conv_case(2, 24, 60, 80, 7, 3)};
+      conv_case(1, 400, 10, 800, 1, 1), conv_case(1, 24, 90, 120, 1, 1),
+      conv_case(1, 900, 6, 160, 1, 1),  conv_case(3, 80, 40, 80, 1, 1),
+      // depthwise: stride 1 and 2, large to small images
+      conv_case(1, 96, 40, 96, 3, 1, 96),     conv_case(1, 240, 20, 240, 3, 2, 240),
+      conv_case(1, 20, 100, 20, 3, 1, 20),    conv_case(1, 60, 80, 60, 3, 2, 60),
+      conv_case(1, 500, 12, 500, 3, 1, 500),  conv_case(1, 800, 8, 800, 3, 2, 800)};
   if (!q) {
     for (auto c : {conv_case(1, 3, 300, 32, 3, 1), conv_case(1, 16, 150, 16, 3, 1),
                    conv_case(1, 32, 120, 64, 3, 1), conv_case(1, 72, 30, 72, 5, 1),
@@ -143,7 +151,15 @@ std::vector<BenchCase> microbench_plan(const MicrobenchOptions& opts) {
                    conv_case(1, 120, 30, 120, 1, 2), conv_case(1, 24, 120, 24, 3, 1, 24),
                    conv_case(1, 48, 60, 48, 3, 2, 48), conv_case(1, 480, 10, 480, 3, 1, 480),
                    conv_case(1, 800, 6, 800, 5, 1, 800), conv_case(3, 64, 30, 160, 5, 1),
-                   conv_case(4, 100, 12, 200, 3, 1), conv_case(4, 3, 200, 64, 9, 4)})
+                   conv_case(4, 100, 12, 200, 3, 1), conv_case(4, 3, 200, 64, 9, 4),
+                   conv_case(1, 320, 5, 1000, 1, 1), conv_case(1, 1000, 5, 320, 1, 1),
+                   conv_case(1, 64, 70, 256, 1, 1), conv_case(1, 250, 70, 60, 1, 1),
+                   conv_case(4, 90, 50, 90, 1, 1), conv_case(4, 200, 25, 200, 1, 1),
+                   conv_case(1, 120, 50, 120, 3, 1, 120), conv_case(1, 300, 25, 300, 3, 2, 300),
+                   conv_case(1, 1000, 5, 1000, 3, 1, 1000), conv_case(1, 40, 200, 40, 3, 1, 40),
+                   conv_case(1, 56, 110, 56, 3, 1), conv_case(1, 140, 50, 140, 3, 1),
+                   conv_case(1, 350, 25, 350, 3, 1), conv_case(2, 200, 12, 300, 3, 1),
+                   conv_case(1, 6, 250, 48, 7, 2), conv_case(1, 200, 60, 400, 1, 2)})
       convs.push_back(c);
   }
   p.insert(p.end(), convs.begin(), convs.end());
@@ -157,7 +173,11 @@ std::vector<BenchCase> microbench_plan(const MicrobenchOptions& opts) {
   p.push_back(pool_case("max", 48, 100, 3, 2));
   p.push_back(pool_case("avg", 200, 30, 3, 1));
   p.push_back(pool_case("global", 1500, 9, 9, 1));
+  p.push_back(pool_case("max", 60, 120, 3, 2));
+  p.push_back(pool_case("global", 300, 20, 20, 1));
   if (!q) {
+    p.push_back(pool_case("avg", 500, 12, 3, 1));
+    p.push_back(pool_case("max", 200, 60, 3, 2));
     p.push_back(pool_case("max", 100, 50, 2, 2));
     p.push_back(pool_case("max", 300, 25, 3, 2));
     p.push_back(pool_case("global", 200, 40, 40, 1));
