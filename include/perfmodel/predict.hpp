@@ -58,6 +58,10 @@ struct Prediction {
 /// Predicts every layer of a shape-inferred graph. Throws InputError when the hardware has
 /// no compute unit for a layer's data type.
 Prediction predict(const Graph& g, const HwSpec& hw, const PredictOptions& opts);
+/// The same with the layer costs given (graph_cost(g, opts.pass), one per layer): a sweep over
+/// several pieces of hardware computes them once per graph.
+Prediction predict(const Graph& g, const HwSpec& hw, const PredictOptions& opts,
+                   const std::vector<LayerCost>& costs);
 
 /// Sums a subset of layer predictions (all when `gemm_only` is false).
 Totals sum_totals(const std::vector<LayerPrediction>& layers, bool gemm_only,

@@ -2,6 +2,8 @@
 // over every layer, then sums totals.
 #include "perfmodel/predict.hpp"
 
+#include <stdexcept>
+
 #include "perfmodel/calibration.hpp"
 
 namespace perfmodel {
@@ -49,6 +51,13 @@ Totals sum_totals(const std::vector<LayerPrediction>& layers, bool gemm_only,
 }
 
 Prediction predict(const Graph& g, const HwSpec& hw, const PredictOptions& opts) {
+  return predict(g, hw, opts, graph_cost(g, opts.pass));
+}
+
+Prediction predict(const Graph& g, const HwSpec& hw, const PredictOptions& opts,
+                   const std::vector<LayerCost>& costs) {
+  if (costs.size() != g.layers.size())
+    throw std::invalid_argument("predict: one cost per layer expected");
   Prediction p;
   p.model = g.name;
   p.hardware = hw.name;
@@ -58,10 +67,11 @@ Prediction predict(const Graph& g, const HwSpec& hw, const PredictOptions& opts)
   p.power_watts = opts.power_watts.value_or(hw.tdp_watts);
   p.calibrated = opts.calibration != nullptr;
   p.layers.reserve(g.layers.size());
-  for (const auto& l : g.layers) {
+  for (size_t i = 0; i < g.layers.size(); ++i) {
+    const Layer& l = g.layers[i];
     LayerPrediction lp;
     lp.layer = &l;
-    lp.cost = layer_cost(g, l, opts.pass);
+    lp.cost = costs[i];
     // The pure roofline is the uncalibrated baseline; a calibration swaps in its fitted model.
     lp.timing = opts.calibration
                     ? calibrated_layer_time(*opts.calibration, hw, g, l, lp.cost, opts.pass)

@@ -91,18 +91,29 @@ SweepResult run_sweep(const Graph& model, const SweepSpec& spec) {
       skip_batch("batch " + std::to_string(batch) + " is less than 1");
       continue;
     }
-    Graph at_batch;
+    Graph rebatched;
+    const Graph* at_batch = &model;
     try {
-      at_batch = batch == model.batch() ? model : rebatch(model, batch);
+      if (batch != model.batch()) {
+        rebatched = rebatch(model, batch);
+        at_batch = &rebatched;
+      }
     } catch (const InputError& e) {
       skip_batch("shapes do not hold at batch " + std::to_string(batch) + ": " + e.message());
       continue;
     }
     for (size_t di = 0; di < grid.d; ++di) {
-      Graph g = at_batch;
-      if (!spec.dtypes.empty()) set_dtype(g, dtypes[di]);
+      Graph typed;
+      const Graph* g = at_batch;
+      if (!spec.dtypes.empty()) {
+        typed = *at_batch;
+        set_dtype(typed, dtypes[di]);
+        g = &typed;
+      }
       for (size_t pi = 0; pi < grid.p; ++pi) {
-        MemoryFootprint mem = memory_footprint(g, spec.passes[pi]);
+        // Costs and footprint do not depend on the hardware: once per graph and pass.
+        const MemoryFootprint mem = memory_footprint(*g, spec.passes[pi]);
+        const std::vector<LayerCost> costs = graph_cost(*g, spec.passes[pi]);
         PredictOptions opts;
         opts.pass = spec.passes[pi];
         opts.calibration = spec.calibration;
@@ -110,7 +121,7 @@ SweepResult run_sweep(const Graph& model, const SweepSpec& spec) {
           SweepPoint& pt = result.points[grid.at(hi, di, bi, pi)];
           const HwSpec& hw = spec.hardware[hi];
           try {  // e.g. the hardware has no compute unit for the dtype
-            fill(pt, predict(g, hw, opts), mem, hw);
+            fill(pt, predict(*g, hw, opts, costs), mem, hw);
           } catch (const InputError& e) {
             pt.skipped = e.message();
           }
