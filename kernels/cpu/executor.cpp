@@ -22,6 +22,11 @@ Executor::Executor(const Graph& g, uint64_t seed) : graph_(&g) {
     store_[in.name] = random_tensor(in.shape, seed ^ h(in.name), ints ? 0.0f : -1.0f,
                                     ints ? 1000.0f : 1.0f);
   }
+  for (const auto& k : g.constants) {
+    const bool ints = is_integer(k.dtype);
+    store_[k.name] = random_tensor(k.shape, seed ^ h(k.name), ints ? 0.0f : -1.0f,
+                                   ints ? 1000.0f : 1.0f);
+  }
   layers_.reserve(g.layers.size());
   for (const auto& layer : g.layers) layers_.push_back(prepare_layer(g, layer, store_, seed ^ h(layer.name)));
 }

@@ -30,7 +30,7 @@ PreparedLayer prepare_layer(const Graph& g, const Layer& layer, TensorStore& sto
 
 class Executor {
  public:
-  /// Allocates every tensor (inputs random in [-1, 1), integer inputs random in [0, 1000)),
+  /// Allocates every tensor (inputs and constants random in [-1, 1), integer ones in [0, 1000)),
   /// creates random weights and prepares every layer. fp32 whatever the graph's dtype.
   explicit Executor(const Graph& g, uint64_t seed = 1);
 

@@ -42,6 +42,9 @@ void prep_elementwise(LayerContext& c) {
   const std::string f = c.function();
   if (!has_elementwise(f)) c.fail("unknown elementwise function '" + f + "'");
   auto ops = c.operands();
+  // An importer may drop a scalar constant operand (ONNX `x / 8.0`): stand in a scalar.
+  while (!ops.empty() && static_cast<int>(ops.size()) < elementwise_arity(f))
+    ops.push_back(c.own({1}, 0.5f, 1.5f));
   std::vector<const float*> ptrs;
   std::vector<Shape> shapes;
   for (const auto& t : ops) {
@@ -268,6 +271,14 @@ PreparedLayer prepare_layer(const Graph& g, const Layer& layer, TensorStore& sto
                             uint64_t seed) {
   PreparedLayer p;
   LayerContext c{g, layer, store, seed, p};
+  if (layer.inputs.empty() && layer.params.empty() && layer.op != OpKind::generic) {
+    // Nothing to read (an importer's folded constant): the output is a constant, never run.
+    for (size_t i = 0; i < layer.outputs.size(); ++i)
+      store[layer.outputs[i]] = random_tensor(c.out_shape(i), seed + i);
+    p.path = "constant";
+    p.run = [] {};
+    return p;
+  }
   switch (layer.op) {
     case OpKind::conv2d: detail::prep_conv(c, false); break;
     case OpKind::conv_transpose2d: detail::prep_conv(c, true); break;

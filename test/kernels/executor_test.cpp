@@ -214,3 +214,32 @@ TEST_CASE("executor errors carry the layer") {
   g.layers[0].attrs.set("function", std::string("nosuch"));
   CHECK_THROWS_WITH_AS(Executor(g, 1), doctest::Contains("layer 'r'"), InputError);
 }
+
+TEST_CASE("executor: a dropped scalar operand, graph constants and input-less layers") {
+  Graph g;
+  g.inputs = {TensorDesc{"x", {2, 3}, DType::fp32}};
+  g.constants = {TensorDesc{"k", {3}, DType::fp32}};
+  Layer div = layer("d", OpKind::elementwise, "div", {"x"}, {{"function", std::string("div")}});
+  Layer add = layer("a", OpKind::elementwise, "add", {"d", "k"}, {{"function", std::string("add")}});
+  g.layers = {div, add};
+  infer_shapes(g);
+  Executor ex(g, 1);
+  CHECK(ex.tensor("k").size() == 3);
+  ex.run_all();
+  const float* x = ex.tensor("x").ptr();
+  const float* d = ex.tensor("d").ptr();
+  const float* a = ex.tensor("a").ptr();
+  const float s = x[0] / d[0];  // the stand-in scalar divisor, in [0.5, 1.5)
+  CHECK(s >= 0.5f);
+  CHECK(s < 1.5f);
+  CHECK(x[4] / d[4] == doctest::Approx(s));
+  CHECK(a[4] == d[4] + ex.tensor("k").ptr()[1]);
+
+  Graph c;
+  c.tensors["t"] = TensorDesc{"t", {4}, DType::fp32};
+  Layer t = layer("t", OpKind::transpose, "transpose", {});
+  TensorStore st;
+  PreparedLayer p = prepare_layer(c, t, st, 1);
+  CHECK(p.path == "constant");
+  CHECK(st.at("t").size() == 4);
+}
