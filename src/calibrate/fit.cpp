@@ -44,6 +44,20 @@ ceres::LossFunction* make_loss(const FitOptions& o) {
 }
 
 constexpr double kTinyHalf = 1e-3;  // a half-performance size this small means "no effect"
+constexpr int kMinSamplesFullGemm = 12;  // below: no Hockney sizes, no overlap
+constexpr double kStreamingPeakSpread = 2.0;  // max/min FLOP per byte above which it is fitted
+
+// Ratio of the largest to the smallest arithmetic intensity among samples that compute.
+double intensity_spread(const std::vector<Sample>& samples) {
+  double lo = 0, hi = 0;
+  for (const Sample& s : samples) {
+    if (!(s.flops > 0) || !(s.bytes > 0)) continue;
+    const double ai = s.flops / s.bytes;
+    lo = lo == 0 ? ai : std::min(lo, ai);
+    hi = std::max(hi, ai);
+  }
+  return lo > 0 ? hi / lo : 1.0;
+}
 
 struct Start {
   double peak = 1e9;
@@ -94,13 +108,15 @@ struct Solved {
   double cost = 0;
 };
 
+// One Ceres solve at fixed tiles. `half_start` is the starting Hockney size; `simple` fixes the
+// sizes at zero and the overlap at 0 (too few samples to tell them from the peak and overhead).
 Solved solve(const std::vector<Sample>& samples, const FitOptions& opts, const Calibration& frame,
-             double tile_m, double tile_n) {
+             double tile_m, double tile_n, double half_start, double peak_scale, bool simple) {
   const bool gemm = is_gemm_class(samples[0].op_class);
   const Start st = starting_point(samples, opts, frame);
   const size_t levels = frame.memory_levels.size();
-  double log_peak = std::log(st.peak);
-  double log_halves[3] = {std::log(8.0), std::log(8.0), std::log(8.0)};
+  double log_peak = std::log(st.peak * peak_scale);
+  double log_halves[3] = {std::log(half_start), std::log(half_start), std::log(half_start)};
   std::vector<double> log_bw(levels);
   for (size_t l = 0; l < levels; ++l) log_bw[l] = std::log(st.bw[l]);
   double lowering = 1.0, overlap = 0.5, log_overhead = std::log(st.overhead);
@@ -121,21 +137,28 @@ Solved solve(const std::vector<Sample>& samples, const FitOptions& opts, const C
     problem.AddResidualBlock(cost, make_loss(opts), &log_peak, log_halves,
                              &log_bw[r.terms.level], &lowering, &overlap, &log_overhead);
   }
-  // Streaming classes: FLOPs grow with bytes, so a fitted peak and overlap would only trade
-  // places with the bandwidths. Their peak is the spec's (or far above every observed rate)
-  // and compute never overlaps badly: only bandwidths and the overhead are fitted.
+  // Streaming classes: where FLOPs grow in step with bytes a fitted peak and overlap would only
+  // trade places with the bandwidths; the peak is then the spec's (or far above every observed
+  // rate). Where the intensity varies (pools: 2x2 vs 3x3 windows) the peak is fitted too.
+  // Compute never overlaps badly in a streaming loop: overlap 0.
   if (!gemm) {
-    log_peak = std::log(st.vector_peak);
     overlap = 0;
-    problem.SetParameterBlockConstant(&log_peak);
     problem.SetParameterBlockConstant(&overlap);
+    if (intensity_spread(samples) < kStreamingPeakSpread) {
+      log_peak = std::log(st.vector_peak);
+      problem.SetParameterBlockConstant(&log_peak);
+    } else {
+      problem.SetParameterLowerBound(&log_peak, 0, std::log(st.peak) - std::log(100.0));
+      problem.SetParameterUpperBound(&log_peak, 0, std::log(st.vector_peak));
+      log_peak = std::min(log_peak, std::log(st.vector_peak));  // start inside the bounds
+    }
   } else if (!any_flops) {
     problem.SetParameterBlockConstant(&log_peak);
   } else {
-    problem.SetParameterLowerBound(&log_peak, 0, log_peak - std::log(100.0));
-    problem.SetParameterUpperBound(&log_peak, 0, log_peak + std::log(100.0));
+    problem.SetParameterLowerBound(&log_peak, 0, std::log(st.peak) - std::log(100.0));
+    problem.SetParameterUpperBound(&log_peak, 0, std::log(st.peak) + std::log(100.0));
   }
-  const bool fit_halves = gemm && (varies(samples, &GemmShape::m) ||
+  const bool fit_halves = gemm && !simple && (varies(samples, &GemmShape::m) ||
                                    varies(samples, &GemmShape::n) ||
                                    varies(samples, &GemmShape::k));
   if (!gemm || !fit_halves) {
@@ -169,7 +192,10 @@ Solved solve(const std::vector<Sample>& samples, const FitOptions& opts, const C
     lowering = 0;
     problem.SetParameterBlockConstant(&lowering);
   }
-  if (gemm) {
+  if (gemm && simple) {
+    overlap = 0;
+    problem.SetParameterBlockConstant(&overlap);
+  } else if (gemm) {
     problem.SetParameterLowerBound(&overlap, 0, 0.0);
     problem.SetParameterUpperBound(&overlap, 0, 1.0);
   }
@@ -277,15 +303,24 @@ ClassCalibration fit_class(const std::vector<Sample>& samples, const FitOptions&
     tms = opts.tile_m_candidates;
     tns = opts.tile_n_candidates;
   }
+  // Too few samples for the full GEMM model (peak, sizes, bandwidths, lowering, overlap,
+  // overhead): fit the simple one rather than a curve through every point.
+  const bool simple = is_gemm_class(cc.op_class) && int(samples.size()) < kMinSamplesFullGemm;
   bool first = true;
   Solved best;
+  // Two starts, since the max() in the model has local minima: GEMM-like classes from small
+  // and large Hockney sizes, streaming classes from a compute-bound and a memory-bound peak.
+  const bool gemm = is_gemm_class(cc.op_class);
+  const std::pair<double, double> starts[2] = {
+      {8.0, 1.2}, gemm ? std::pair{64.0, 1.2} : std::pair{8.0, 10.0}};
   for (double tm : tms)
-    for (double tn : tns) {
-      Solved s = solve(samples, opts, frame, tm, tn);
-      // Prefer the smaller tile unless the larger one explains the data clearly better.
-      if (first || s.cost < best.cost * (1 - 1e-3)) best = s;
-      first = false;
-    }
+    for (double tn : tns)
+      for (const auto& [half, peak_scale] : starts) {
+        Solved s = solve(samples, opts, frame, tm, tn, half, peak_scale, simple);
+        // Prefer the smaller tile unless the larger one explains the data clearly better.
+        if (first || s.cost < best.cost * (1 - 1e-2)) best = s;
+        first = false;
+      }
   cc.params = best.params;
   Calibration one = frame;
   one.classes.push_back(cc);

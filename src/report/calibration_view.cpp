@@ -74,7 +74,7 @@ std::string render_calibration(const Calibration& cal, Format f) {
     std::vector<std::string> r = {std::string(to_string(c.op_class)),
                                   std::string(to_string(c.dtype)),
                                   std::to_string(c.stats.samples),
-                                  gemm ? si(p.peak_flops_per_second, "F/s") : "-",
+                                  si(p.peak_flops_per_second, "F/s"),
                                   gemm ? num(p.m_half) + "/" + num(p.n_half) + "/" + num(p.k_half)
                                        : "-",
                                   gemm ? num(p.tile_m) + "x" + num(p.tile_n) : "-"};

@@ -175,3 +175,28 @@ TEST_CASE("fit rejects non-positive times and unknown losses") {
   o.loss = "bogus";
   CHECK_THROWS_AS(fit_class({s, s, s}, o), InputError);
 }
+
+TEST_CASE("a streaming class whose intensity varies gets its peak fitted") {
+  const FitOptions o = test_options();
+  EfficiencyParams truth;
+  truth.peak_flops_per_second = 2e10;
+  truth.bytes_per_second = {4e11, 2e11, 1e11, 2e10};
+  truth.overlap = 0.0;
+  truth.overhead_seconds = 5e-6;
+  const Calibration cal = frame(o);
+  std::vector<Sample> samples;
+  for (double bytes = 4e3; bytes < 4e8; bytes *= 2.1)
+    for (double ai : {0.05, 0.2, 1.0}) {  // 2x2 windows ... 3x3 stride-1 windows
+      Sample s;
+      s.op_class = OpClass::pool;
+      s.bytes = bytes;
+      s.flops = ai * bytes;
+      s.seconds = model_seconds(cal, truth, s.features());
+      samples.push_back(s);
+    }
+  const ClassCalibration cc = fit_class(samples, o);
+  check_close(cc.params.peak_flops_per_second, truth.peak_flops_per_second, 0.01, "peak");
+  for (size_t l = 0; l < 4; ++l)
+    check_close(cc.params.bytes_per_second[l], truth.bytes_per_second[l], 0.01, "bandwidth");
+  check_close(cc.params.overhead_seconds, truth.overhead_seconds, 0.01, "overhead");
+}
