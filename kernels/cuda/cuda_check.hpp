@@ -15,39 +15,38 @@ inline std::string cuda_error_text(cudaError_t e) {
 }
 
 /// Throws RuntimeFailure("CUDA: <what>: <error string> (<name>)") unless `e` is cudaSuccess.
-inline void check_cuda(cudaError_t e, const std::string& what) {
+inline void check_cuda(cudaError_t e, const std::string &what) {
   if (e != cudaSuccess) {
-    cudaGetLastError();  // clear a non-sticky error so that later calls start clean
+    cudaGetLastError(); // clear a non-sticky error so that later calls start clean
     throw RuntimeFailure("CUDA: " + what + ": " + cuda_error_text(e));
   }
 }
-inline void check_launch(int e, const std::string& what) {
+inline void check_launch(int e, const std::string &what) {
   check_cuda(static_cast<cudaError_t>(e), what);
 }
 
 /// Device memory owned for the scope of one benchmark.
 class DeviceBuffer {
- public:
+public:
   explicit DeviceBuffer(size_t bytes) {
-    if (bytes) check_cuda(cudaMalloc(&ptr_, bytes), "cudaMalloc of " + std::to_string(bytes) + " bytes");
+    if (bytes)
+      check_cuda(cudaMalloc(&ptr_, bytes), "cudaMalloc of " + std::to_string(bytes) + " bytes");
   }
   ~DeviceBuffer() {
-    if (ptr_) cudaFree(ptr_);
+    if (ptr_)
+      cudaFree(ptr_);
   }
-  DeviceBuffer(const DeviceBuffer&) = delete;
-  DeviceBuffer& operator=(const DeviceBuffer&) = delete;
-  template <class T = void>
-  T* get() const {
-    return static_cast<T*>(ptr_);
-  }
+  DeviceBuffer(const DeviceBuffer &) = delete;
+  DeviceBuffer &operator=(const DeviceBuffer &) = delete;
+  template <class T = void> T *get() const { return static_cast<T *>(ptr_); }
 
- private:
-  void* ptr_ = nullptr;
+private:
+  void *ptr_ = nullptr;
 };
 
 /// A start/stop event pair; elapsed() waits for the stop event.
 class EventPair {
- public:
+public:
   EventPair() {
     check_cuda(cudaEventCreate(&start_), "cudaEventCreate");
     check_cuda(cudaEventCreate(&stop_), "cudaEventCreate");
@@ -56,8 +55,8 @@ class EventPair {
     cudaEventDestroy(start_);
     cudaEventDestroy(stop_);
   }
-  EventPair(const EventPair&) = delete;
-  EventPair& operator=(const EventPair&) = delete;
+  EventPair(const EventPair &) = delete;
+  EventPair &operator=(const EventPair &) = delete;
   void start() { check_cuda(cudaEventRecord(start_), "cudaEventRecord"); }
   float stop_ms() {
     check_cuda(cudaEventRecord(stop_), "cudaEventRecord");
@@ -67,8 +66,8 @@ class EventPair {
     return ms;
   }
 
- private:
+private:
   cudaEvent_t start_ = nullptr, stop_ = nullptr;
 };
 
-}  // namespace perfmodel::kernels::cuda::detail
+} // namespace perfmodel::kernels::cuda::detail

@@ -8,7 +8,7 @@ namespace perfmodel::kernels::cuda {
 
 namespace {
 
-int attribute(cudaDeviceAttr a, int dev, const char* what) {
+int attribute(cudaDeviceAttr a, int dev, const char *what) {
   int v = 0;
   detail::check_cuda(cudaDeviceGetAttribute(&v, a, dev), std::string("device attribute ") + what);
   return v;
@@ -26,7 +26,8 @@ int device_count() {
       hint = "; check CUDA_VISIBLE_DEVICES and that a GPU is installed";
     throw RuntimeFailure("CUDA: no usable device: " + detail::cuda_error_text(e) + hint);
   }
-  if (n <= 0) throw RuntimeFailure("CUDA: no usable device: the runtime reports 0 devices");
+  if (n <= 0)
+    throw RuntimeFailure("CUDA: no usable device: the runtime reports 0 devices");
   return n;
 }
 
@@ -51,12 +52,13 @@ DeviceInfo info_of(int dev) {
   return d;
 }
 
-}  // namespace
+} // namespace
 
 std::vector<DeviceInfo> query_devices() {
   const int n = device_count();
   std::vector<DeviceInfo> out;
-  for (int i = 0; i < n; ++i) out.push_back(info_of(i));
+  for (int i = 0; i < n; ++i)
+    out.push_back(info_of(i));
   return out;
 }
 
@@ -68,4 +70,4 @@ DeviceInfo query_device(int index) {
   return info_of(index);
 }
 
-}  // namespace perfmodel::kernels::cuda
+} // namespace perfmodel::kernels::cuda

@@ -15,7 +15,7 @@ namespace perfmodel::kernels::cuda::detail {
 
 #if !PERFMODEL_HAVE_CUDNN
 
-void run_conv(const DeviceInfo&, int, int, const NvmlEnergy*, GpuBenchResult& r) {
+void run_conv(const DeviceInfo &, int, int, const NvmlEnergy *, GpuBenchResult &r) {
   r.skipped = "built without cuDNN (libcudnn was not found at configure time)";
 }
 
@@ -23,22 +23,31 @@ void run_conv(const DeviceInfo&, int, int, const NvmlEnergy*, GpuBenchResult& r)
 
 namespace {
 
-void check_cudnn(cudnnStatus_t s, const std::string& what) {
+void check_cudnn(cudnnStatus_t s, const std::string &what) {
   if (s != CUDNN_STATUS_SUCCESS)
     throw RuntimeFailure("cuDNN: " + what + ": " + cudnnGetErrorString(s));
 }
 
-const char* algo_name(cudnnConvolutionFwdAlgo_t a) {
+const char *algo_name(cudnnConvolutionFwdAlgo_t a) {
   switch (a) {
-    case CUDNN_CONVOLUTION_FWD_ALGO_IMPLICIT_GEMM: return "IMPLICIT_GEMM";
-    case CUDNN_CONVOLUTION_FWD_ALGO_IMPLICIT_PRECOMP_GEMM: return "IMPLICIT_PRECOMP_GEMM";
-    case CUDNN_CONVOLUTION_FWD_ALGO_GEMM: return "GEMM";
-    case CUDNN_CONVOLUTION_FWD_ALGO_DIRECT: return "DIRECT";
-    case CUDNN_CONVOLUTION_FWD_ALGO_FFT: return "FFT";
-    case CUDNN_CONVOLUTION_FWD_ALGO_FFT_TILING: return "FFT_TILING";
-    case CUDNN_CONVOLUTION_FWD_ALGO_WINOGRAD: return "WINOGRAD";
-    case CUDNN_CONVOLUTION_FWD_ALGO_WINOGRAD_NONFUSED: return "WINOGRAD_NONFUSED";
-    default: return "unknown";
+  case CUDNN_CONVOLUTION_FWD_ALGO_IMPLICIT_GEMM:
+    return "IMPLICIT_GEMM";
+  case CUDNN_CONVOLUTION_FWD_ALGO_IMPLICIT_PRECOMP_GEMM:
+    return "IMPLICIT_PRECOMP_GEMM";
+  case CUDNN_CONVOLUTION_FWD_ALGO_GEMM:
+    return "GEMM";
+  case CUDNN_CONVOLUTION_FWD_ALGO_DIRECT:
+    return "DIRECT";
+  case CUDNN_CONVOLUTION_FWD_ALGO_FFT:
+    return "FFT";
+  case CUDNN_CONVOLUTION_FWD_ALGO_FFT_TILING:
+    return "FFT_TILING";
+  case CUDNN_CONVOLUTION_FWD_ALGO_WINOGRAD:
+    return "WINOGRAD";
+  case CUDNN_CONVOLUTION_FWD_ALGO_WINOGRAD_NONFUSED:
+    return "WINOGRAD_NONFUSED";
+  default:
+    return "unknown";
   }
 }
 
@@ -60,15 +69,16 @@ struct ConvSetup {
     cudnnDestroyFilterDescriptor(w);
     cudnnDestroyTensorDescriptor(y);
     cudnnDestroyTensorDescriptor(x);
-    if (h) cudnnDestroy(h);
+    if (h)
+      cudnnDestroy(h);
   }
 };
 
-}  // namespace
+} // namespace
 
-void run_conv(const DeviceInfo& dev, int warmup, int iters, const NvmlEnergy* nvml,
-              GpuBenchResult& r) {
-  const ConvDims& d = *r.bench.conv;
+void run_conv(const DeviceInfo &dev, int warmup, int iters, const NvmlEnergy *nvml,
+              GpuBenchResult &r) {
+  const ConvDims &d = *r.bench.conv;
   const bool half = r.bench.dtype == DType::fp16;
   if (r.bench.bytes > 0.5 * free_device_bytes()) {
     r.skipped = "tensors larger than 50% of the free device memory";
@@ -84,9 +94,8 @@ void run_conv(const DeviceInfo& dev, int warmup, int iters, const NvmlEnergy* nv
               "filter descriptor");
   // fp16 data with fp32 accumulation (cuDNN's PSEUDO_HALF_CONFIG), as frameworks run it.
   check_cudnn(cudnnSetConvolution2dDescriptor(s.conv, int(d.pad_h), int(d.pad_w), int(d.stride_h),
-                                              int(d.stride_w), int(d.dilation_h),
-                                              int(d.dilation_w), CUDNN_CROSS_CORRELATION,
-                                              CUDNN_DATA_FLOAT),
+                                              int(d.stride_w), int(d.dilation_h), int(d.dilation_w),
+                                              CUDNN_CROSS_CORRELATION, CUDNN_DATA_FLOAT),
               "convolution descriptor");
   check_cudnn(cudnnSetConvolutionGroupCount(s.conv, int(d.groups)), "group count");
   // fp32 stays fp32 (no silent TF32 on Ampere+); fp16 may use tensor cores.
@@ -102,14 +111,14 @@ void run_conv(const DeviceInfo& dev, int warmup, int iters, const NvmlEnergy* nv
 
   cudnnConvolutionFwdAlgoPerf_t perf[CUDNN_CONVOLUTION_FWD_ALGO_COUNT];
   int returned = 0;
-  check_cudnn(cudnnGetConvolutionForwardAlgorithm_v7(s.h, s.x, s.w, s.conv, s.y,
-                                                     CUDNN_CONVOLUTION_FWD_ALGO_COUNT, &returned,
-                                                     perf),
+  check_cudnn(cudnnGetConvolutionForwardAlgorithm_v7(
+                  s.h, s.x, s.w, s.conv, s.y, CUDNN_CONVOLUTION_FWD_ALGO_COUNT, &returned, perf),
               "cudnnGetConvolutionForwardAlgorithm_v7");
   const double room = 0.5 * free_device_bytes() - r.bench.bytes;
-  const cudnnConvolutionFwdAlgoPerf_t* pick = nullptr;
+  const cudnnConvolutionFwdAlgoPerf_t *pick = nullptr;
   for (int i = 0; i < returned && !pick; ++i)
-    if (perf[i].status == CUDNN_STATUS_SUCCESS && double(perf[i].memory) <= room) pick = &perf[i];
+    if (perf[i].status == CUDNN_STATUS_SUCCESS && double(perf[i].memory) <= room)
+      pick = &perf[i];
   if (!pick) {
     r.skipped = "cuDNN offers no forward algorithm for this shape within the free memory";
     return;
@@ -118,15 +127,17 @@ void run_conv(const DeviceInfo& dev, int warmup, int iters, const NvmlEnergy* nv
   r.algorithm = std::string(algo_name(pick->algo)) +
                 (pick->mathType == CUDNN_TENSOR_OP_MATH ? " (tensor cores)" : "");
 
-  const int64_t nx = d.batch * d.c * d.h * d.w, nw = d.out_channels * (d.c / d.groups) * d.kernel_h * d.kernel_w;
+  const int64_t nx = d.batch * d.c * d.h * d.w,
+                nw = d.out_channels * (d.c / d.groups) * d.kernel_h * d.kernel_w;
   const int64_t ny = int64_t(on) * oc * oh * ow;
   const size_t es = size_t(bytes_of(r.bench.dtype));
   DeviceBuffer x(size_t(nx) * es), w(size_t(nw) * es), y(size_t(ny) * es);
   DeviceBuffer ws(pick->memory), staging(size_t(std::max(nx, nw)) * 4);
   for (auto [buf, n, seed] : {std::tuple{&x, nx, 21u}, std::tuple{&w, nw, 22u}}) {
-    float* f = half ? staging.get<float>() : buf->get<float>();
+    float *f = half ? staging.get<float>() : buf->get<float>();
     check_launch(launch_fill(f, n, seed), "fill");
-    if (half) check_launch(launch_to_half(f, buf->get(), n), "to half");
+    if (half)
+      check_launch(launch_to_half(f, buf->get(), n), "to half");
     check_cuda(cudaDeviceSynchronize(), "fill");
   }
   const float alpha = 1.f, beta = 0.f;
@@ -142,4 +153,4 @@ void run_conv(const DeviceInfo& dev, int warmup, int iters, const NvmlEnergy* nv
 
 #endif
 
-}  // namespace perfmodel::kernels::cuda::detail
+} // namespace perfmodel::kernels::cuda::detail

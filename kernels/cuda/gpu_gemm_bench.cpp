@@ -12,7 +12,7 @@ namespace detail {
 
 namespace {
 
-void check_cublas(cublasStatus_t s, const std::string& what) {
+void check_cublas(cublasStatus_t s, const std::string &what) {
   if (s != CUBLAS_STATUS_SUCCESS)
     throw RuntimeFailure("cuBLAS: " + what + ": " + cublasGetStatusString(s));
 }
@@ -29,14 +29,15 @@ struct Operand {
   Operand(int64_t n, DType dtype) : buf(size_t(n) * size_t(bytes_of(dtype))) {}
 };
 
-void upload(Operand& dst, int64_t n, DType dtype, const float* host, uint32_t seed) {
+void upload(Operand &dst, int64_t n, DType dtype, const float *host, uint32_t seed) {
   DeviceBuffer staging(dtype == DType::fp16 ? size_t(n) * 4 : 0);
-  float* f = dtype == DType::fp16 ? staging.get<float>() : dst.buf.get<float>();
+  float *f = dtype == DType::fp16 ? staging.get<float>() : dst.buf.get<float>();
   if (host)
     check_cuda(cudaMemcpy(f, host, size_t(n) * 4, cudaMemcpyHostToDevice), "cudaMemcpy to device");
   else
     check_launch(launch_fill(f, n, seed), "fill");
-  if (dtype == DType::fp16) check_launch(launch_to_half(f, dst.buf.get(), n), "to half");
+  if (dtype == DType::fp16)
+    check_launch(launch_to_half(f, dst.buf.get(), n), "to half");
   check_cuda(cudaDeviceSynchronize(), "upload");
 }
 
@@ -48,35 +49,39 @@ struct GemmCall {
 
 GemmCall gemm_call(DType dtype) {
   switch (dtype) {
-    case DType::fp32: return {CUDA_R_32F, CUBLAS_COMPUTE_32F, "CUBLAS_COMPUTE_32F"};
-    case DType::tf32: return {CUDA_R_32F, CUBLAS_COMPUTE_32F_FAST_TF32, "CUBLAS_COMPUTE_32F_FAST_TF32"};
-    case DType::fp16: return {CUDA_R_16F, CUBLAS_COMPUTE_32F, "fp16 in/out, CUBLAS_COMPUTE_32F"};
-    default: throw InputError("gpu bench: GEMM dtype must be fp32, tf32 or fp16");
+  case DType::fp32:
+    return {CUDA_R_32F, CUBLAS_COMPUTE_32F, "CUBLAS_COMPUTE_32F"};
+  case DType::tf32:
+    return {CUDA_R_32F, CUBLAS_COMPUTE_32F_FAST_TF32, "CUBLAS_COMPUTE_32F_FAST_TF32"};
+  case DType::fp16:
+    return {CUDA_R_16F, CUBLAS_COMPUTE_32F, "fp16 in/out, CUBLAS_COMPUTE_32F"};
+  default:
+    throw InputError("gpu bench: GEMM dtype must be fp32, tf32 or fp16");
   }
 }
 
 // Row-major C[m x n] = A[m x k] B^T with B [n x k] is, column-major, C^T = op_T(B) A^T.
-void enqueue_gemm(const Cublas& cb, const GemmDims& d, const GemmCall& g, const void* A,
-                  const void* B, void* C) {
+void enqueue_gemm(const Cublas &cb, const GemmDims &d, const GemmCall &g, const void *A,
+                  const void *B, void *C) {
   const float alpha = 1.f, beta = 0.f;
   const int m = int(d.m), n = int(d.n), k = int(d.k);
   if (d.batch == 1)
-    check_cublas(cublasGemmEx(cb.h, CUBLAS_OP_T, CUBLAS_OP_N, n, m, k, &alpha, B, g.t, k, A, g.t,
-                              k, &beta, C, g.t, n, g.compute, CUBLAS_GEMM_DEFAULT),
+    check_cublas(cublasGemmEx(cb.h, CUBLAS_OP_T, CUBLAS_OP_N, n, m, k, &alpha, B, g.t, k, A, g.t, k,
+                              &beta, C, g.t, n, g.compute, CUBLAS_GEMM_DEFAULT),
                  "cublasGemmEx");
   else
-    check_cublas(cublasGemmStridedBatchedEx(cb.h, CUBLAS_OP_T, CUBLAS_OP_N, n, m, k, &alpha, B,
-                                            g.t, k, d.n * d.k, A, g.t, k, d.m * d.k, &beta, C,
-                                            g.t, n, d.m * d.n, int(d.batch), g.compute,
+    check_cublas(cublasGemmStridedBatchedEx(cb.h, CUBLAS_OP_T, CUBLAS_OP_N, n, m, k, &alpha, B, g.t,
+                                            k, d.n * d.k, A, g.t, k, d.m * d.k, &beta, C, g.t, n,
+                                            d.m * d.n, int(d.batch), g.compute,
                                             CUBLAS_GEMM_DEFAULT),
                  "cublasGemmStridedBatchedEx");
 }
 
-}  // namespace
+} // namespace
 
-void run_gemm(const DeviceInfo& dev, int warmup, int iters, const NvmlEnergy* nvml,
-              GpuBenchResult& r) {
-  const GemmDims& d = *r.bench.gemm;
+void run_gemm(const DeviceInfo &dev, int warmup, int iters, const NvmlEnergy *nvml,
+              GpuBenchResult &r) {
+  const GemmDims &d = *r.bench.gemm;
   const int cc = dev.cc_major * 10 + dev.cc_minor;
   if (r.bench.dtype == DType::tf32 && cc < 80) {
     r.skipped = "tf32 needs compute capability >= 8.0";
@@ -98,10 +103,10 @@ void run_gemm(const DeviceInfo& dev, int warmup, int iters, const NvmlEnergy* nv
   r.time = t.time, r.inner = t.inner, r.energy_joules = t.energy_joules;
 }
 
-}  // namespace detail
+} // namespace detail
 
-std::vector<float> gemm_on_device(const GemmDims& d, DType dtype, const std::vector<float>& a,
-                                  const std::vector<float>& b, int device) {
+std::vector<float> gemm_on_device(const GemmDims &d, DType dtype, const std::vector<float> &a,
+                                  const std::vector<float> &b, int device) {
   if (d.batch != 1 || d.m <= 0 || d.n <= 0 || d.k <= 0 || a.size() != size_t(d.m * d.k) ||
       b.size() != size_t(d.n * d.k))
     throw InputError("gemm_on_device: A must be m x k and B n x k, batch 1");
@@ -115,9 +120,10 @@ std::vector<float> gemm_on_device(const GemmDims& d, DType dtype, const std::vec
   detail::enqueue_gemm(cb, d, g, da.buf.get(), db.buf.get(), dc.buf.get());
   std::vector<float> out(size_t(d.m * d.n));
   detail::DeviceBuffer f(dtype == DType::fp16 ? out.size() * 4 : 0);
-  const float* src = dc.buf.get<float>();
+  const float *src = dc.buf.get<float>();
   if (dtype == DType::fp16) {
-    detail::check_launch(detail::launch_from_half(dc.buf.get(), f.get<float>(), d.m * d.n), "from half");
+    detail::check_launch(detail::launch_from_half(dc.buf.get(), f.get<float>(), d.m * d.n),
+                         "from half");
     src = f.get<float>();
   }
   detail::check_cuda(cudaMemcpy(out.data(), src, out.size() * 4, cudaMemcpyDeviceToHost),
@@ -125,4 +131,4 @@ std::vector<float> gemm_on_device(const GemmDims& d, DType dtype, const std::vec
   return out;
 }
 
-}  // namespace perfmodel::kernels::cuda
+} // namespace perfmodel::kernels::cuda

@@ -17,10 +17,11 @@ double free_device_bytes() {
   return double(free_b);
 }
 
-DeviceTiming time_device(const std::function<void()>& enqueue, int warmup, int iters,
-                         const NvmlEnergy* nvml) {
+DeviceTiming time_device(const std::function<void()> &enqueue, int warmup, int iters,
+                         const NvmlEnergy *nvml) {
   EventPair ev;
-  for (int i = 0; i < warmup; ++i) enqueue();
+  for (int i = 0; i < warmup; ++i)
+    enqueue();
   check_cuda(cudaDeviceSynchronize(), "warm-up");
   ev.start();
   enqueue();
@@ -30,23 +31,25 @@ DeviceTiming time_device(const std::function<void()>& enqueue, int warmup, int i
   std::vector<float> ms;
   for (int i = 0; i < iters; ++i) {
     ev.start();
-    for (int j = 0; j < out.inner; ++j) enqueue();
+    for (int j = 0; j < out.inner; ++j)
+      enqueue();
     ms.push_back(ev.stop_ms());
   }
-  if (nvml) out.energy_joules = energy_between(before, nvml->read());
+  if (nvml)
+    out.energy_joules = energy_between(before, nvml->read());
   out.time = stats_from_event_ms(ms, warmup, out.inner);
   return out;
 }
 
-}  // namespace detail
+} // namespace detail
 
 namespace {
 
 using detail::check_launch;
 using detail::DeviceBuffer;
 
-void run_bandwidth(int warmup, int iters, const NvmlEnergy* nvml, GpuBenchResult& r) {
-  const GpuBenchCase& c = r.bench;
+void run_bandwidth(int warmup, int iters, const NvmlEnergy *nvml, GpuBenchResult &r) {
+  const GpuBenchCase &c = r.bench;
   if (double(c.working_set_bytes) > 0.8 * detail::free_device_bytes()) {
     r.skipped = "working set larger than 80% of the free device memory";
     return;
@@ -56,23 +59,35 @@ void run_bandwidth(int warmup, int iters, const NvmlEnergy* nvml, GpuBenchResult
   DeviceBuffer a(bytes), b(c.variant == "read" ? 0 : bytes), cc(c.variant == "triad" ? bytes : 0);
   DeviceBuffer sink(sizeof(float));
   check_launch(detail::launch_fill(a.get<float>(), n, 1), "fill");
-  if (c.variant != "read") check_launch(detail::launch_fill(b.get<float>(), n, 2), "fill");
-  if (c.variant == "triad") check_launch(detail::launch_fill(cc.get<float>(), n, 3), "fill");
+  if (c.variant != "read")
+    check_launch(detail::launch_fill(b.get<float>(), n, 2), "fill");
+  if (c.variant == "triad")
+    check_launch(detail::launch_fill(cc.get<float>(), n, 3), "fill");
   const int blocks = int(c.blocks), threads = int(c.threads_per_block);
   std::function<void()> call;
   if (c.variant == "read")
-    call = [&] { check_launch(detail::launch_read(a.get<float>(), n, sink.get<float>(), blocks, threads), "read kernel"); };
+    call = [&] {
+      check_launch(detail::launch_read(a.get<float>(), n, sink.get<float>(), blocks, threads),
+                   "read kernel");
+    };
   else if (c.variant == "copy")
-    call = [&] { check_launch(detail::launch_copy(a.get<float>(), b.get<float>(), n, blocks, threads), "copy kernel"); };
+    call = [&] {
+      check_launch(detail::launch_copy(a.get<float>(), b.get<float>(), n, blocks, threads),
+                   "copy kernel");
+    };
   else
-    call = [&] { check_launch(detail::launch_triad(a.get<float>(), b.get<float>(), cc.get<float>(), 0.5f, n, blocks, threads), "triad kernel"); };
+    call = [&] {
+      check_launch(detail::launch_triad(a.get<float>(), b.get<float>(), cc.get<float>(), 0.5f, n,
+                                        blocks, threads),
+                   "triad kernel");
+    };
   const auto t = detail::time_device(call, warmup, iters, nvml);
   r.time = t.time, r.inner = t.inner, r.energy_joules = t.energy_joules;
 }
 
-void run_fma(const DeviceInfo& dev, int warmup, int iters, const NvmlEnergy* nvml,
-             GpuBenchResult& r) {
-  const GpuBenchCase& c = r.bench;
+void run_fma(const DeviceInfo &dev, int warmup, int iters, const NvmlEnergy *nvml,
+             GpuBenchResult &r) {
+  const GpuBenchCase &c = r.bench;
   if (c.variant == "half2" && dev.cc_major * 10 + dev.cc_minor < 53) {
     r.skipped = "half2 arithmetic needs compute capability >= 5.3";
     return;
@@ -80,37 +95,50 @@ void run_fma(const DeviceInfo& dev, int warmup, int iters, const NvmlEnergy* nvm
   DeviceBuffer sink(sizeof(float));
   const int blocks = int(c.blocks), threads = int(c.threads_per_block);
   auto call = [&] {
-    check_launch(c.variant == "half2"
-                     ? detail::launch_fma_half2(sink.get<float>(), c.fma_iterations, blocks, threads)
-                     : detail::launch_fma_fp32(sink.get<float>(), c.fma_iterations, blocks, threads),
-                 "fma kernel");
+    check_launch(
+        c.variant == "half2"
+            ? detail::launch_fma_half2(sink.get<float>(), c.fma_iterations, blocks, threads)
+            : detail::launch_fma_fp32(sink.get<float>(), c.fma_iterations, blocks, threads),
+        "fma kernel");
   };
   const auto t = detail::time_device(call, warmup, iters, nvml);
   r.time = t.time, r.inner = t.inner, r.energy_joules = t.energy_joules;
 }
 
-void run_launch(int warmup, int iters, const NvmlEnergy* nvml, GpuBenchResult& r) {
+void run_launch(int warmup, int iters, const NvmlEnergy *nvml, GpuBenchResult &r) {
   auto call = [] { check_launch(detail::launch_empty(), "empty kernel"); };
   const auto t = detail::time_device(call, std::max(warmup, 10), iters, nvml);
   r.time = t.time, r.inner = t.inner, r.energy_joules = t.energy_joules;
 }
 
-GpuBenchResult run_case(const GpuBenchCase& c, const DeviceInfo& dev, const GpuBenchOptions& o,
-                        const NvmlEnergy* nvml) {
+GpuBenchResult run_case(const GpuBenchCase &c, const DeviceInfo &dev, const GpuBenchOptions &o,
+                        const NvmlEnergy *nvml) {
   GpuBenchResult r;
   r.bench = c;
   const int warmup = o.warmup > 0 ? o.warmup : 3;
   const int iters = o.iters > 0 ? o.iters : (o.quick ? 5 : 15);
   try {
     switch (c.kind) {
-      case BenchKind::bandwidth: run_bandwidth(warmup, iters, nvml, r); break;
-      case BenchKind::fma: run_fma(dev, warmup, iters, nvml, r); break;
-      case BenchKind::launch: run_launch(warmup, iters, nvml, r); break;
-      case BenchKind::gemm: detail::run_gemm(dev, warmup, iters, nvml, r); break;
-      case BenchKind::conv: detail::run_conv(dev, warmup, iters, nvml, r); break;
-      default: r.skipped = "no GPU benchmark of this kind"; break;
+    case BenchKind::bandwidth:
+      run_bandwidth(warmup, iters, nvml, r);
+      break;
+    case BenchKind::fma:
+      run_fma(dev, warmup, iters, nvml, r);
+      break;
+    case BenchKind::launch:
+      run_launch(warmup, iters, nvml, r);
+      break;
+    case BenchKind::gemm:
+      detail::run_gemm(dev, warmup, iters, nvml, r);
+      break;
+    case BenchKind::conv:
+      detail::run_conv(dev, warmup, iters, nvml, r);
+      break;
+    default:
+      r.skipped = "no GPU benchmark of this kind";
+      break;
     }
-  } catch (const RuntimeFailure& e) {
+  } catch (const RuntimeFailure &e) {
     // One failing case (out of memory, an unsupported shape) does not lose the others.
     r.skipped = std::string("failed: ") + e.what();
     r.time = TimingStats{};
@@ -127,25 +155,26 @@ std::string pci_bus_id(int device) {
   return buf;
 }
 
-}  // namespace
+} // namespace
 
-GpuBenchResult run_gpu_bench(const GpuBenchCase& c, const GpuBenchOptions& opts) {
+GpuBenchResult run_gpu_bench(const GpuBenchCase &c, const GpuBenchOptions &opts) {
   const DeviceInfo dev = query_device(opts.device);
   detail::check_cuda(cudaSetDevice(dev.index), "cudaSetDevice");
   return run_case(c, dev, opts, nullptr);
 }
 
-std::vector<GpuBenchResult> run_gpu_microbenchmarks(const GpuBenchOptions& opts) {
+std::vector<GpuBenchResult> run_gpu_microbenchmarks(const GpuBenchOptions &opts) {
   const DeviceInfo dev = query_device(opts.device);
   detail::check_cuda(cudaSetDevice(dev.index), "cudaSetDevice");
   NvmlEnergy nvml(opts.nvml_soname, unsigned(dev.index), pci_bus_id(dev.index));
   const std::vector<GpuBenchCase> plan = gpu_bench_plan(opts);
   std::vector<GpuBenchResult> out;
   for (size_t i = 0; i < plan.size(); ++i) {
-    if (opts.progress) opts.progress(i, plan.size(), plan[i]);
+    if (opts.progress)
+      opts.progress(i, plan.size(), plan[i]);
     out.push_back(run_case(plan[i], dev, opts, nvml.available() ? &nvml : nullptr));
   }
   return out;
 }
 
-}  // namespace perfmodel::kernels::cuda
+} // namespace perfmodel::kernels::cuda

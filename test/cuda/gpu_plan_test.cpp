@@ -13,14 +13,14 @@ namespace kg = perfmodel::kernels::cuda;
 
 namespace {
 
-kg::GpuBenchResult measured(const kg::GpuBenchCase& c, double seconds) {
+kg::GpuBenchResult measured(const kg::GpuBenchCase &c, double seconds) {
   kg::GpuBenchResult r;
   r.bench = c;
   r.time.median_seconds = seconds;
   return r;
 }
 
-}  // namespace
+} // namespace
 
 TEST_CASE("the plans cover every kind with unique names; quick is a subset of full") {
   const auto full = kg::gpu_bench_plan({});
@@ -29,7 +29,7 @@ TEST_CASE("the plans cover every kind with unique names; quick is a subset of fu
   const auto quick = kg::gpu_bench_plan(q);
   std::set<std::string> names;
   std::set<kg::BenchKind> kinds;
-  for (const auto& c : full) {
+  for (const auto &c : full) {
     CHECK_MESSAGE(names.insert(c.name).second, c.name);
     kinds.insert(c.kind);
   }
@@ -38,9 +38,10 @@ TEST_CASE("the plans cover every kind with unique names; quick is a subset of fu
                                          kg::BenchKind::launch});
   CHECK(quick.size() < full.size());
   CHECK(quick.size() >= 15);
-  for (const auto& c : quick) CHECK_MESSAGE(names.count(c.name), c.name);
+  for (const auto &c : quick)
+    CHECK_MESSAGE(names.count(c.name), c.name);
   // Every GEMM variant of the brief is planned.
-  for (const char* n : {"gemm/fp32/1024x1024x1024", "gemm/tf32/1024x1024x1024",
+  for (const char *n : {"gemm/fp32/1024x1024x1024", "gemm/tf32/1024x1024x1024",
                         "gemm/fp16/1024x1024x1024", "gemm/fp16/b64x128x128x128"})
     CHECK_MESSAGE(names.count(n), n);
 }
@@ -50,7 +51,8 @@ TEST_CASE("--only keeps the matching cases") {
   o.only = "bw/triad";
   const auto plan = kg::gpu_bench_plan(o);
   REQUIRE(plan.size() == 6);
-  for (const auto& c : plan) CHECK(c.variant == "triad");
+  for (const auto &c : plan)
+    CHECK(c.variant == "triad");
   o.only = "no such case";
   CHECK(kg::gpu_bench_plan(o).empty());
 }
@@ -68,7 +70,7 @@ TEST_CASE("bandwidth cases: float4 arrays, every byte read or written counted on
   CHECK(t.bytes <= double(1 << 30));
   CHECK(t.bytes > 0.999 * double(1 << 30));
   CHECK(t.flops == 2.0 * t.elements);
-  CHECK(t.blocks == 4096);  // grid-stride loop: capped grid
+  CHECK(t.blocks == 4096); // grid-stride loop: capped grid
   const auto c = kg::bandwidth_case("copy", 1 << 20);
   CHECK(c.bytes == 2.0 * 4.0 * c.elements);
   CHECK(c.blocks == (c.elements / 4 + 255) / 256);
@@ -95,7 +97,7 @@ TEST_CASE("gemm cases: 2mnk FLOPs and A, B, C once in the element size of the dt
   CHECK(g.bytes == 2.0 * (64 * 1024 + 4096 * 1024 + 64 * 4096));
   const auto t = kg::gemm_case("tf32", {8, 4, 2, 3});
   CHECK(t.dtype == DType::tf32);
-  CHECK(t.bytes == 4.0 * 3 * (8 * 2 + 4 * 2 + 8 * 4));  // tf32 is stored as fp32
+  CHECK(t.bytes == 4.0 * 3 * (8 * 2 + 4 * 2 + 8 * 4)); // tf32 is stored as fp32
   CHECK_THROWS_AS(kg::gemm_case("fp32", {0, 4, 4, 1}), InputError);
   CHECK_THROWS_AS(kg::gemm_case("int8", {4, 4, 4, 1}), InputError);
 }
@@ -110,14 +112,15 @@ TEST_CASE("conv cases: output size, 2 x MACs, no bias") {
   CHECK(c.flops == 2.0 * (2 * 5 * 5) * 4 * (3 * 3 * 3));
   CHECK(c.bytes == 4.0 * (2 * 3 * 9 * 9 + 4 * 3 * 3 * 3 + 2 * 4 * 5 * 5));
   d.groups = 2;
-  CHECK_THROWS_AS(kg::conv_case("fp32", d), InputError);  // 3 channels in 2 groups
+  CHECK_THROWS_AS(kg::conv_case("fp32", d), InputError); // 3 channels in 2 groups
   d.groups = 1;
   CHECK_THROWS_AS(kg::conv_case("tf32", d), InputError);
 }
 
 TEST_CASE("every planned GEMM and conv counts exactly as the core does") {
-  for (const auto& c : kg::gpu_bench_plan({})) {
-    if (c.kind != kg::BenchKind::gemm && c.kind != kg::BenchKind::conv) continue;
+  for (const auto &c : kg::gpu_bench_plan({})) {
+    if (c.kind != kg::BenchKind::gemm && c.kind != kg::BenchKind::conv)
+      continue;
     const auto b = kg::as_bench_result(measured(c, 1e-3));
     REQUIRE(b);
     const auto s = calibrate::sample_from_bench(*b);

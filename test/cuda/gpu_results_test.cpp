@@ -15,7 +15,7 @@ TEST_CASE("event milliseconds become seconds per call; median, min, max, noisy")
   CHECK(s.min_seconds == doctest::Approx(1e-4));
   CHECK(s.max_seconds == doctest::Approx(3e-4));
   CHECK(s.mean_seconds == doctest::Approx(2e-4));
-  CHECK(s.noisy);  // (3 - 1) / 2 = 100% range
+  CHECK(s.noisy); // (3 - 1) / 2 = 100% range
   CHECK(s.cache_state == "warm");
   CHECK(s.samples_seconds.size() == 5);
 
@@ -36,7 +36,7 @@ TEST_CASE("short kernels are batched so one sample lasts about the target") {
   CHECK(kg::choose_inner(1e-4) == 2);
   CHECK(kg::choose_inner(3e-6) == 67);
   CHECK(kg::choose_inner(1e-9) == 1000);
-  CHECK(kg::choose_inner(0) == 1000);  // below event resolution
+  CHECK(kg::choose_inner(0) == 1000); // below event resolution
   CHECK(kg::choose_inner(1e-6, 2e-4, 50) == 50);
 }
 

@@ -8,7 +8,8 @@ namespace kg = perfmodel::kernels::cuda;
 TEST_CASE("a nonexistent soname gives 'NVML not available' and empty readings") {
   kg::NvmlEnergy nvml("libperfmodel-no-such-nvml.so.1");
   CHECK_FALSE(nvml.available());
-  CHECK(nvml.status().rfind("NVML not available: cannot load 'libperfmodel-no-such-nvml.so.1'", 0) == 0);
+  CHECK(nvml.status().rfind("NVML not available: cannot load 'libperfmodel-no-such-nvml.so.1'",
+                            0) == 0);
   const auto r = nvml.read();
   CHECK_FALSE(r.energy_joules);
   CHECK_FALSE(r.power_watts);
@@ -16,7 +17,7 @@ TEST_CASE("a nonexistent soname gives 'NVML not available' and empty readings") 
 }
 
 TEST_CASE("a library without the NVML entry points is not NVML") {
-  kg::NvmlEnergy nvml("libz.so.1");  // loads, but has no nvmlInit_v2
+  kg::NvmlEnergy nvml("libz.so.1"); // loads, but has no nvmlInit_v2
   CHECK_FALSE(nvml.available());
   CHECK(nvml.status().find("NVML not available") == 0);
   CHECK(nvml.status().find("libz.so.1") != std::string::npos);

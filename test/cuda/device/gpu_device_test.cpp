@@ -12,7 +12,7 @@ namespace kg = perfmodel::kernels::cuda;
 
 namespace {
 
-kg::GpuBenchResult run_one(const kg::GpuBenchCase& c) {
+kg::GpuBenchResult run_one(const kg::GpuBenchCase &c) {
   kg::GpuBenchOptions o;
   o.warmup = 2;
   o.iters = 5;
@@ -21,11 +21,12 @@ kg::GpuBenchResult run_one(const kg::GpuBenchCase& c) {
 
 std::vector<float> pattern(size_t n, int seed) {
   std::vector<float> v(n);
-  for (size_t i = 0; i < n; ++i) v[i] = float(int((i * 7 + seed * 13) % 17) - 8) / 8.0f;
+  for (size_t i = 0; i < n; ++i)
+    v[i] = float(int((i * 7 + seed * 13) % 17) - 8) / 8.0f;
   return v;
 }
 
-}  // namespace
+} // namespace
 
 TEST_CASE("device 0 reports plausible properties") {
   const auto d = kg::query_device(0);
@@ -45,12 +46,14 @@ TEST_CASE("cuBLAS GEMM matches a CPU reference (fp32 exactly-ish, tf32/fp16 loos
   for (int64_t i = 0; i < g.m; ++i)
     for (int64_t j = 0; j < g.n; ++j) {
       double s = 0;
-      for (int64_t p = 0; p < g.k; ++p) s += double(a[i * g.k + p]) * b[j * g.k + p];  // B^T
+      for (int64_t p = 0; p < g.k; ++p)
+        s += double(a[i * g.k + p]) * b[j * g.k + p]; // B^T
       ref[i * g.n + j] = s;
     }
   const auto dev = kg::query_device(0);
   for (DType t : {DType::fp32, DType::tf32, DType::fp16}) {
-    if (t == DType::tf32 && dev.cc_major < 8) continue;
+    if (t == DType::tf32 && dev.cc_major < 8)
+      continue;
     const auto c = kg::gemm_on_device(g, t, a, b);
     REQUIRE(c.size() == ref.size());
     // The inputs are multiples of 1/8 (exact in fp16 and tf32); fp16 output rounds to 11 bits.
@@ -63,7 +66,7 @@ TEST_CASE("cuBLAS GEMM matches a CPU reference (fp32 exactly-ish, tf32/fp16 loos
 
 TEST_CASE("bandwidth, FMA and launch benchmarks measure positive, bounded rates") {
   const auto dev = kg::query_device(0);
-  for (const char* v : {"read", "copy", "triad"}) {
+  for (const char *v : {"read", "copy", "triad"}) {
     const auto r = run_one(kg::bandwidth_case(v, 256 << 20));
     REQUIRE_MESSAGE(r.skipped.empty(), r.skipped);
     CHECK(r.bytes_per_second() > 1e10);
@@ -79,7 +82,8 @@ TEST_CASE("bandwidth, FMA and launch benchmarks measure positive, bounded rates"
   CHECK(f.flops_per_second() < 1.05 * 2 * 128 * dev.sm_count * dev.sm_clock_hz);
   const auto h = run_one(kg::fma_case("half2"));
   // Pascal consumer parts run fp16 at 1/64 rate: only require a measurement.
-  if (h.skipped.empty()) CHECK(h.flops_per_second() > 0);
+  if (h.skipped.empty())
+    CHECK(h.flops_per_second() > 0);
   const auto l = run_one(kg::launch_case());
   CHECK(l.time.median_seconds > 1e-7);
   CHECK(l.time.median_seconds < 1e-4);
@@ -87,7 +91,7 @@ TEST_CASE("bandwidth, FMA and launch benchmarks measure positive, bounded rates"
 }
 
 TEST_CASE("cuBLAS and cuDNN cases run and beat no peak") {
-  for (const char* v : {"fp32", "tf32", "fp16"}) {
+  for (const char *v : {"fp32", "tf32", "fp16"}) {
     const auto r = run_one(kg::gemm_case(v, {1024, 1024, 1024, 1}));
     if (!r.skipped.empty()) {
       MESSAGE(v << " skipped: " << r.skipped);
@@ -100,7 +104,7 @@ TEST_CASE("cuBLAS and cuDNN cases run and beat no peak") {
   kg::ConvDims d;
   d.batch = 8, d.c = 64, d.h = d.w = 28, d.out_channels = 64;
   d.kernel_h = d.kernel_w = 3, d.pad_h = d.pad_w = 1;
-  for (const char* v : {"fp32", "fp16"}) {
+  for (const char *v : {"fp32", "fp16"}) {
     const auto r = run_one(kg::conv_case(v, d));
     REQUIRE_MESSAGE(r.skipped.empty(), r.skipped);
     CHECK(r.flops_per_second() > 1e10);
@@ -117,6 +121,8 @@ TEST_CASE("NVML, when present, reads energy that does not go backwards") {
   const auto a = nvml.read();
   (void)run_one(kg::gemm_case("fp32", {2048, 2048, 2048, 1}));
   const auto b = nvml.read();
-  if (auto e = kg::energy_between(a, b)) CHECK(*e >= 0);
-  if (b.power_watts) CHECK(*b.power_watts > 0);
+  if (auto e = kg::energy_between(a, b))
+    CHECK(*e >= 0);
+  if (b.power_watts)
+    CHECK(*b.power_watts > 0);
 }
