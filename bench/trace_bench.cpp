@@ -27,7 +27,7 @@ HwSpec v100() {
   return hw;
 }
 
-void analyse(const trace::Trace& t, const HwSpec& hw) {
+void analyse(const trace::Trace &t, const HwSpec &hw) {
   trace::Links l = trace::link_events(t);
   benchmark::DoNotOptimize(trace::compute_overview(t, l));
   trace::OpTree tree = trace::build_op_tree(t, l);
@@ -36,32 +36,36 @@ void analyse(const trace::Trace& t, const HwSpec& hw) {
   benchmark::DoNotOptimize(trace::efficiency_view(t, l, tree, hw));
 }
 
-void BM_Gunzip(benchmark::State& st) {
+void BM_Gunzip(benchmark::State &st) {
   const std::string gz = io::read_file(trace_path());
-  for (auto _ : st) benchmark::DoNotOptimize(io::gunzip(gz, "trace"));
+  for (auto _ : st)
+    benchmark::DoNotOptimize(io::gunzip(gz, "trace"));
   st.SetBytesProcessed(st.iterations() * static_cast<int64_t>(gz.size()));
 }
 BENCHMARK(BM_Gunzip)->Unit(benchmark::kMillisecond);
 
-void BM_ReadTrace(benchmark::State& st) {
+void BM_ReadTrace(benchmark::State &st) {
   const std::string gz = io::read_file(trace_path());
-  for (auto _ : st) benchmark::DoNotOptimize(io::parse_trace(gz, "trace"));
+  for (auto _ : st)
+    benchmark::DoNotOptimize(io::parse_trace(gz, "trace"));
 }
 BENCHMARK(BM_ReadTrace)->Unit(benchmark::kMillisecond);
 
-void BM_AnalyseTrace(benchmark::State& st) {
+void BM_AnalyseTrace(benchmark::State &st) {
   const trace::Trace t = io::read_trace(trace_path());
   const HwSpec hw = v100();
-  for (auto _ : st) analyse(t, hw);
+  for (auto _ : st)
+    analyse(t, hw);
 }
 BENCHMARK(BM_AnalyseTrace)->Unit(benchmark::kMillisecond);
 
-void BM_ReadAndAnalyse(benchmark::State& st) {
+void BM_ReadAndAnalyse(benchmark::State &st) {
   const HwSpec hw = v100();
-  for (auto _ : st) analyse(io::read_trace(trace_path()), hw);
+  for (auto _ : st)
+    analyse(io::read_trace(trace_path()), hw);
 }
 BENCHMARK(BM_ReadAndAnalyse)->Unit(benchmark::kMillisecond);
 
-}  // namespace
+} // namespace
 
 BENCHMARK_MAIN();

@@ -25,13 +25,14 @@ struct TraceArgs {
   OutputOptions out;
 };
 
-std::string join(const std::vector<std::string>& v) {
+std::string join(const std::vector<std::string> &v) {
   std::string s;
-  for (const auto& x : v) s += (s.empty() ? "" : ", ") + x;
+  for (const auto &x : v)
+    s += (s.empty() ? "" : ", ") + x;
   return s;
 }
 
-int run_trace(const TraceArgs& a) {
+int run_trace(const TraceArgs &a) {
   const bool all = a.view == "all";
   if (a.view == "efficiency" && a.hw.empty())
     throw InputError("--view efficiency needs --hw (the hardware to compare against)");
@@ -39,20 +40,26 @@ int run_trace(const TraceArgs& a) {
     throw InputError("--calibration needs --hw (the hardware the calibration refines)");
   // Load every input before the work, so that a bad --hw fails fast.
   std::optional<HwSpec> hw;
-  if (!a.hw.empty()) hw = io::load_hw(a.hw);
+  if (!a.hw.empty())
+    hw = io::load_hw(a.hw);
   std::optional<Calibration> cal;
-  if (!a.calibration.empty()) cal = io::load_calibration(a.calibration);
+  if (!a.calibration.empty())
+    cal = io::load_calibration(a.calibration);
   const trace::Trace t = io::read_trace(a.file);
   const trace::Links links = trace::link_events(t);
 
   report::TraceReport r;
   r.file = a.file;
-  if (all || a.view == "overview") r.overview = trace::compute_overview(t, links);
+  if (all || a.view == "overview")
+    r.overview = trace::compute_overview(t, links);
   const bool need_tree = all || a.view == "operators" || a.view == "efficiency";
   trace::OpTree tree;
-  if (need_tree) tree = trace::build_op_tree(t, links);
-  if (all || a.view == "operators") r.operators = trace::operator_table(t, tree);
-  if (all || a.view == "kernels") r.kernels = trace::kernel_table(t);
+  if (need_tree)
+    tree = trace::build_op_tree(t, links);
+  if (all || a.view == "operators")
+    r.operators = trace::operator_table(t, tree);
+  if (all || a.view == "kernels")
+    r.kernels = trace::kernel_table(t);
   if (hw && (all || a.view == "efficiency"))
     r.efficiency = trace::efficiency_view(t, links, tree, *hw, cal ? &*cal : nullptr);
   if (!report::sort_and_limit(r, a.sort, static_cast<size_t>(a.top)))
@@ -64,11 +71,11 @@ int run_trace(const TraceArgs& a) {
   return 0;
 }
 
-}  // namespace
+} // namespace
 
-void register_trace(CLI::App& app, Runner& run) {
+void register_trace(CLI::App &app, Runner &run) {
   auto a = std::make_shared<TraceArgs>();
-  CLI::App* cmd = app.add_subcommand(
+  CLI::App *cmd = app.add_subcommand(
       "trace",
       "Read a PyTorch profiler trace (.json or .json.gz): step overview (TensorBoard plugin "
       "rules), operator and kernel tables, and with --hw the roofline efficiency of each "
@@ -98,4 +105,4 @@ void register_trace(CLI::App& app, Runner& run) {
   cmd->callback([a, &run] { run = [a] { return run_trace(*a); }; });
 }
 
-}  // namespace perfmodel::cli
+} // namespace perfmodel::cli

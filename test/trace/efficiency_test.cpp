@@ -12,7 +12,7 @@ TEST_CASE("efficiency of the hand-made trace: one modelled relu, the rest listed
   LoadedTrace t = load_test_trace("tiny.json");
   trace::EfficiencyView v = trace::efficiency_view(t.trace, t.links, t.tree, v100());
   REQUIRE(v.rows.size() == 1);
-  const trace::EfficiencyRow& r = v.rows[0];
+  const trace::EfficiencyRow &r = v.rows[0];
   CHECK(r.name == "aten::relu");
   CHECK(r.op == "relu fwd");
   CHECK(r.calls == 1);
@@ -26,7 +26,8 @@ TEST_CASE("efficiency of the hand-made trace: one modelled relu, the rest listed
   CHECK(v.device_seconds == doctest::Approx(105e-6));
   REQUIRE(v.unattributed.size() == 3);
   double listed = 0;
-  for (const auto& u : v.unattributed) listed += u.seconds;
+  for (const auto &u : v.unattributed)
+    listed += u.seconds;
   CHECK(listed + v.modelled_seconds == doctest::Approx(v.device_seconds));
   CHECK(v.unattributed[0].name == "stray_kernel");
   CHECK(v.unattributed[0].reason.find("outside any operator") != std::string::npos);
@@ -35,23 +36,25 @@ TEST_CASE("efficiency of the hand-made trace: one modelled relu, the rest listed
 }
 
 TEST_CASE("efficiency of ResNet-50 training on V100: conv, batch norm and elementwise") {
-  const LoadedTrace& t = shared_trace(0);
+  const LoadedTrace &t = shared_trace(0);
   trace::EfficiencyView v = trace::efficiency_view(t.trace, t.links, t.tree, v100());
   REQUIRE(v.rows.size() >= 10);
   // Every device microsecond is either modelled or listed.
   double listed = 0;
-  for (const auto& u : v.unattributed) listed += u.seconds;
+  for (const auto &u : v.unattributed)
+    listed += u.seconds;
   CHECK(listed + v.modelled_seconds == doctest::Approx(v.device_seconds).epsilon(1e-9));
   CHECK(v.modelled_seconds > 0.9 * v.device_seconds);
   std::set<std::string> kinds;
-  for (const auto& s : v.summary) kinds.insert(s.op);
-  for (const char* k : {"conv2d fwd", "conv2d bwd_data", "conv2d bwd_weight", "batchnorm fwd",
+  for (const auto &s : v.summary)
+    kinds.insert(s.op);
+  for (const char *k : {"conv2d fwd", "conv2d bwd_data", "conv2d bwd_weight", "batchnorm fwd",
                         "batchnorm bwd", "relu fwd", "relu bwd_data", "add fwd", "linear fwd"})
     CHECK_MESSAGE(kinds.count(k), k);
   // Ranked by time lost.
   for (size_t i = 1; i < v.rows.size(); ++i)
     CHECK(v.rows[i - 1].time_lost() >= v.rows[i].time_lost());
-  for (const auto& r : v.rows) {
+  for (const auto &r : v.rows) {
     CAPTURE(r.name);
     CAPTURE(r.shapes);
     CHECK(r.fraction_of_roofline() > 0);
@@ -65,8 +68,9 @@ TEST_CASE("efficiency of ResNet-50 training on V100: conv, batch norm and elemen
   }
   // The first convolution: 6 steps, one call each; counts are per call times calls.
   bool found = false;
-  for (const auto& r : v.rows) {
-    if (r.name != "aten::cudnn_convolution" || r.shapes != "32x3x224x224, 64x3x7x7") continue;
+  for (const auto &r : v.rows) {
+    if (r.name != "aten::cudnn_convolution" || r.shapes != "32x3x224x224, 64x3x7x7")
+      continue;
     found = true;
     CHECK(r.calls == 6);
     CHECK(r.flops == 6.0 * 7552892928.0);
@@ -76,7 +80,8 @@ TEST_CASE("efficiency of ResNet-50 training on V100: conv, batch norm and elemen
   CHECK(found);
   // The memcpy of the input batch is listed, with the operator that launched it.
   bool memcpy_listed = false;
-  for (const auto& u : v.unattributed)
-    if (u.name.rfind("Memcpy", 0) == 0 && u.op == "aten::copy_") memcpy_listed = true;
+  for (const auto &u : v.unattributed)
+    if (u.name.rfind("Memcpy", 0) == 0 && u.op == "aten::copy_")
+      memcpy_listed = true;
   CHECK(memcpy_listed);
 }

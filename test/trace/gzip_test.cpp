@@ -10,13 +10,13 @@ using namespace perfmodel;
 
 namespace {
 
-std::string gzip(const std::string& s) {
+std::string gzip(const std::string &s) {
   z_stream zs{};
   REQUIRE(deflateInit2(&zs, 6, Z_DEFLATED, 16 + MAX_WBITS, 8, Z_DEFAULT_STRATEGY) == Z_OK);
   std::string out(deflateBound(&zs, s.size()) + 32, '\0');
-  zs.next_in = reinterpret_cast<Bytef*>(const_cast<char*>(s.data()));
+  zs.next_in = reinterpret_cast<Bytef *>(const_cast<char *>(s.data()));
   zs.avail_in = static_cast<uInt>(s.size());
-  zs.next_out = reinterpret_cast<Bytef*>(out.data());
+  zs.next_out = reinterpret_cast<Bytef *>(out.data());
   zs.avail_out = static_cast<uInt>(out.size());
   REQUIRE(deflate(&zs, Z_FINISH) == Z_STREAM_END);
   out.resize(zs.total_out);
@@ -24,11 +24,12 @@ std::string gzip(const std::string& s) {
   return out;
 }
 
-}  // namespace
+} // namespace
 
 TEST_CASE("gunzip inflates one and several members") {
   std::string text(200000, 'x');
-  for (size_t i = 0; i < text.size(); i += 7) text[i] = static_cast<char>('a' + i % 26);
+  for (size_t i = 0; i < text.size(); i += 7)
+    text[i] = static_cast<char>('a' + i % 26);
   std::string z = gzip(text);
   CHECK(io::is_gzip(z));
   CHECK_FALSE(io::is_gzip(text));
@@ -41,7 +42,7 @@ TEST_CASE("gunzip rejects truncated and corrupt streams") {
   try {
     io::gunzip(z.substr(0, z.size() - 6), "t.gz");
     FAIL("no error");
-  } catch (const InputError& e) {
+  } catch (const InputError &e) {
     CHECK(std::string(e.what()).find("t.gz: error: truncated gzip stream") == 0);
   }
   std::string bad = z;

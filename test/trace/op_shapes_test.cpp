@@ -13,15 +13,18 @@ using namespace perfmodel::test;
 namespace {
 
 // The first operator node called `name` whose recorded shapes print as `shapes`.
-int find_node(const LoadedTrace& t, const std::string& name, const std::string& shapes,
-              const std::string& parent_shapes = "") {
+int find_node(const LoadedTrace &t, const std::string &name, const std::string &shapes,
+              const std::string &parent_shapes = "") {
   for (int n = 0; n < static_cast<int>(t.tree.nodes.size()); ++n) {
-    if (!trace::is_operator_node(t.trace, t.tree, n)) continue;
-    const trace::TraceEvent& e = t.trace.events[t.tree.nodes[n].event];
-    if (e.name != name || trace::dims_label(e) != shapes) continue;
+    if (!trace::is_operator_node(t.trace, t.tree, n))
+      continue;
+    const trace::TraceEvent &e = t.trace.events[t.tree.nodes[n].event];
+    if (e.name != name || trace::dims_label(e) != shapes)
+      continue;
     if (!parent_shapes.empty()) {
       int p = t.tree.nodes[n].parent;
-      if (trace::dims_label(t.trace.events[t.tree.nodes[p].event]) != parent_shapes) continue;
+      if (trace::dims_label(t.trace.events[t.tree.nodes[p].event]) != parent_shapes)
+        continue;
     }
     return n;
   }
@@ -29,70 +32,73 @@ int find_node(const LoadedTrace& t, const std::string& name, const std::string& 
   return -1;
 }
 
-PassCost counts(const LoadedTrace& t, int n) {
+PassCost counts(const LoadedTrace &t, int n) {
   std::string why;
   auto m = trace::model_op(t.trace, t.tree, n, trace::collect_shape_hints(t.trace), &why);
   REQUIRE_MESSAGE(m.has_value(), why);
-  const Layer& l = m->graph.layers[0];
+  const Layer &l = m->graph.layers[0];
   LayerCost c = layer_cost(m->graph, l, m->part == trace::OpPart::fwd ? Pass::fwd : Pass::train);
   switch (m->part) {
-    case trace::OpPart::fwd: return c.fwd;
-    case trace::OpPart::bwd_data: return c.bwd_data;
-    case trace::OpPart::bwd_weight: return c.bwd_weight;
-    case trace::OpPart::bwd: {
-      PassCost p = c.bwd_data;
-      p += c.bwd_weight;
-      return p;
-    }
+  case trace::OpPart::fwd:
+    return c.fwd;
+  case trace::OpPart::bwd_data:
+    return c.bwd_data;
+  case trace::OpPart::bwd_weight:
+    return c.bwd_weight;
+  case trace::OpPart::bwd: {
+    PassCost p = c.bwd_data;
+    p += c.bwd_weight;
+    return p;
+  }
   }
   return {};
 }
 
-}  // namespace
+} // namespace
 
 TEST_CASE("first ResNet-50 convolution: 7x7/2 conv, 3 -> 64 channels, batch 32") {
-  const LoadedTrace& t = shared_trace(0);
+  const LoadedTrace &t = shared_trace(0);
   PassCost c = counts(t, find_node(t, "aten::cudnn_convolution", "32x3x224x224, 64x3x7x7"));
   // Output 32x64x112x112 (from the backward op's grad-output). GEMM M = 32*112*112 = 401408,
   // N = 64, K = 3*7*7 = 147: FLOPs = 2*M*N*K.
-  CHECK(c.flops == 2LL * 401408 * 64 * 147);  // 7,552,892,928
+  CHECK(c.flops == 2LL * 401408 * 64 * 147); // 7,552,892,928
   // Bytes: input 4,816,896 + weight 9,408 + output 25,690,112 elements, 4 bytes each.
-  CHECK(c.bytes() == (4816896LL + 9408 + 25690112) * 4);  // 122,065,664
+  CHECK(c.bytes() == (4816896LL + 9408 + 25690112) * 4); // 122,065,664
 }
 
 TEST_CASE("batch norm forward on 32x64x112x112") {
-  const LoadedTrace& t = shared_trace(0);
+  const LoadedTrace &t = shared_trace(0);
   PassCost c = counts(t, find_node(t, "aten::cudnn_batch_norm", "32x64x112x112, 64, 64, 64, 64"));
   // 2 FLOPs per element (scale and shift); bytes: input + output + 4 per-channel vectors.
   CHECK(c.flops == 2LL * 25690112);
-  CHECK(c.bytes() == (2LL * 25690112 + 4 * 64) * 4);  // 205,521,920
+  CHECK(c.bytes() == (2LL * 25690112 + 4 * 64) * 4); // 205,521,920
 }
 
 TEST_CASE("residual add_ of two 32x256x56x56 tensors") {
-  const LoadedTrace& t = shared_trace(0);
+  const LoadedTrace &t = shared_trace(0);
   PassCost c = counts(t, find_node(t, "aten::add_", "32x256x56x56, 32x256x56x56"));
-  CHECK(c.flops == 25690112);               // one add per element
-  CHECK(c.bytes() == 3LL * 25690112 * 4);   // two inputs read, one output written
+  CHECK(c.flops == 25690112);             // one add per element
+  CHECK(c.bytes() == 3LL * 25690112 * 4); // two inputs read, one output written
 }
 
 TEST_CASE("conv backward_weight takes its shapes from the parent convolution_backward") {
-  const LoadedTrace& t = shared_trace(0);
+  const LoadedTrace &t = shared_trace(0);
   int n = find_node(t, "aten::cudnn_convolution_backward_weight", "32x2048x7x7, 32x512x7x7",
                     "32x512x7x7, 32x2048x7x7, 2048x512x1x1");
   PassCost c = counts(t, n);
-  CHECK(c.flops == 2LL * (32 * 7 * 7) * 2048 * 512);  // dW = X^T dY: 2*M*N*K
-  CHECK(c.bytes() == (32LL * 512 * 49 + 2048 * 512) * 4);  // saved input read, dW written
+  CHECK(c.flops == 2LL * (32 * 7 * 7) * 2048 * 512);      // dW = X^T dY: 2*M*N*K
+  CHECK(c.bytes() == (32LL * 512 * 49 + 2048 * 512) * 4); // saved input read, dW written
 }
 
 TEST_CASE("relu backward (threshold_backward) reads grad and input, writes grad") {
-  const LoadedTrace& t = shared_trace(0);
+  const LoadedTrace &t = shared_trace(0);
   PassCost c = counts(t, find_node(t, "aten::threshold_backward", "32x2048x7x7, 32x2048x7x7"));
   CHECK(c.flops == 32LL * 2048 * 49);
   CHECK(c.bytes() == 3LL * 32 * 2048 * 49 * 4);
 }
 
 TEST_CASE("max pool: output from the backward op, smallest window kernel = stride") {
-  const LoadedTrace& t = shared_trace(0);
+  const LoadedTrace &t = shared_trace(0);
   std::string why;
   int n = find_node(t, "aten::max_pool2d_with_indices", "32x64x112x112");
   auto m = trace::model_op(t.trace, t.tree, n, trace::collect_shape_hints(t.trace), &why);
@@ -101,7 +107,7 @@ TEST_CASE("max pool: output from the backward op, smallest window kernel = strid
 }
 
 TEST_CASE("operators without a rule or without shapes say why") {
-  const LoadedTrace& t = shared_trace(0);
+  const LoadedTrace &t = shared_trace(0);
   std::string why;
   int n = find_node(t, "aten::copy_", "3x224x224, 3x224x224");
   CHECK_FALSE(trace::model_op(t.trace, t.tree, n, {}, &why).has_value());

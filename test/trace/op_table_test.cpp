@@ -19,9 +19,9 @@ TEST_CASE("operator table of the hand-made trace") {
   CHECK(ops[0].device_self == doctest::Approx(60e-6));
   CHECK(ops[0].device_total == doctest::Approx(60e-6));
   CHECK(ops[0].host_total == doctest::Approx(30e-6));
-  CHECK(ops[0].host_self == doctest::Approx(20e-6));  // minus its runtime call (10 us)
+  CHECK(ops[0].host_self == doctest::Approx(20e-6)); // minus its runtime call (10 us)
   CHECK(ops[1].name == "aten::copy_");
-  CHECK(ops[1].device_self == doctest::Approx(10e-6));  // the memcpy counts as device time
+  CHECK(ops[1].device_self == doctest::Approx(10e-6)); // the memcpy counts as device time
   CHECK(ops[1].host_self == doctest::Approx(5e-6));
 }
 
@@ -38,17 +38,18 @@ TEST_CASE("kernel table of the hand-made trace") {
 namespace {
 
 void check_operators(int workers) {
-  const LoadedTrace& t = shared_trace(workers);
+  const LoadedTrace &t = shared_trace(workers);
   auto ops = trace::operator_table(t.trace, t.tree);
-  const nlohmann::json& exp = expected(workers, 2);
+  const nlohmann::json &exp = expected(workers, 2);
   REQUIRE(ops.size() == exp.size());
-  std::map<std::string, const trace::OperatorRow*> by_name;
-  for (const auto& o : ops) by_name[o.name] = &o;
-  for (const auto& e : exp) {
+  std::map<std::string, const trace::OperatorRow *> by_name;
+  for (const auto &o : ops)
+    by_name[o.name] = &o;
+  for (const auto &e : exp) {
     const std::string name = e["name"];
     CAPTURE(name);
     REQUIRE(by_name.count(name));
-    const trace::OperatorRow& o = *by_name[name];
+    const trace::OperatorRow &o = *by_name[name];
     CHECK(o.calls == e["calls"].get<int64_t>());
     CHECK(close_us(o.device_self, e["device_self_duration"].get<double>()));
     CHECK(close_us(o.device_total, e["device_total_duration"].get<double>()));
@@ -58,17 +59,18 @@ void check_operators(int workers) {
 }
 
 void check_kernels(int workers) {
-  const LoadedTrace& t = shared_trace(workers);
+  const LoadedTrace &t = shared_trace(workers);
   auto ks = trace::kernel_table(t.trace);
-  const nlohmann::json& rows = expected(workers, 3)["data"]["rows"];
+  const nlohmann::json &rows = expected(workers, 3)["data"]["rows"];
   REQUIRE(ks.size() == rows.size());
-  std::map<std::string, const trace::KernelRow*> by_name;
-  for (const auto& k : ks) by_name[k.name] = &k;
-  for (const auto& r : rows) {
+  std::map<std::string, const trace::KernelRow *> by_name;
+  for (const auto &k : ks)
+    by_name[k.name] = &k;
+  for (const auto &r : rows) {
     const std::string name = r[0];
     CAPTURE(name);
     REQUIRE(by_name.count(name));
-    const trace::KernelRow& k = *by_name[name];
+    const trace::KernelRow &k = *by_name[name];
     CHECK(k.calls == r[1].get<int64_t>());
     CHECK(close_us(k.total, r[2].get<double>()));
     CHECK(close_us(k.mean, r[3].get<double>()));
@@ -76,10 +78,11 @@ void check_kernels(int workers) {
     CHECK(close_us(k.min, r[5].get<double>()));
   }
   // Sorted by total time, as the plugin's table.
-  for (size_t i = 1; i < ks.size(); ++i) CHECK(ks[i - 1].total >= ks[i].total);
+  for (size_t i = 1; i < ks.size(); ++i)
+    CHECK(ks[i - 1].total >= ks[i].total);
 }
 
-}  // namespace
+} // namespace
 
 TEST_CASE("operator table equals the TensorBoard plugin on resnet50 num_workers=0") {
   check_operators(0);

@@ -16,7 +16,7 @@ TEST_CASE("overview of the hand-made trace: steps extended to their device work"
   trace::Overview ov = trace::compute_overview(t.trace, t.links);
   REQUIRE(ov.steps.size() == 2);
   // Step 1: 1000..1115 us (its kernel ends at 1115); step 2: 1115..1170 (the stray kernel).
-  const trace::StepTimes& a = ov.steps[0];
+  const trace::StepTimes &a = ov.steps[0];
   CHECK(a.step == "1");
   CHECK(a.total == doctest::Approx(115e-6));
   CHECK(a.kernel == doctest::Approx(60e-6));
@@ -25,7 +25,7 @@ TEST_CASE("overview of the hand-made trace: steps extended to their device work"
   CHECK(a.cpu_exec == doctest::Approx(15e-6));
   CHECK(a.other == doctest::Approx(10e-6));
   CHECK(a.memcpy == 0);
-  const trace::StepTimes& b = ov.steps[1];
+  const trace::StepTimes &b = ov.steps[1];
   CHECK(b.total == doctest::Approx(55e-6));
   CHECK(b.kernel == doctest::Approx(30e-6));
   CHECK(b.memcpy == doctest::Approx(10e-6));
@@ -34,7 +34,7 @@ TEST_CASE("overview of the hand-made trace: steps extended to their device work"
   CHECK(b.other == doctest::Approx(6e-6));
   CHECK(ov.average.total == doctest::Approx(85e-6));
   CHECK(ov.gpu_utilization == doctest::Approx(45.0 / 85.0));
-  REQUIRE(ov.recommendations.size() == 1);  // DataLoader 11.8% > 5%
+  REQUIRE(ov.recommendations.size() == 1); // DataLoader 11.8% > 5%
   CHECK(ov.recommendations[0].find("DataLoader") != std::string::npos);
 }
 
@@ -57,26 +57,29 @@ namespace {
 
 // The plugin's step rows: role values in its tooltips ("<b>Memset: 69us</b>"), since its column
 // labels of Memset and Communication are swapped.
-std::map<std::string, double> tooltip_values(const nlohmann::json& row, double* total) {
+std::map<std::string, double> tooltip_values(const nlohmann::json &row, double *total) {
   std::map<std::string, double> v;
   static const std::regex role("<b>([^:<]+): ([0-9.]+)us</b>"), tot("Total: ([0-9.]+)us");
-  for (const auto& cell : row) {
-    if (!cell.is_string()) continue;
+  for (const auto &cell : row) {
+    if (!cell.is_string())
+      continue;
     std::smatch m;
     const std::string s = cell.get<std::string>();
-    if (std::regex_search(s, m, role)) v[m[1]] = std::stod(m[2]);
-    if (std::regex_search(s, m, tot)) *total = std::stod(m[1]);
+    if (std::regex_search(s, m, role))
+      v[m[1]] = std::stod(m[2]);
+    if (std::regex_search(s, m, tot))
+      *total = std::stod(m[1]);
   }
   return v;
 }
 
 void check_against_plugin(int workers) {
-  const LoadedTrace& t = shared_trace(workers);
+  const LoadedTrace &t = shared_trace(workers);
   trace::Overview ov = trace::compute_overview(t.trace, t.links);
-  const nlohmann::json& exp = expected(workers, 0);
-  const auto& rows = exp["steps"]["rows"];
+  const nlohmann::json &exp = expected(workers, 0);
+  const auto &rows = exp["steps"]["rows"];
   REQUIRE(ov.steps.size() == rows.size());
-  const auto& names = trace::role_names();
+  const auto &names = trace::role_names();
   for (size_t i = 0; i < rows.size(); ++i) {
     CAPTURE(i);
     CHECK(ov.steps[i].step == rows[i][0].get<std::string>());
@@ -90,10 +93,10 @@ void check_against_plugin(int workers) {
       CHECK(close_us(mine[r], v.at(names[r])));
     }
   }
-  const auto& perf = exp["performance"][0];
+  const auto &perf = exp["performance"][0];
   CHECK(close_us(ov.average.total, perf["value"].get<double>()));
   auto avg = trace::role_values(ov.average);
-  for (const auto& c : perf["children"]) {
+  for (const auto &c : perf["children"]) {
     size_t r = std::find(names.begin(), names.end(), c["name"].get<std::string>()) - names.begin();
     REQUIRE(r < names.size());
     CAPTURE(names[r]);
@@ -101,21 +104,22 @@ void check_against_plugin(int workers) {
     CHECK(std::abs(100 * avg[r] / ov.average.total - c["extra"].get<double>()) <= 0.005 + 1e-9);
   }
   // "GPU Utilization of GPU0": "67.82 %"
-  for (const auto& e : exp["environments"]) {
+  for (const auto &e : exp["environments"]) {
     const std::string title = e["title"];
-    if (title.rfind("GPU Utilization", 0) != 0) continue;
+    if (title.rfind("GPU Utilization", 0) != 0)
+      continue;
     double pct = std::stod(e["value"].get<std::string>());
     CHECK(std::abs(100 * ov.gpu_utilization - pct) <= 0.005 + 1e-9);
   }
-  const bool plugin_has = exp["recommendations"].get<std::string>().find("DataLoader") !=
-                          std::string::npos;
-  const bool mine_has = !ov.recommendations.empty() &&
-                        ov.recommendations[0].find("DataLoader") != std::string::npos;
+  const bool plugin_has =
+      exp["recommendations"].get<std::string>().find("DataLoader") != std::string::npos;
+  const bool mine_has =
+      !ov.recommendations.empty() && ov.recommendations[0].find("DataLoader") != std::string::npos;
   CHECK(plugin_has == mine_has);
   CHECK(ov.recommendations.size() == (plugin_has ? 1u : 0u));
 }
 
-}  // namespace
+} // namespace
 
 TEST_CASE("overview equals the TensorBoard plugin on resnet50 num_workers=0") {
   check_against_plugin(0);

@@ -8,13 +8,15 @@
 using namespace perfmodel::trace;
 
 namespace {
-bool same(const Ranges& a, const Ranges& b) {
-  if (a.size() != b.size()) return false;
+bool same(const Ranges &a, const Ranges &b) {
+  if (a.size() != b.size())
+    return false;
   for (std::size_t i = 0; i < a.size(); ++i)
-    if (a[i].start != b[i].start || a[i].end != b[i].end) return false;
+    if (a[i].start != b[i].start || a[i].end != b[i].end)
+      return false;
   return true;
 }
-}  // namespace
+} // namespace
 
 TEST_CASE("merge sorts and joins overlapping and touching ranges") {
   CHECK(same(merge_ranges({{5, 6}, {1, 3}, {2, 4}, {4, 4.5}, {7, 8}, {7.5, 7.6}}),

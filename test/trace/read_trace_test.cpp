@@ -11,24 +11,24 @@ using namespace perfmodel::test;
 
 TEST_CASE("reads the complete events of a small trace with their args") {
   trace::Trace t = io::read_trace(test_data("tiny.json"));
-  REQUIRE(t.events.size() == 13);  // the flow ("s") and metadata ("M") events are skipped
-  CHECK(t.origin_us == 990);       // the earliest event (the orphan kernel)
-  const trace::TraceEvent& step = t.events[0];
+  REQUIRE(t.events.size() == 13); // the flow ("s") and metadata ("M") events are skipped
+  CHECK(t.origin_us == 990);      // the earliest event (the orphan kernel)
+  const trace::TraceEvent &step = t.events[0];
   CHECK(step.kind == trace::EventKind::profiler_step);
   CHECK(step.step == 1);
   CHECK(step.start == doctest::Approx(10e-6));
   CHECK(step.end == doctest::Approx(110e-6));
-  const trace::TraceEvent& relu = t.events[2];
+  const trace::TraceEvent &relu = t.events[2];
   CHECK(relu.kind == trace::EventKind::op);
   CHECK(relu.tid == "10");
   CHECK(relu.external_id == 3);
   REQUIRE(relu.input_dims.size() == 1);
   CHECK(relu.input_dims[0] == trace::Dims{4, 8});
-  const trace::TraceEvent& rt = t.events[4];
+  const trace::TraceEvent &rt = t.events[4];
   CHECK(rt.kind == trace::EventKind::runtime);
   CHECK(rt.correlation == 100);
-  CHECK(rt.external_id == 4);  // lower-case "external id" of runtime events
-  const trace::TraceEvent& k = t.events[5];
+  CHECK(rt.external_id == 4); // lower-case "external id" of runtime events
+  const trace::TraceEvent &k = t.events[5];
   CHECK(k.kind == trace::EventKind::kernel);
   CHECK(k.pid == "0");
   CHECK(k.tid == "stream 7");
@@ -60,16 +60,16 @@ TEST_CASE("events that touch in microseconds touch exactly in seconds") {
 
 namespace {
 
-std::string error_of(const std::string& name) {
+std::string error_of(const std::string &name) {
   try {
     io::read_trace(test_data(name));
-  } catch (const InputError& e) {
+  } catch (const InputError &e) {
     return e.what();
   }
   return "";
 }
 
-}  // namespace
+} // namespace
 
 TEST_CASE("malformed traces are input errors with a location") {
   std::string e = error_of("not_json.json");
@@ -105,6 +105,6 @@ TEST_CASE("malformed traces are input errors with a location") {
   CHECK_THROWS_AS(io::parse_trace("42", "num.json"), InputError);
   CHECK_THROWS_AS(io::parse_trace(R"({"traceEvents": 3})", "x.json"), InputError);
   CHECK_THROWS_AS(io::parse_trace(R"({"traceEvents": [{"ph": "X", "ts": 1, "dur": 1}]})", "x"),
-                  InputError);  // no name
+                  InputError); // no name
   CHECK_THROWS_AS(io::parse_trace(R"({"traceEvents": [7]})", "x"), InputError);
 }

@@ -30,9 +30,9 @@ inline std::string shared_trace_path(int workers) {
 }
 
 /// The shared trace for num_workers 0 or 4, parsed once per test executable.
-inline const LoadedTrace& shared_trace(int workers) {
+inline const LoadedTrace &shared_trace(int workers) {
   static std::map<int, std::unique_ptr<LoadedTrace>> cache;
-  auto& slot = cache[workers];
+  auto &slot = cache[workers];
   if (!slot) {
     slot = std::make_unique<LoadedTrace>();
     slot->trace = io::read_trace(shared_trace_path(workers));
@@ -44,28 +44,29 @@ inline const LoadedTrace& shared_trace(int workers) {
 
 /// tb-profiler-expected.jsonl: 5 documents per trace (overview, operator summary, operator
 /// table, kernel table, kernel totals), num_workers_0 first.
-inline const std::vector<nlohmann::json>& expected_documents() {
+inline const std::vector<nlohmann::json> &expected_documents() {
   static std::vector<nlohmann::json> docs = [] {
     std::vector<nlohmann::json> d;
     std::ifstream in(std::string(PERFMODEL_SHARED_DIR) + "/traces/tb-profiler-expected.jsonl");
     REQUIRE_MESSAGE(in.good(), "shared/traces/tb-profiler-expected.jsonl is missing");
     std::string line;
     while (std::getline(in, line))
-      if (!line.empty()) d.push_back(nlohmann::json::parse(line));
+      if (!line.empty())
+        d.push_back(nlohmann::json::parse(line));
     REQUIRE(d.size() == 10);
     return d;
   }();
   return docs;
 }
-inline const nlohmann::json& expected(int workers, int doc) {
+inline const nlohmann::json &expected(int workers, int doc) {
   return expected_documents().at((workers == 0 ? 0 : 5) + doc);
 }
 
-inline std::string test_data(const std::string& name) {
+inline std::string test_data(const std::string &name) {
   return std::string(PERFMODEL_TEST_DATA) + "/trace/" + name;
 }
 
-inline LoadedTrace load_test_trace(const std::string& name) {
+inline LoadedTrace load_test_trace(const std::string &name) {
   LoadedTrace t;
   t.trace = io::read_trace(test_data(name));
   t.links = trace::link_events(t.trace);
@@ -92,4 +93,4 @@ inline bool close_us(double seconds, double expected_us) {
   return std::abs(seconds * 1e6 - expected_us) <= 0.5 + 1e-6;
 }
 
-}  // namespace perfmodel::test
+} // namespace perfmodel::test

@@ -3,6 +3,8 @@
 
 #include <doctest/doctest.h>
 
+#include <sstream>
+
 #include "trace_fixtures.hpp"
 
 using namespace perfmodel;
@@ -21,7 +23,7 @@ report::TraceReport tiny_report() {
   return r;
 }
 
-}  // namespace
+} // namespace
 
 TEST_CASE("table output has every view with human units") {
   std::string s = report::render_trace(tiny_report(), report::Format::table);
@@ -65,7 +67,24 @@ TEST_CASE("sorting and top-N") {
   k.kernels = trace::kernel_table(load_test_trace("tiny.json").trace);
   CHECK(report::sort_and_limit(k, "min", 0));
   CHECK(k.kernels->front().name == "relu_kernel");
-  CHECK_FALSE(report::sort_and_limit(k, "device_self", 0));  // an operator key only
+  CHECK_FALSE(report::sort_and_limit(k, "device_self", 0)); // an operator key only
   CHECK(report::sort_and_limit(k, "", 2));
   CHECK(k.kernels->size() == 2);
+}
+
+TEST_CASE("the ten operators with the most time lost print, ranked") {
+  const LoadedTrace& t = shared_trace(0);
+  report::TraceReport r;
+  r.efficiency = trace::efficiency_view(t.trace, t.links, t.tree, v100());
+  REQUIRE(r.efficiency->rows.size() > 10);
+  REQUIRE(report::sort_and_limit(r, "", 10));
+  std::string s = report::render_trace(r, report::Format::table);
+  std::istringstream in(s);
+  std::string line;
+  int ranked = 0;
+  while (std::getline(in, line))
+    if (line.rfind(std::to_string(ranked + 1) + " ", 0) == 0) ++ranked;
+  CHECK(ranked == 10);
+  CHECK(s.find("aten::cudnn_convolution") != std::string::npos);
+  CHECK(s.find("\n11 ") == std::string::npos);  // --top 10
 }

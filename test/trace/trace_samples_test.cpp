@@ -9,13 +9,13 @@ using namespace perfmodel;
 using namespace perfmodel::test;
 
 TEST_CASE("samples from the ResNet-50 trace: median call time, core counts, single passes") {
-  const LoadedTrace& t = shared_trace(0);
+  const LoadedTrace &t = shared_trace(0);
   trace::EfficiencyView v = trace::efficiency_view(t.trace, t.links, t.tree, v100());
   auto samples = trace::samples_from_efficiency(v, "r.json.gz");
   REQUIRE(samples.size() > 50);
   CHECK(samples.size() <= v.rows.size());
   bool conv = false;
-  for (const auto& s : samples) {
+  for (const auto &s : samples) {
     CHECK(s.seconds > 0);
     CHECK(s.source.rfind("trace:r.json.gz:aten::", 0) == 0);
     if (s.source == "trace:r.json.gz:aten::cudnn_convolution 32x3x224x224, 64x3x7x7") {
@@ -25,7 +25,7 @@ TEST_CASE("samples from the ResNet-50 trace: median call time, core counts, sing
       CHECK(s.flops == 7552892928.0);
       CHECK(s.bytes == 122065664.0);
       // The median of the six calls' device times.
-      for (const auto& r : v.rows)
+      for (const auto &r : v.rows)
         if (r.name == "aten::cudnn_convolution" && r.shapes == "32x3x224x224, 64x3x7x7") {
           std::vector<double> c = r.call_seconds;
           std::sort(c.begin(), c.end());

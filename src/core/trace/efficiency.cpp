@@ -10,44 +10,49 @@ namespace perfmodel::trace {
 namespace {
 
 // Everything a model depends on: the op, its shapes, and its parent's (conv backward parts).
-std::string context_key(const Trace& t, const OpTree& tree, int n) {
-  auto dims = [](const TraceEvent& e) {
+std::string context_key(const Trace &t, const OpTree &tree, int n) {
+  auto dims = [](const TraceEvent &e) {
     std::string s = e.name + "(";
-    for (const Dims& d : e.input_dims) s += shape_str(d, 'x') + ";";
+    for (const Dims &d : e.input_dims)
+      s += shape_str(d, 'x') + ";";
     return s + ")";
   };
-  const OpNode& node = tree.nodes[n];
+  const OpNode &node = tree.nodes[n];
   std::string k = dims(t.events[node.event]);
   if (node.parent >= 0 && tree.nodes[node.parent].event != OpTree::npos)
     k += "<" + dims(t.events[tree.nodes[node.parent].event]);
-  for (int c : node.children) k += "|" + t.events[tree.nodes[c].event].name;
+  for (int c : node.children)
+    k += "|" + t.events[tree.nodes[c].event].name;
   return k;
 }
 
 struct Signature {
   OpModel model;
-  std::string op;  // "conv2d fwd"
+  std::string op; // "conv2d fwd"
   double flops = 0, bytes = 0, roofline = 0, calibrated = -1;
   Bound bound = Bound::none;
 };
 
-PassCost part_cost(const LayerCost& lc, OpPart p) {
+PassCost part_cost(const LayerCost &lc, OpPart p) {
   switch (p) {
-    case OpPart::fwd: return lc.fwd;
-    case OpPart::bwd_data: return lc.bwd_data;
-    case OpPart::bwd_weight: return lc.bwd_weight;
-    case OpPart::bwd: {
-      PassCost c = lc.bwd_data;
-      c += lc.bwd_weight;
-      return c;
-    }
+  case OpPart::fwd:
+    return lc.fwd;
+  case OpPart::bwd_data:
+    return lc.bwd_data;
+  case OpPart::bwd_weight:
+    return lc.bwd_weight;
+  case OpPart::bwd: {
+    PassCost c = lc.bwd_data;
+    c += lc.bwd_weight;
+    return c;
+  }
   }
   return {};
 }
 
-Signature evaluate(OpModel m, const HwSpec& hw, const Calibration* cal) {
+Signature evaluate(OpModel m, const HwSpec &hw, const Calibration *cal) {
   Signature s;
-  const Layer& l = m.graph.layers.at(0);
+  const Layer &l = m.graph.layers.at(0);
   LayerCost lc = layer_cost(m.graph, l, m.part == OpPart::fwd ? Pass::fwd : Pass::train);
   LayerCost part = lc;
   part.total = part_cost(lc, m.part);
@@ -59,8 +64,10 @@ Signature evaluate(OpModel m, const HwSpec& hw, const Calibration* cal) {
   s.bound = tm.bound;
   if (cal) {
     std::vector<KernelPass> kps;
-    if (m.part == OpPart::fwd) kps = {KernelPass::fwd};
-    if (m.part == OpPart::bwd_data || m.part == OpPart::bwd) kps.push_back(KernelPass::bwd_data);
+    if (m.part == OpPart::fwd)
+      kps = {KernelPass::fwd};
+    if (m.part == OpPart::bwd_data || m.part == OpPart::bwd)
+      kps.push_back(KernelPass::bwd_data);
     if (m.part == OpPart::bwd_weight ||
         (m.part == OpPart::bwd && lc.bwd_weight.bytes() + lc.bwd_weight.flops > 0))
       kps.push_back(KernelPass::bwd_weight);
@@ -72,10 +79,10 @@ Signature evaluate(OpModel m, const HwSpec& hw, const Calibration* cal) {
   return s;
 }
 
-}  // namespace
+} // namespace
 
-EfficiencyView efficiency_view(const Trace& t, const Links& l, const OpTree& tree,
-                               const HwSpec& hw, const Calibration* cal) {
+EfficiencyView efficiency_view(const Trace &t, const Links &l, const OpTree &tree, const HwSpec &hw,
+                               const Calibration *cal) {
   EfficiencyView v;
   v.hardware = hw.name;
   const ShapeHints hints = collect_shape_hints(t);
@@ -88,8 +95,9 @@ EfficiencyView efficiency_view(const Trace& t, const Links& l, const OpTree& tre
   std::vector<int> sig(n_nodes, -1);
   std::vector<std::string> why(n_nodes);
   for (int n = 0; n < n_nodes; ++n) {
-    if (!is_operator_node(t, tree, n)) continue;
-    const TraceEvent& e = t.events[tree.nodes[n].event];
+    if (!is_operator_node(t, tree, n))
+      continue;
+    const TraceEvent &e = t.events[tree.nodes[n].event];
     if (!has_shape_rule(e.name)) {
       why[n] = "no shape rule for this operator";
       continue;
@@ -110,7 +118,7 @@ EfficiencyView efficiency_view(const Trace& t, const Links& l, const OpTree& tre
         sigs.push_back(evaluate(std::move(*m), hw, cal));
         sig[n] = sig_of_key[key] = static_cast<int>(sigs.size() - 1);
         continue;
-      } catch (const InputError& err) {
+      } catch (const InputError &err) {
         w = err.message();
       }
     }
@@ -120,17 +128,19 @@ EfficiencyView efficiency_view(const Trace& t, const Links& l, const OpTree& tre
   std::vector<char> modelled_below(n_nodes, 0);
   for (int n = n_nodes - 1; n >= 0; --n) {
     int p = tree.nodes[n].parent;
-    if (p >= 0 && (sig[n] >= 0 || modelled_below[n])) modelled_below[p] = 1;
+    if (p >= 0 && (sig[n] >= 0 || modelled_below[n]))
+      modelled_below[p] = 1;
   }
 
   // 3. Walk the trees: innermost modelled operators take their subtree's device time.
   std::vector<char> reached(t.events.size(), 0);
   std::unordered_map<std::string, size_t> row_at, unattributed_at;
-  auto unattributed = [&](size_t dev, const std::string& op, const std::string& reason) {
-    const TraceEvent& d = t.events[dev];
+  auto unattributed = [&](size_t dev, const std::string &op, const std::string &reason) {
+    const TraceEvent &d = t.events[dev];
     std::string k = d.name + '\n' + op + '\n' + reason;
     auto [it, fresh] = unattributed_at.emplace(k, v.unattributed.size());
-    if (fresh) v.unattributed.push_back(UnattributedRow{d.name, op, reason});
+    if (fresh)
+      v.unattributed.push_back(UnattributedRow{d.name, op, reason});
     ++v.unattributed[it->second].calls;
     v.unattributed[it->second].seconds += d.duration();
     reached[dev] = 1;
@@ -140,10 +150,10 @@ EfficiencyView efficiency_view(const Trace& t, const Links& l, const OpTree& tre
   while (!stack.empty()) {
     int n = stack.back();
     stack.pop_back();
-    const OpNode& node = tree.nodes[n];
+    const OpNode &node = tree.nodes[n];
     if (sig[n] >= 0 && !modelled_below[n]) {
-      const Signature& s = sigs[sig[n]];
-      const TraceEvent& e = t.events[node.event];
+      const Signature &s = sigs[sig[n]];
+      const TraceEvent &e = t.events[node.event];
       std::string shapes = dims_label(e);
       auto [it, fresh] = row_at.emplace(e.name + '\n' + shapes + '\n' + s.op, v.rows.size());
       if (fresh) {
@@ -153,67 +163,74 @@ EfficiencyView efficiency_view(const Trace& t, const Links& l, const OpTree& tre
         r.shapes = shapes;
         r.bound = s.bound;
         r.model = s.model;
-        if (cal) r.calibrated_seconds = 0;
+        if (cal)
+          r.calibrated_seconds = 0;
         v.rows.push_back(std::move(r));
       }
-      EfficiencyRow& r = v.rows[it->second];
+      EfficiencyRow &r = v.rows[it->second];
       ++r.calls;
       r.flops += s.flops;
       r.bytes += s.bytes;
       r.roofline_seconds += s.roofline;
-      if (cal) r.calibrated_seconds += s.calibrated;
+      if (cal)
+        r.calibrated_seconds += s.calibrated;
       r.device_seconds += node.device_total;
       r.call_seconds.push_back(node.device_total);
       v.modelled_seconds += node.device_total;
-      sub.assign(1, n);  // mark the subtree's device activity as attributed
+      sub.assign(1, n); // mark the subtree's device activity as attributed
       while (!sub.empty()) {
         int m = sub.back();
         sub.pop_back();
         for (size_t rt : tree.nodes[m].runtimes)
-          for (size_t d : l.launched[rt]) reached[d] = 1;
+          for (size_t d : l.launched[rt])
+            reached[d] = 1;
         sub.insert(sub.end(), tree.nodes[m].children.begin(), tree.nodes[m].children.end());
       }
       continue;
     }
     const bool root = node.event == OpTree::npos;
     const std::string op = root ? "" : t.events[node.event].name;
-    std::string reason = root ? "launched outside any operator (External id 0)"
-                         : sig[n] >= 0 ? "operators inside it are modelled separately"
+    std::string reason = root              ? "launched outside any operator (External id 0)"
+                         : sig[n] >= 0     ? "operators inside it are modelled separately"
                          : !why[n].empty() ? why[n]
                                            : "not an operator (annotation or step)";
     for (size_t rt : node.runtimes)
-      for (size_t d : l.launched[rt]) unattributed(d, op, reason);
+      for (size_t d : l.launched[rt])
+        unattributed(d, op, reason);
     stack.insert(stack.end(), node.children.rbegin(), node.children.rend());
   }
   std::vector<char> orphan(t.events.size(), 0);
-  for (size_t d : l.orphans) orphan[d] = 1;
+  for (size_t d : l.orphans)
+    orphan[d] = 1;
   for (size_t d : l.devices) {
     v.device_seconds += t.events[d].duration();
-    if (reached[d]) continue;
-    unattributed(d, "", orphan[d] ? "no runtime call has its correlation id"
-                               : "its runtime call matches no operator's External id");
+    if (reached[d])
+      continue;
+    unattributed(d, "",
+                 orphan[d] ? "no runtime call has its correlation id"
+                           : "its runtime call matches no operator's External id");
   }
 
   // 4. Per layer kind and pass part; sort everything.
   std::unordered_map<std::string, size_t> sum_at;
-  for (const EfficiencyRow& r : v.rows) {
+  for (const EfficiencyRow &r : v.rows) {
     auto [it, fresh] = sum_at.emplace(r.op, v.summary.size());
-    if (fresh) v.summary.push_back(EfficiencySummary{r.op});
-    EfficiencySummary& s = v.summary[it->second];
+    if (fresh)
+      v.summary.push_back(EfficiencySummary{r.op});
+    EfficiencySummary &s = v.summary[it->second];
     s.calls += r.calls;
     s.flops += r.flops;
     s.bytes += r.bytes;
     s.device_seconds += r.device_seconds;
     s.roofline_seconds += r.roofline_seconds;
   }
-  auto by_lost = [](const auto& a, const auto& b) { return a.time_lost() > b.time_lost(); };
+  auto by_lost = [](const auto &a, const auto &b) { return a.time_lost() > b.time_lost(); };
   std::stable_sort(v.rows.begin(), v.rows.end(), by_lost);
   std::stable_sort(v.summary.begin(), v.summary.end(), by_lost);
-  std::stable_sort(v.unattributed.begin(), v.unattributed.end(),
-                   [](const UnattributedRow& a, const UnattributedRow& b) {
-                     return a.seconds > b.seconds;
-                   });
+  std::stable_sort(
+      v.unattributed.begin(), v.unattributed.end(),
+      [](const UnattributedRow &a, const UnattributedRow &b) { return a.seconds > b.seconds; });
   return v;
 }
 
-}  // namespace perfmodel::trace
+} // namespace perfmodel::trace

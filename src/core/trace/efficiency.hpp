@@ -24,17 +24,17 @@ namespace perfmodel::trace {
 
 /// One operator signature (name + recorded shapes), summed over its calls.
 struct EfficiencyRow {
-  std::string name;    // aten operator
-  std::string op;      // the core layer it was modelled as and the pass part: "conv2d fwd"
-  std::string shapes;  // recorded input shapes: "32x64x56x56, 64x64x3x3"
+  std::string name;   // aten operator
+  std::string op;     // the core layer it was modelled as and the pass part: "conv2d fwd"
+  std::string shapes; // recorded input shapes: "32x64x56x56, 64x64x3x3"
   int64_t calls = 0;
-  double flops = 0, bytes = 0;           // all calls
-  double device_seconds = 0;             // all calls
-  double roofline_seconds = 0;           // all calls
-  double calibrated_seconds = -1;        // all calls, with --calibration; -1 = not computed
+  double flops = 0, bytes = 0;    // all calls
+  double device_seconds = 0;      // all calls
+  double roofline_seconds = 0;    // all calls
+  double calibrated_seconds = -1; // all calls, with --calibration; -1 = not computed
   Bound bound = Bound::none;
-  std::vector<double> call_seconds;      // device time of each call
-  OpModel model;                         // the one-layer graph the counts come from
+  std::vector<double> call_seconds; // device time of each call
+  OpModel model;                    // the one-layer graph the counts come from
 
   double fraction_of_roofline() const {
     return device_seconds > 0 ? roofline_seconds / device_seconds : 0;
@@ -61,8 +61,8 @@ struct EfficiencySummary {
 
 /// Device activity no modelled operator accounts for, by activity name and launching operator.
 struct UnattributedRow {
-  std::string name;      // kernel / memcpy / memset name
-  std::string op;        // launching operator, "" when none
+  std::string name; // kernel / memcpy / memset name
+  std::string op;   // launching operator, "" when none
   std::string reason;
   int64_t calls = 0;
   double seconds = 0;
@@ -78,7 +78,7 @@ struct EfficiencyView {
 };
 
 /// `cal` (optional) adds the calibrated model's time next to the roofline time.
-EfficiencyView efficiency_view(const Trace& t, const Links& links, const OpTree& tree,
-                               const HwSpec& hw, const Calibration* cal = nullptr);
+EfficiencyView efficiency_view(const Trace &t, const Links &links, const OpTree &tree,
+                               const HwSpec &hw, const Calibration *cal = nullptr);
 
-}  // namespace perfmodel::trace
+} // namespace perfmodel::trace

@@ -5,16 +5,17 @@
 
 namespace perfmodel::trace {
 
-Links link_events(const Trace& t) {
+Links link_events(const Trace &t) {
   Links l;
   l.launched.resize(t.events.size());
-  std::unordered_map<int64_t, size_t> runtime_of;  // correlation -> runtime event index
+  std::unordered_map<int64_t, size_t> runtime_of; // correlation -> runtime event index
   runtime_of.reserve(t.events.size() / 4);
   for (size_t i = 0; i < t.events.size(); ++i) {
-    const TraceEvent& e = t.events[i];
+    const TraceEvent &e = t.events[i];
     if (e.kind == EventKind::runtime) {
       l.runtimes.push_back(i);
-      if (e.correlation >= 0) runtime_of.emplace(e.correlation, i);
+      if (e.correlation >= 0)
+        runtime_of.emplace(e.correlation, i);
     } else if (e.is_device()) {
       l.devices.push_back(i);
     }
@@ -30,10 +31,11 @@ Links link_events(const Trace& t) {
   return l;
 }
 
-double launched_seconds(const Trace& t, const Links& l, size_t rt) {
+double launched_seconds(const Trace &t, const Links &l, size_t rt) {
   double s = 0;
-  for (size_t d : l.launched[rt]) s += t.events[d].duration();
+  for (size_t d : l.launched[rt])
+    s += t.events[d].duration();
   return s;
 }
 
-}  // namespace perfmodel::trace
+} // namespace perfmodel::trace

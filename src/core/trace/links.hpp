@@ -20,9 +20,9 @@ struct Links {
   std::vector<size_t> devices;
 };
 
-Links link_events(const Trace& t);
+Links link_events(const Trace &t);
 
 /// Device time (seconds) of everything runtime call `rt` launched.
-double launched_seconds(const Trace& t, const Links& l, size_t rt);
+double launched_seconds(const Trace &t, const Links &l, size_t rt);
 
-}  // namespace perfmodel::trace
+} // namespace perfmodel::trace

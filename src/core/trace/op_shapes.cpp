@@ -11,17 +11,20 @@ namespace {
 
 using Args = std::vector<Dims>;
 
-const Dims& arg(const Args& a, size_t i) {
+const Dims &arg(const Args &a, size_t i) {
   static const Dims none;
   return i < a.size() ? a[i] : none;
 }
 
-DType dtype_of(const TraceEvent& e) {
+DType dtype_of(const TraceEvent &e) {
   std::string s = e.input_types.empty() ? "" : e.input_types[0];
-  if (s == "c10::Half" || s == "Half") return DType::fp16;
-  if (s == "c10::BFloat16" || s == "BFloat16") return DType::bf16;
-  if (s == "double") return DType::fp64;
-  return DType::fp32;  // "float", or not recorded (traces without record_shapes types)
+  if (s == "c10::Half" || s == "Half")
+    return DType::fp16;
+  if (s == "c10::BFloat16" || s == "BFloat16")
+    return DType::bf16;
+  if (s == "double")
+    return DType::fp64;
+  return DType::fp32; // "float", or not recorded (traces without record_shapes types)
 }
 
 // Builds graph inputs x0, x1, ... and one layer "op" reading them; infers shapes.
@@ -30,13 +33,13 @@ struct LayerSpec {
   std::string op_name;
   std::vector<Dims> inputs;
   Attributes attrs;
-  std::optional<Dims> output;  // checked against the shape rule when given
+  std::optional<Dims> output; // checked against the shape rule when given
 };
 
-OpModel build(const LayerSpec& s, DType dt, OpPart part) {
+OpModel build(const LayerSpec &s, DType dt, OpPart part) {
   OpModel m;
   m.part = part;
-  Graph& g = m.graph;
+  Graph &g = m.graph;
   const std::string op_name = s.op_name.empty() ? std::string(to_string(s.op)) : s.op_name;
   g.name = op_name;
   g.dtype = dt;
@@ -64,41 +67,47 @@ OpModel build(const LayerSpec& s, DType dt, OpPart part) {
 std::optional<std::pair<int64_t, int64_t>> window_for(int64_t in, int64_t k, int64_t out) {
   for (int64_t s = 1; s <= std::max<int64_t>(in, 1); ++s)
     for (int64_t p = 0; p < std::max<int64_t>(k, 1); ++p)
-      if (in + 2 * p - k >= 0 && (in + 2 * p - k) / s + 1 == out) return std::make_pair(s, p);
+      if (in + 2 * p - k >= 0 && (in + 2 * p - k) / s + 1 == out)
+        return std::make_pair(s, p);
   return std::nullopt;
 }
 
 struct Ctx {
-  const Trace& t;
-  const OpTree& tree;
+  const Trace &t;
+  const OpTree &tree;
   int node;
-  const ShapeHints& hints;
-  const TraceEvent& e;
-  std::string* why;
+  const ShapeHints &hints;
+  const TraceEvent &e;
+  std::string *why;
 
-  std::nullopt_t no(const std::string& reason) const {
-    if (why) *why = reason;
+  std::nullopt_t no(const std::string &reason) const {
+    if (why)
+      *why = reason;
     return std::nullopt;
   }
-  const TraceEvent* parent() const {
+  const TraceEvent *parent() const {
     int p = tree.nodes[node].parent;
-    if (p < 0 || tree.nodes[p].event == OpTree::npos) return nullptr;
+    if (p < 0 || tree.nodes[p].event == OpTree::npos)
+      return nullptr;
     return &t.events[tree.nodes[p].event];
   }
-  bool has_child(const std::string& name) const {
+  bool has_child(const std::string &name) const {
     for (int c : tree.nodes[node].children)
-      if (t.events[tree.nodes[c].event].name == name) return true;
+      if (t.events[tree.nodes[c].event].name == name)
+        return true;
     return false;
   }
 };
 
-std::optional<OpModel> conv(const Ctx& c, const Dims& x, const Dims& w, const Dims& y,
-                            bool bias, OpPart part) {
+std::optional<OpModel> conv(const Ctx &c, const Dims &x, const Dims &w, const Dims &y, bool bias,
+                            OpPart part) {
   if (x.size() != 4 || w.size() != 4 || y.size() != 4)
     return c.no("convolution input, weight or output shape not recorded");
-  if (w[1] <= 0 || x[1] % w[1] != 0) return c.no("weight channels do not divide input channels");
+  if (w[1] <= 0 || x[1] % w[1] != 0)
+    return c.no("weight channels do not divide input channels");
   auto sh = window_for(x[2], w[2], y[2]), sw = window_for(x[3], w[3], y[3]);
-  if (!sh || !sw) return c.no("no stride/padding gives the recorded output shape");
+  if (!sh || !sw)
+    return c.no("no stride/padding gives the recorded output shape");
   LayerSpec s{OpKind::conv2d, "", {x}, {}, y};
   s.attrs.set("out_channels", w[0]);
   s.attrs.set("kernel", std::vector<int64_t>{w[2], w[3]});
@@ -109,44 +118,49 @@ std::optional<OpModel> conv(const Ctx& c, const Dims& x, const Dims& w, const Di
   return build(s, dtype_of(c.e), part);
 }
 
-std::optional<OpModel> conv_fwd(const Ctx& c, const Args& a) {
+std::optional<OpModel> conv_fwd(const Ctx &c, const Args &a) {
   const Dims &x = arg(a, 0), &w = arg(a, 1), &b = arg(a, 2);
   auto it = c.hints.conv_out.find({x, w});
   if (it == c.hints.conv_out.end())
     return c.no("output shape not recorded (no backward convolution with these shapes)");
-  if (it->second.size() != 1) return c.no("ambiguous output shape for these input shapes");
+  if (it->second.size() != 1)
+    return c.no("ambiguous output shape for these input shapes");
   return conv(c, x, w, *it->second.begin(), b.size() == 1 && !w.empty() && b[0] == w[0],
               OpPart::fwd);
 }
 
-std::optional<OpModel> conv_bwd_part(const Ctx& c, OpPart part) {
-  const TraceEvent* p = c.parent();
+std::optional<OpModel> conv_bwd_part(const Ctx &c, OpPart part) {
+  const TraceEvent *p = c.parent();
   if (!p || p->name != "aten::cudnn_convolution_backward")
     return c.no("input shape not recorded (no parent convolution_backward)");
-  const Args& a = p->input_dims;
+  const Args &a = p->input_dims;
   return conv(c, arg(a, 0), arg(a, 2), arg(a, 1), false, part);
 }
 
-std::optional<OpModel> unary(const Ctx& c, OpKind op, const char* fn, const Dims& x,
-                             OpPart part) {
-  if (x.empty()) return c.no("tensor shape not recorded");
+std::optional<OpModel> unary(const Ctx &c, OpKind op, const char *fn, const Dims &x, OpPart part) {
+  if (x.empty())
+    return c.no("tensor shape not recorded");
   LayerSpec s{op, fn, {x}, {}, std::nullopt};
-  if (*fn) s.attrs.set("function", std::string(fn));
+  if (*fn)
+    s.attrs.set("function", std::string(fn));
   return build(s, dtype_of(c.e), part);
 }
 
-std::optional<OpModel> binary(const Ctx& c, const char* fn, const Args& a) {
+std::optional<OpModel> binary(const Ctx &c, const char *fn, const Args &a) {
   const Dims &x = arg(a, 0), &y = arg(a, 1);
-  if (x.empty()) return c.no("tensor shape not recorded");
+  if (x.empty())
+    return c.no("tensor shape not recorded");
   // An empty second shape is a Python scalar: one tensor read, one written.
   LayerSpec s{OpKind::elementwise, fn, {x}, {}, std::nullopt};
-  if (!y.empty()) s.inputs.push_back(y);
+  if (!y.empty())
+    s.inputs.push_back(y);
   s.attrs.set("function", std::string(fn));
   return build(s, dtype_of(c.e), OpPart::fwd);
 }
 
-std::optional<OpModel> max_pool(const Ctx& c, const Dims& x, const Dims* y_known, OpPart part) {
-  if (x.size() != 4) return c.no("pooling input shape not recorded");
+std::optional<OpModel> max_pool(const Ctx &c, const Dims &x, const Dims *y_known, OpPart part) {
+  if (x.size() != 4)
+    return c.no("pooling input shape not recorded");
   Dims y;
   if (y_known && y_known->size() == 4) {
     y = *y_known;
@@ -157,10 +171,12 @@ std::optional<OpModel> max_pool(const Ctx& c, const Dims& x, const Dims* y_known
     y = *it->second.begin();
   }
   int64_t k[2] = {0, 0};
-  for (int i = 0; i < 2; ++i) {  // smallest window with kernel = stride, no padding
+  for (int i = 0; i < 2; ++i) { // smallest window with kernel = stride, no padding
     for (int64_t s = 1; s <= x[2 + i] && !k[i]; ++s)
-      if ((x[2 + i] - s) / s + 1 == y[2 + i]) k[i] = s;
-    if (!k[i]) return c.no("no pooling window gives the recorded output shape");
+      if ((x[2 + i] - s) / s + 1 == y[2 + i])
+        k[i] = s;
+    if (!k[i])
+      return c.no("no pooling window gives the recorded output shape");
   }
   LayerSpec s{OpKind::max_pool, "", {x}, {}, y};
   s.attrs.set("kernel", std::vector<int64_t>{k[0], k[1]});
@@ -168,10 +184,12 @@ std::optional<OpModel> max_pool(const Ctx& c, const Dims& x, const Dims* y_known
   return build(s, dtype_of(c.e), part);
 }
 
-std::optional<OpModel> gemm(const Ctx& c, const Dims& a, const Dims& b, const Dims* bias) {
-  if (a.size() < 2 || b.size() < 2) return c.no("matrix shapes not recorded");
-  if (bias) {  // addmm(bias, a, b) = linear layer with a [K x N] weight
-    if (a.size() != 2 || b.size() != 2) return c.no("addmm needs 2-D matrices");
+std::optional<OpModel> gemm(const Ctx &c, const Dims &a, const Dims &b, const Dims *bias) {
+  if (a.size() < 2 || b.size() < 2)
+    return c.no("matrix shapes not recorded");
+  if (bias) { // addmm(bias, a, b) = linear layer with a [K x N] weight
+    if (a.size() != 2 || b.size() != 2)
+      return c.no("addmm needs 2-D matrices");
     LayerSpec s{OpKind::linear, "", {a}, {}, Dims{a[0], b[1]}};
     s.attrs.set("out_features", b[1]);
     s.attrs.set("bias", int64_t{bias->empty() ? 0 : 1});
@@ -181,86 +199,89 @@ std::optional<OpModel> gemm(const Ctx& c, const Dims& a, const Dims& b, const Di
   return build(s, dtype_of(c.e), OpPart::fwd);
 }
 
-using Rule = std::function<std::optional<OpModel>(const Ctx&, const Args&)>;
+using Rule = std::function<std::optional<OpModel>(const Ctx &, const Args &)>;
 
-const std::unordered_map<std::string, Rule>& rules() {
+const std::unordered_map<std::string, Rule> &rules() {
   static const std::unordered_map<std::string, Rule> r = [] {
     std::unordered_map<std::string, Rule> m;
-    for (const char* n : {"aten::cudnn_convolution", "aten::convolution", "aten::_convolution",
+    for (const char *n : {"aten::cudnn_convolution", "aten::convolution", "aten::_convolution",
                           "aten::conv2d", "aten::mkldnn_convolution", "aten::thnn_conv2d"})
       m[n] = conv_fwd;
-    m["aten::cudnn_convolution_backward"] = [](const Ctx& c, const Args& a) {
+    m["aten::cudnn_convolution_backward"] = [](const Ctx &c, const Args &a) {
       return conv(c, arg(a, 0), arg(a, 2), arg(a, 1), false, OpPart::bwd);
     };
-    m["aten::convolution_backward"] = [](const Ctx& c, const Args& a) {
+    m["aten::convolution_backward"] = [](const Ctx &c, const Args &a) {
       return conv(c, arg(a, 1), arg(a, 2), arg(a, 0), false, OpPart::bwd);
     };
-    m["aten::cudnn_convolution_backward_input"] = [](const Ctx& c, const Args&) {
+    m["aten::cudnn_convolution_backward_input"] = [](const Ctx &c, const Args &) {
       return conv_bwd_part(c, OpPart::bwd_data);
     };
-    m["aten::cudnn_convolution_backward_weight"] = [](const Ctx& c, const Args&) {
+    m["aten::cudnn_convolution_backward_weight"] = [](const Ctx &c, const Args &) {
       return conv_bwd_part(c, OpPart::bwd_weight);
     };
-    for (const char* n : {"aten::cudnn_batch_norm", "aten::native_batch_norm", "aten::batch_norm",
+    for (const char *n : {"aten::cudnn_batch_norm", "aten::native_batch_norm", "aten::batch_norm",
                           "aten::_batch_norm_impl_index"})
-      m[n] = [](const Ctx& c, const Args& a) {
+      m[n] = [](const Ctx &c, const Args &a) {
         return unary(c, OpKind::batch_norm, "", arg(a, 0), OpPart::fwd);
       };
-    m["aten::cudnn_batch_norm_backward"] = [](const Ctx& c, const Args& a) {
+    m["aten::cudnn_batch_norm_backward"] = [](const Ctx &c, const Args &a) {
       return unary(c, OpKind::batch_norm, "", arg(a, 0), OpPart::bwd);
     };
-    m["aten::native_batch_norm_backward"] = [](const Ctx& c, const Args& a) {
+    m["aten::native_batch_norm_backward"] = [](const Ctx &c, const Args &a) {
       return unary(c, OpKind::batch_norm, "", arg(a, 1), OpPart::bwd);
     };
-    for (const char* n : {"aten::relu", "aten::relu_", "aten::threshold", "aten::threshold_"})
-      m[n] = [](const Ctx& c, const Args& a) {
+    for (const char *n : {"aten::relu", "aten::relu_", "aten::threshold", "aten::threshold_"})
+      m[n] = [](const Ctx &c, const Args &a) {
         return unary(c, OpKind::activation, "relu", arg(a, 0), OpPart::fwd);
       };
-    m["aten::threshold_backward"] = [](const Ctx& c, const Args& a) {
+    m["aten::threshold_backward"] = [](const Ctx &c, const Args &a) {
       return unary(c, OpKind::activation, "relu", arg(a, 1), OpPart::bwd_data);
     };
-    for (const char* n : {"aten::add", "aten::add_"})
-      m[n] = [](const Ctx& c, const Args& a) { return binary(c, "add", a); };
-    for (const char* n : {"aten::mul", "aten::mul_"})
-      m[n] = [](const Ctx& c, const Args& a) { return binary(c, "mul", a); };
-    for (const char* n : {"aten::max_pool2d_with_indices", "aten::max_pool2d"})
-      m[n] = [](const Ctx& c, const Args& a) {
+    for (const char *n : {"aten::add", "aten::add_"})
+      m[n] = [](const Ctx &c, const Args &a) { return binary(c, "add", a); };
+    for (const char *n : {"aten::mul", "aten::mul_"})
+      m[n] = [](const Ctx &c, const Args &a) { return binary(c, "mul", a); };
+    for (const char *n : {"aten::max_pool2d_with_indices", "aten::max_pool2d"})
+      m[n] = [](const Ctx &c, const Args &a) {
         return max_pool(c, arg(a, 0), nullptr, OpPart::fwd);
       };
-    m["aten::max_pool2d_with_indices_backward"] = [](const Ctx& c, const Args& a) {
+    m["aten::max_pool2d_with_indices_backward"] = [](const Ctx &c, const Args &a) {
       return max_pool(c, arg(a, 1), &arg(a, 0), OpPart::bwd_data);
     };
-    for (const char* n : {"aten::adaptive_avg_pool2d", "aten::_adaptive_avg_pool2d"})
-      m[n] = [](const Ctx& c, const Args& a) -> std::optional<OpModel> {
-        if (!c.has_child("aten::mean")) return c.no("output size not recorded");
+    for (const char *n : {"aten::adaptive_avg_pool2d", "aten::_adaptive_avg_pool2d"})
+      m[n] = [](const Ctx &c, const Args &a) -> std::optional<OpModel> {
+        if (!c.has_child("aten::mean"))
+          return c.no("output size not recorded");
         return unary(c, OpKind::global_avg_pool, "", arg(a, 0), OpPart::fwd);
       };
-    for (const char* n : {"aten::softmax", "aten::_softmax", "aten::log_softmax",
-                          "aten::_log_softmax"})
-      m[n] = [](const Ctx& c, const Args& a) {
+    for (const char *n :
+         {"aten::softmax", "aten::_softmax", "aten::log_softmax", "aten::_log_softmax"})
+      m[n] = [](const Ctx &c, const Args &a) {
         return unary(c, OpKind::softmax, "", arg(a, 0), OpPart::fwd);
       };
-    for (const char* n : {"aten::_softmax_backward_data", "aten::_log_softmax_backward_data"})
-      m[n] = [](const Ctx& c, const Args& a) {
+    for (const char *n : {"aten::_softmax_backward_data", "aten::_log_softmax_backward_data"})
+      m[n] = [](const Ctx &c, const Args &a) {
         return unary(c, OpKind::softmax, "", arg(a, 0), OpPart::bwd_data);
       };
-    for (const char* n : {"aten::layer_norm", "aten::native_layer_norm"})
-      m[n] = [](const Ctx& c, const Args& a) -> std::optional<OpModel> {
+    for (const char *n : {"aten::layer_norm", "aten::native_layer_norm"})
+      m[n] = [](const Ctx &c, const Args &a) -> std::optional<OpModel> {
         const Dims &x = arg(a, 0), &w = arg(a, 2);
-        if (x.empty()) return c.no("tensor shape not recorded");
+        if (x.empty())
+          return c.no("tensor shape not recorded");
         LayerSpec s{OpKind::layer_norm, "", {x}, {}, std::nullopt};
         s.attrs.set("axis", static_cast<int64_t>(x.size() - std::max<size_t>(w.size(), 1)));
         s.attrs.set("elementwise_affine", int64_t{w.empty() ? 0 : 1});
         return build(s, dtype_of(c.e), OpPart::fwd);
       };
-    m["aten::addmm"] = [](const Ctx& c, const Args& a) {
+    m["aten::addmm"] = [](const Ctx &c, const Args &a) {
       return gemm(c, arg(a, 1), arg(a, 2), &arg(a, 0));
     };
-    for (const char* n : {"aten::mm", "aten::bmm", "aten::matmul"})
-      m[n] = [](const Ctx& c, const Args& a) { return gemm(c, arg(a, 0), arg(a, 1), nullptr); };
-    m["aten::linear"] = [](const Ctx& c, const Args& a) -> std::optional<OpModel> {
+    for (const char *n : {"aten::mm", "aten::bmm", "aten::matmul"})
+      m[n] = [](const Ctx &c, const Args &a) { return gemm(c, arg(a, 0), arg(a, 1), nullptr); };
+    m["aten::linear"] = [](const Ctx &c, const Args &a) -> std::optional<OpModel> {
       const Dims &x = arg(a, 0), &w = arg(a, 1), &b = arg(a, 2);
-      if (x.empty() || w.size() != 2) return c.no("linear shapes not recorded");
+      if (x.empty() || w.size() != 2)
+        return c.no("linear shapes not recorded");
       LayerSpec s{OpKind::linear, "", {x}, {}, std::nullopt};
       s.attrs.set("out_features", w[0]);
       s.attrs.set("bias", int64_t{b.empty() ? 0 : 1});
@@ -271,23 +292,28 @@ const std::unordered_map<std::string, Rule>& rules() {
   return r;
 }
 
-}  // namespace
+} // namespace
 
 std::string_view to_string(OpPart p) {
   switch (p) {
-    case OpPart::fwd: return "fwd";
-    case OpPart::bwd_data: return "bwd_data";
-    case OpPart::bwd_weight: return "bwd_weight";
-    case OpPart::bwd: return "bwd";
+  case OpPart::fwd:
+    return "fwd";
+  case OpPart::bwd_data:
+    return "bwd_data";
+  case OpPart::bwd_weight:
+    return "bwd_weight";
+  case OpPart::bwd:
+    return "bwd";
   }
   return "?";
 }
 
-ShapeHints collect_shape_hints(const Trace& t) {
+ShapeHints collect_shape_hints(const Trace &t) {
   ShapeHints h;
-  for (const TraceEvent& e : t.events) {
-    if (e.kind != EventKind::op) continue;
-    const Args& a = e.input_dims;
+  for (const TraceEvent &e : t.events) {
+    if (e.kind != EventKind::op)
+      continue;
+    const Args &a = e.input_dims;
     if (e.name == "aten::cudnn_convolution_backward" && arg(a, 1).size() == 4)
       h.conv_out[{arg(a, 0), arg(a, 2)}].insert(arg(a, 1));
     else if (e.name == "aten::convolution_backward" && arg(a, 0).size() == 4)
@@ -298,32 +324,35 @@ ShapeHints collect_shape_hints(const Trace& t) {
   return h;
 }
 
-bool has_shape_rule(const std::string& name) { return rules().count(name) != 0; }
+bool has_shape_rule(const std::string &name) { return rules().count(name) != 0; }
 
-std::optional<OpModel> model_op(const Trace& t, const OpTree& tree, int n,
-                                const ShapeHints& hints, std::string* why) {
-  const TraceEvent& e = t.events[tree.nodes[n].event];
+std::optional<OpModel> model_op(const Trace &t, const OpTree &tree, int n, const ShapeHints &hints,
+                                std::string *why) {
+  const TraceEvent &e = t.events[tree.nodes[n].event];
   auto it = rules().find(e.name);
   if (it == rules().end()) {
-    if (why) *why = "no shape rule for this operator";
+    if (why)
+      *why = "no shape rule for this operator";
     return std::nullopt;
   }
   Ctx c{t, tree, n, hints, e, why};
   try {
     return it->second(c, e.input_dims);
-  } catch (const InputError& err) {  // shapes that contradict the op's rule
+  } catch (const InputError &err) { // shapes that contradict the op's rule
     return c.no("shapes rejected: " + err.message());
   }
 }
 
-std::string dims_label(const TraceEvent& e) {
+std::string dims_label(const TraceEvent &e) {
   std::string s;
-  for (const Dims& d : e.input_dims) {
-    if (d.empty()) continue;
-    if (!s.empty()) s += ", ";
+  for (const Dims &d : e.input_dims) {
+    if (d.empty())
+      continue;
+    if (!s.empty())
+      s += ", ";
     s += shape_str(d, 'x');
   }
   return s;
 }
 
-}  // namespace perfmodel::trace
+} // namespace perfmodel::trace

@@ -27,29 +27,29 @@
 namespace perfmodel::trace {
 
 /// Which part of the layer's training pass the operator computes.
-enum class OpPart { fwd, bwd_data, bwd_weight, bwd };  // bwd = bwd_data + bwd_weight
+enum class OpPart { fwd, bwd_data, bwd_weight, bwd }; // bwd = bwd_data + bwd_weight
 std::string_view to_string(OpPart p);
 
 struct OpModel {
-  Graph graph;  // one layer (graph.layers[0]), shapes inferred
+  Graph graph; // one layer (graph.layers[0]), shapes inferred
   OpPart part = OpPart::fwd;
 };
 
 /// Output shapes seen in the trace for a given input signature (see the file comment).
 struct ShapeHints {
-  std::map<std::pair<Dims, Dims>, std::set<Dims>> conv_out;  // (input, weight) -> outputs
-  std::map<Dims, std::set<Dims>> max_pool_out;                // input -> outputs
+  std::map<std::pair<Dims, Dims>, std::set<Dims>> conv_out; // (input, weight) -> outputs
+  std::map<Dims, std::set<Dims>> max_pool_out;              // input -> outputs
 };
-ShapeHints collect_shape_hints(const Trace& t);
+ShapeHints collect_shape_hints(const Trace &t);
 
 /// True when `name` is an operator this file has a rule for (shapes may still be missing).
-bool has_shape_rule(const std::string& name);
+bool has_shape_rule(const std::string &name);
 
 /// The model of operator node `n`, or nullopt with the reason in `why`.
-std::optional<OpModel> model_op(const Trace& t, const OpTree& tree, int n,
-                                const ShapeHints& hints, std::string* why);
+std::optional<OpModel> model_op(const Trace &t, const OpTree &tree, int n, const ShapeHints &hints,
+                                std::string *why);
 
 /// "32x3x224x224, 64x3x7x7": the recorded tensor shapes of an event (empty ones skipped).
-std::string dims_label(const TraceEvent& e);
+std::string dims_label(const TraceEvent &e);
 
-}  // namespace perfmodel::trace
+} // namespace perfmodel::trace

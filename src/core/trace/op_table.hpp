@@ -13,19 +13,19 @@ namespace perfmodel::trace {
 struct OperatorRow {
   std::string name;
   int64_t calls = 0;
-  double device_self = 0, device_total = 0, host_self = 0, host_total = 0;  // seconds
+  double device_self = 0, device_total = 0, host_self = 0, host_total = 0; // seconds
 };
 
 struct KernelRow {
   std::string name;
   int64_t calls = 0;
-  double total = 0, mean = 0, max = 0, min = 0;  // seconds
+  double total = 0, mean = 0, max = 0, min = 0; // seconds
 };
 
 /// Operators of every thread's tree, aggregated by name, sorted by device self time (desc).
-std::vector<OperatorRow> operator_table(const Trace& t, const OpTree& tree);
+std::vector<OperatorRow> operator_table(const Trace &t, const OpTree &tree);
 
 /// Every kernel event, aggregated by name, sorted by total time (desc).
-std::vector<KernelRow> kernel_table(const Trace& t);
+std::vector<KernelRow> kernel_table(const Trace &t);
 
-}  // namespace perfmodel::trace
+} // namespace perfmodel::trace

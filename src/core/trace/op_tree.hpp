@@ -20,22 +20,22 @@ struct OpNode {
   std::vector<int> children;    // node indices, in time order
   std::vector<size_t> runtimes; // runtime call event indices made by this node itself
   int parent = -1;
-  double host_total = 0, host_self = 0;      // seconds
-  double device_total = 0, device_self = 0;  // seconds
+  double host_total = 0, host_self = 0;     // seconds
+  double device_total = 0, device_self = 0; // seconds
 };
 
 struct OpTree {
   static constexpr size_t npos = static_cast<size_t>(-1);
   std::vector<OpNode> nodes;
-  std::vector<int> roots;  // one per host thread, in order of first appearance
+  std::vector<int> roots; // one per host thread, in order of first appearance
   /// Host events dropped because they overlap a sibling without nesting (bad input data).
   int overlapping = 0;
 };
 
-OpTree build_op_tree(const Trace& t, const Links& links);
+OpTree build_op_tree(const Trace &t, const Links &links);
 
 /// True for nodes the operator view counts: "Operator" events other than ProfilerStep#N,
 /// DataLoader iteration, "Optimizer.*" and (Distributed)DataParallel.forward.
-bool is_operator_node(const Trace& t, const OpTree& tree, int node);
+bool is_operator_node(const Trace &t, const OpTree &tree, int node);
 
-}  // namespace perfmodel::trace
+} // namespace perfmodel::trace

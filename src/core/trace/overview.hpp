@@ -19,7 +19,7 @@ namespace perfmodel::trace {
 
 /// Seconds per role; `total` is the step's length.
 struct StepTimes {
-  std::string step;  // "5" for ProfilerStep#5; "average" for the mean
+  std::string step; // "5" for ProfilerStep#5; "average" for the mean
   double kernel = 0, memcpy = 0, memset = 0, communication = 0, runtime = 0, dataloader = 0,
          cpu_exec = 0, other = 0, total = 0;
 };
@@ -27,17 +27,17 @@ struct StepTimes {
 struct Overview {
   std::vector<StepTimes> steps;
   StepTimes average;
-  double gpu_utilization = 0;  // average kernel time / average step time (the plugin's rule)
+  double gpu_utilization = 0; // average kernel time / average step time (the plugin's rule)
   std::vector<std::string> recommendations;
   int dropped_tail_steps = 0;
-  bool has_device = false;  // any device activity was launched from inside a step
+  bool has_device = false; // any device activity was launched from inside a step
 };
 
-Overview compute_overview(const Trace& t, const Links& links);
+Overview compute_overview(const Trace &t, const Links &links);
 
 /// Role names in priority order, as the plugin labels them.
-const std::vector<std::string>& role_names();
+const std::vector<std::string> &role_names();
 /// The role values of a StepTimes in role_names() order (without total).
-std::vector<double> role_values(const StepTimes& s);
+std::vector<double> role_values(const StepTimes &s);
 
-}  // namespace perfmodel::trace
+} // namespace perfmodel::trace

@@ -14,33 +14,42 @@ double median(std::vector<double> v) {
   return n % 2 ? v[n / 2] : 0.5 * (v[n / 2 - 1] + v[n / 2]);
 }
 
-}  // namespace
+} // namespace
 
-std::vector<calibrate::Sample> samples_from_efficiency(const EfficiencyView& v,
-                                                       const std::string& file) {
+std::vector<calibrate::Sample> samples_from_efficiency(const EfficiencyView &v,
+                                                       const std::string &file) {
   std::vector<calibrate::Sample> out;
-  for (const EfficiencyRow& r : v.rows) {
-    if (r.call_seconds.empty()) continue;
-    const Graph& g = r.model.graph;
-    const Layer& l = g.layers.at(0);
+  for (const EfficiencyRow &r : v.rows) {
+    if (r.call_seconds.empty())
+      continue;
+    const Graph &g = r.model.graph;
+    const Layer &l = g.layers.at(0);
     KernelPass kp = KernelPass::fwd;
     switch (r.model.part) {
-      case OpPart::fwd: kp = KernelPass::fwd; break;
-      case OpPart::bwd_data: kp = KernelPass::bwd_data; break;
-      case OpPart::bwd_weight: kp = KernelPass::bwd_weight; break;
-      case OpPart::bwd: {
-        const LayerCost c = layer_cost(g, l, Pass::train);
-        if (c.bwd_weight.flops > 0 || c.bwd_weight.bytes() > 0) continue;
-        kp = KernelPass::bwd_data;
-        break;
-      }
+    case OpPart::fwd:
+      kp = KernelPass::fwd;
+      break;
+    case OpPart::bwd_data:
+      kp = KernelPass::bwd_data;
+      break;
+    case OpPart::bwd_weight:
+      kp = KernelPass::bwd_weight;
+      break;
+    case OpPart::bwd: {
+      const LayerCost c = layer_cost(g, l, Pass::train);
+      if (c.bwd_weight.flops > 0 || c.bwd_weight.bytes() > 0)
+        continue;
+      kp = KernelPass::bwd_data;
+      break;
+    }
     }
     const double t = median(r.call_seconds);
-    if (t <= 0) continue;
-    out.push_back(calibrate::sample_from_layer(g, l, kp, t,
-                                               "trace:" + file + ":" + r.name + " " + r.shapes));
+    if (t <= 0)
+      continue;
+    out.push_back(
+        calibrate::sample_from_layer(g, l, kp, t, "trace:" + file + ":" + r.name + " " + r.shapes));
   }
   return out;
 }
 
-}  // namespace perfmodel::trace
+} // namespace perfmodel::trace

@@ -14,7 +14,7 @@ namespace perfmodel::trace {
 /// bwd_weight; a "bwd" row counts when its weight part is empty, as for batch norm), with the
 /// median of its calls' device time. Rows whose time covers both backward parts are skipped:
 /// their time cannot be split. `file` names the trace in each sample's source.
-std::vector<calibrate::Sample> samples_from_efficiency(const EfficiencyView& v,
-                                                       const std::string& file);
+std::vector<calibrate::Sample> samples_from_efficiency(const EfficiencyView &v,
+                                                       const std::string &file);
 
-}  // namespace perfmodel::trace
+} // namespace perfmodel::trace

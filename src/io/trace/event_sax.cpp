@@ -17,28 +17,31 @@ enum class Role { top, events, event, args, dims, dims_entry, types, triple, ski
 struct Frame {
   Role role;
   bool object;
-  std::string key;   // current key (objects)
-  size_t count = 0;  // elements seen (arrays)
+  std::string key;  // current key (objects)
+  size_t count = 0; // elements seen (arrays)
 };
 
 // A value as the handler sees it: its JSON type name and, for numbers, its value.
 struct Value {
-  const char* type;  // "string", "number", "boolean", "null", "object", "array"
+  const char *type; // "string", "number", "boolean", "null", "object", "array"
   std::optional<int64_t> integer;
   std::optional<double> number;
-  const std::string* text = nullptr;
+  const std::string *text = nullptr;
   bool container() const { return type[0] == 'o' || type[0] == 'a'; }
   std::string show() const {
-    if (integer) return std::to_string(*integer);
-    if (number) return json(*number).dump();
-    if (text) return json(*text).dump();
+    if (integer)
+      return std::to_string(*integer);
+    if (number)
+      return json(*number).dump();
+    if (text)
+      return json(*text).dump();
     return type;
   }
 };
 
 class Handler : public nlohmann::json_sax<json> {
- public:
-  Handler(std::vector<RawEvent>& out, SaxProblem& p) : out_(out), p_(p) {}
+public:
+  Handler(std::vector<RawEvent> &out, SaxProblem &p) : out_(out), p_(p) {}
 
   bool null() override { return value({"null"}); }
   bool boolean(bool) override { return value({"boolean"}); }
@@ -47,24 +50,25 @@ class Handler : public nlohmann::json_sax<json> {
   }
   bool number_unsigned(number_unsigned_t v) override {
     std::optional<int64_t> i;
-    if (v <= static_cast<uint64_t>(INT64_MAX)) i = static_cast<int64_t>(v);
+    if (v <= static_cast<uint64_t>(INT64_MAX))
+      i = static_cast<int64_t>(v);
     return value({"number", i, static_cast<double>(v)});
   }
-  bool number_float(number_float_t v, const string_t&) override {
+  bool number_float(number_float_t v, const string_t &) override {
     return value({"number", std::nullopt, v});
   }
-  bool string(string_t& s) override { return value({"string", std::nullopt, std::nullopt, &s}); }
-  bool binary(binary_t&) override { return value({"binary"}); }
+  bool string(string_t &s) override { return value({"string", std::nullopt, std::nullopt, &s}); }
+  bool binary(binary_t &) override { return value({"binary"}); }
   bool start_object(std::size_t) override { return open(true); }
   bool start_array(std::size_t) override { return open(false); }
-  bool key(string_t& k) override {
+  bool key(string_t &k) override {
     stack_.back().key = k;
     return true;
   }
   bool end_object() override { return close(); }
   bool end_array() override { return close(); }
-  bool parse_error(std::size_t pos, const std::string&, const nlohmann::detail::exception& e)
-      override {
+  bool parse_error(std::size_t pos, const std::string &,
+                   const nlohmann::detail::exception &e) override {
     p_.syntax = true;
     p_.byte = pos;
     p_.message = e.what();
@@ -73,107 +77,121 @@ class Handler : public nlohmann::json_sax<json> {
 
   bool saw_events() const { return saw_events_; }
 
- private:
-  bool fail(const std::string& msg, size_t index, const std::string& name) {
+private:
+  bool fail(const std::string &msg, size_t index, const std::string &name) {
     p_.message = msg;
     p_.index = index;
     p_.event_name = name;
     return false;
   }
-  bool doc_fail(const std::string& msg) { return fail(msg, SaxProblem::npos, ""); }
+  bool doc_fail(const std::string &msg) { return fail(msg, SaxProblem::npos, ""); }
   // A type error inside an event: only reported if the event turns out to be complete ("X").
-  void note(const std::string& msg) {
-    if (pending_.empty()) pending_ = msg;
+  void note(const std::string &msg) {
+    if (pending_.empty())
+      pending_ = msg;
   }
 
-  bool value(const Value& v) { return place(v, false); }
+  bool value(const Value &v) { return place(v, false); }
 
   bool open(bool object) {
     Value v{object ? "object" : "array"};
-    if (!place(v, object)) return false;
+    if (!place(v, object))
+      return false;
     return true;
   }
   void push(Role r, bool object) { stack_.push_back(Frame{r, object, "", 0}); }
 
   // Decides what a value (scalar or opening container) means in its parent; pushes a frame for
   // containers.
-  bool place(const Value& v, bool object = false) {
+  bool place(const Value &v, bool object = false) {
     if (stack_.empty()) {
       if (!v.container())
         return doc_fail(std::string("not a profiler trace: expected an object with "
-                                    "\"traceEvents\", found ") + v.type);
+                                    "\"traceEvents\", found ") +
+                        v.type);
       push(object ? Role::top : Role::events, object);
-      if (!object) saw_events_ = true;
+      if (!object)
+        saw_events_ = true;
       return true;
     }
-    Frame& f = stack_.back();
-    const std::string& k = f.key;
+    Frame &f = stack_.back();
+    const std::string &k = f.key;
     switch (f.role) {
-      case Role::top:
-        if (k == "traceEvents") {
-          saw_events_ = true;
-          if (!v.container() || object)
-            return doc_fail(std::string("\"traceEvents\" must be a list, not ") + v.type);
-          push(Role::events, false);
-          return true;
-        }
-        break;
-      case Role::events: {
-        index_ = f.count++;
-        if (!object) return fail(std::string("an event must be an object, not ") + v.type, index_, "");
-        cur_ = RawEvent{};
-        cur_.event.index = index_;
-        ph_.clear();
-        ph_error_.clear();
-        pending_.clear();
-        has_name_ = has_ts_ = has_dur_ = false;
-        ext_upper_ = ext_lower_ = -1;
-        push(Role::event, true);
+    case Role::top:
+      if (k == "traceEvents") {
+        saw_events_ = true;
+        if (!v.container() || object)
+          return doc_fail(std::string("\"traceEvents\" must be a list, not ") + v.type);
+        push(Role::events, false);
         return true;
       }
-      case Role::event: return event_field(k, v, object);
-      case Role::args: return args_field(k, v, object);
-      case Role::dims:
-        if (!v.container() || object) {
-          note(std::string("args \"Input Dims\" entries must be lists, not ") + v.type);
-          break;
-        }
-        cur_.event.input_dims.emplace_back();
-        tensor_ = true;
-        push(Role::dims_entry, false);
-        return true;
-      case Role::dims_entry:
-        if (v.container()) {  // a TensorList argument: no single shape
-          tensor_ = false;
-          break;
-        }
-        if (!v.integer || *v.integer < 0) {
-          note("args \"Input Dims\" must hold non-negative integers, found " + v.show());
-          return true;
-        }
-        cur_.event.input_dims.back().push_back(*v.integer);
-        return true;
-      case Role::types:
-        if (!v.container()) {
-          cur_.event.input_types.push_back(v.text ? *v.text : "");
-          return true;
-        }
-        break;
-      case Role::triple:
-        if (!v.integer) note("args \"" + triple_key_ + "\" must be a list of 3 integers");
-        else triple_.push_back(*v.integer);
-        if (!v.container()) return true;
-        break;
-      case Role::skip: break;
+      break;
+    case Role::events: {
+      index_ = f.count++;
+      if (!object)
+        return fail(std::string("an event must be an object, not ") + v.type, index_, "");
+      cur_ = RawEvent{};
+      cur_.event.index = index_;
+      ph_.clear();
+      ph_error_.clear();
+      pending_.clear();
+      has_name_ = has_ts_ = has_dur_ = false;
+      ext_upper_ = ext_lower_ = -1;
+      push(Role::event, true);
+      return true;
     }
-    if (v.container()) push(Role::skip, object);
+    case Role::event:
+      return event_field(k, v, object);
+    case Role::args:
+      return args_field(k, v, object);
+    case Role::dims:
+      if (!v.container() || object) {
+        note(std::string("args \"Input Dims\" entries must be lists, not ") + v.type);
+        break;
+      }
+      cur_.event.input_dims.emplace_back();
+      tensor_ = true;
+      push(Role::dims_entry, false);
+      return true;
+    case Role::dims_entry:
+      if (v.container()) { // a TensorList argument: no single shape
+        tensor_ = false;
+        break;
+      }
+      if (!v.integer || *v.integer < 0) {
+        note("args \"Input Dims\" must hold non-negative integers, found " + v.show());
+        return true;
+      }
+      cur_.event.input_dims.back().push_back(*v.integer);
+      return true;
+    case Role::types:
+      if (!v.container()) {
+        cur_.event.input_types.push_back(v.text ? *v.text : "");
+        return true;
+      }
+      break;
+    case Role::triple:
+      if (!v.integer)
+        note("args \"" + triple_key_ + "\" must be a list of 3 integers");
+      else
+        triple_.push_back(*v.integer);
+      if (!v.container())
+        return true;
+      break;
+    case Role::skip:
+      break;
+    }
+    if (v.container())
+      push(Role::skip, object);
     return true;
   }
 
-  bool event_field(const std::string& k, const Value& v, bool object) {
+  bool event_field(const std::string &k, const Value &v, bool object) {
     if (k == "ph") {
-      if (v.text) ph_ = *v.text;
-      else ph_error_ = std::string("\"ph\" must be a string, not ") + v.type;
+      if (v.text)
+        ph_ = *v.text;
+      else
+        ph_error_ = std::string("\"ph\" must be a string, not ") + v.type;
     } else if (k == "name") {
       if (v.text) {
         cur_.event.name = *v.text;
@@ -182,8 +200,10 @@ class Handler : public nlohmann::json_sax<json> {
         note(std::string("\"name\" must be a string, not ") + v.type);
       }
     } else if (k == "cat") {
-      if (v.text) cur_.event.kind = trace::kind_of_category(*v.text);
-      else note(std::string("\"cat\" must be a string, not ") + v.type);
+      if (v.text)
+        cur_.event.kind = trace::kind_of_category(*v.text);
+      else
+        note(std::string("\"cat\" must be a string, not ") + v.type);
     } else if (k == "ts" || k == "dur") {
       if (!v.number) {
         note("\"" + k + "\" must be a number, not " + v.type);
@@ -199,17 +219,20 @@ class Handler : public nlohmann::json_sax<json> {
         push(Role::args, true);
         return true;
       }
-      if (v.type[0] != 'n' || v.number) note(std::string("\"args\" must be an object, not ") + v.type);
+      if (v.type[0] != 'n' || v.number)
+        note(std::string("\"args\" must be an object, not ") + v.type);
     }
-    if (v.container()) push(Role::skip, object);
+    if (v.container())
+      push(Role::skip, object);
     return true;
   }
 
-  bool args_field(const std::string& k, const Value& v, bool object) {
+  bool args_field(const std::string &k, const Value &v, bool object) {
     if (k == "External id" || k == "external id" || k == "correlation") {
       if (v.integer) {
         (k == "correlation" ? cur_.event.correlation
-                            : k[0] == 'E' ? ext_upper_ : ext_lower_) = *v.integer;
+         : k[0] == 'E'      ? ext_upper_
+                            : ext_lower_) = *v.integer;
       } else if (std::string(v.type) != "null") {
         note("args \"" + k + "\" must be an integer, not " + v.type);
       }
@@ -232,14 +255,16 @@ class Handler : public nlohmann::json_sax<json> {
       }
       note("args \"" + k + "\" must be a list of 3 integers");
     }
-    if (v.container()) push(Role::skip, object);
+    if (v.container())
+      push(Role::skip, object);
     return true;
   }
 
   bool close() {
     Frame f = stack_.back();
     stack_.pop_back();
-    if (f.role == Role::dims_entry && !tensor_) cur_.event.input_dims.back().clear();
+    if (f.role == Role::dims_entry && !tensor_)
+      cur_.event.input_dims.back().clear();
     if (f.role == Role::triple) {
       if (triple_.size() != 3) {
         note("args \"" + triple_key_ + "\" must be a list of 3 integers");
@@ -248,27 +273,36 @@ class Handler : public nlohmann::json_sax<json> {
         (triple_key_ == "grid" ? cur_.event.grid : cur_.event.block) = t;
       }
     }
-    if (f.role == Role::event) return finish_event();
+    if (f.role == Role::event)
+      return finish_event();
     return true;
   }
 
   bool finish_event() {
-    trace::TraceEvent& e = cur_.event;
-    if (!ph_error_.empty()) return fail(ph_error_, index_, e.name);
-    if (ph_ != "X") return true;
-    if (!pending_.empty()) return fail(pending_, index_, e.name);
-    if (!has_name_) return fail("missing \"name\"", index_, "");
-    if (!has_ts_) return fail("missing \"ts\"", index_, e.name);
-    if (!has_dur_) return fail("missing \"dur\"", index_, e.name);
-    if (cur_.dur_us < 0) return fail("\"dur\" is negative", index_, e.name);
+    trace::TraceEvent &e = cur_.event;
+    if (!ph_error_.empty())
+      return fail(ph_error_, index_, e.name);
+    if (ph_ != "X")
+      return true;
+    if (!pending_.empty())
+      return fail(pending_, index_, e.name);
+    if (!has_name_)
+      return fail("missing \"name\"", index_, "");
+    if (!has_ts_)
+      return fail("missing \"ts\"", index_, e.name);
+    if (!has_dur_)
+      return fail("missing \"dur\"", index_, e.name);
+    if (cur_.dur_us < 0)
+      return fail("\"dur\" is negative", index_, e.name);
     e.external_id = ext_upper_ >= 0 ? ext_upper_ : ext_lower_;
-    if (!e.is_device()) e.grid = e.block = std::nullopt;
+    if (!e.is_device())
+      e.grid = e.block = std::nullopt;
     if ((e.kind == trace::EventKind::op || e.kind == trace::EventKind::user_annotation) &&
         e.name.rfind("ProfilerStep#", 0) == 0) {
       e.kind = trace::EventKind::profiler_step;
       try {
         e.step = std::stoi(e.name.substr(13));
-      } catch (const std::exception&) {
+      } catch (const std::exception &) {
         return fail("step name \"" + e.name + "\" has no number after '#'", index_, e.name);
       }
     }
@@ -276,8 +310,8 @@ class Handler : public nlohmann::json_sax<json> {
     return true;
   }
 
-  std::vector<RawEvent>& out_;
-  SaxProblem& p_;
+  std::vector<RawEvent> &out_;
+  SaxProblem &p_;
   std::vector<Frame> stack_;
   bool saw_events_ = false;
   size_t index_ = 0;
@@ -288,12 +322,13 @@ class Handler : public nlohmann::json_sax<json> {
   std::vector<int64_t> triple_;
 };
 
-}  // namespace
+} // namespace
 
-bool read_events_sax(std::string_view text, std::vector<RawEvent>& out, SaxProblem& problem) {
+bool read_events_sax(std::string_view text, std::vector<RawEvent> &out, SaxProblem &problem) {
   Handler h(out, problem);
   const bool ok = json::sax_parse(text.begin(), text.end(), &h);
-  if (!ok) return false;
+  if (!ok)
+    return false;
   if (!h.saw_events()) {
     problem.message = "not a profiler trace: the top-level object has no \"traceEvents\"";
     return false;
@@ -301,4 +336,4 @@ bool read_events_sax(std::string_view text, std::vector<RawEvent>& out, SaxProbl
   return true;
 }
 
-}  // namespace perfmodel::io
+} // namespace perfmodel::io

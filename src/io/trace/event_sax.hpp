@@ -29,6 +29,6 @@ struct SaxProblem {
 };
 
 /// Reads the events of `text`. Returns false and fills `problem` on the first bad input.
-bool read_events_sax(std::string_view text, std::vector<RawEvent>& out, SaxProblem& problem);
+bool read_events_sax(std::string_view text, std::vector<RawEvent> &out, SaxProblem &problem);
 
-}  // namespace perfmodel::io
+} // namespace perfmodel::io

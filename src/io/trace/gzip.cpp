@@ -14,19 +14,19 @@ bool is_gzip(std::string_view data) {
          static_cast<unsigned char>(data[1]) == 0x8b;
 }
 
-std::string gunzip(std::string_view data, const std::string& file) {
+std::string gunzip(std::string_view data, const std::string &file) {
   z_stream zs{};
   // 16 + MAX_WBITS: expect a gzip header and check its CRC and length trailer.
   if (inflateInit2(&zs, 16 + MAX_WBITS) != Z_OK)
     throw RuntimeFailure("zlib: inflateInit2 failed");
   std::string out;
   out.reserve(data.size() * 8);
-  zs.next_in = reinterpret_cast<Bytef*>(const_cast<char*>(data.data()));
+  zs.next_in = reinterpret_cast<Bytef *>(const_cast<char *>(data.data()));
   zs.avail_in = static_cast<uInt>(data.size());
   char buf[1 << 16];
   int rc = Z_OK;
   while (true) {
-    zs.next_out = reinterpret_cast<Bytef*>(buf);
+    zs.next_out = reinterpret_cast<Bytef *>(buf);
     zs.avail_out = sizeof buf;
     rc = inflate(&zs, Z_NO_FLUSH);
     out.append(buf, sizeof buf - zs.avail_out);
@@ -36,11 +36,14 @@ std::string gunzip(std::string_view data, const std::string& file) {
         ++zs.next_in;
         --zs.avail_in;
       }
-      if (zs.avail_in == 0) break;
-      if (inflateReset(&zs) != Z_OK) break;
+      if (zs.avail_in == 0)
+        break;
+      if (inflateReset(&zs) != Z_OK)
+        break;
       continue;
     }
-    if (rc == Z_OK) continue;
+    if (rc == Z_OK)
+      continue;
     if (rc == Z_BUF_ERROR && zs.avail_in == 0) {
       inflateEnd(&zs);
       throw InputError(SourceLoc{file}, "truncated gzip stream: the data ends after " +
@@ -57,4 +60,4 @@ std::string gunzip(std::string_view data, const std::string& file) {
   return out;
 }
 
-}  // namespace perfmodel::io
+} // namespace perfmodel::io

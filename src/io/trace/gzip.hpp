@@ -11,6 +11,6 @@ bool is_gzip(std::string_view data);
 
 /// Inflates every gzip member of `data`. Throws InputError("file: error: ...") for a corrupt
 /// or truncated stream; `file` names the input in that message.
-std::string gunzip(std::string_view data, const std::string& file);
+std::string gunzip(std::string_view data, const std::string &file);
 
-}  // namespace perfmodel::io
+} // namespace perfmodel::io

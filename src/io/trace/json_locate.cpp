@@ -5,8 +5,9 @@
 
 namespace perfmodel::io {
 
-SourceLoc location_of(std::string_view text, size_t offset, const std::string& file) {
-  if (offset > text.size()) offset = text.size();
+SourceLoc location_of(std::string_view text, size_t offset, const std::string &file) {
+  if (offset > text.size())
+    offset = text.size();
   int line = 1;
   size_t line_start = 0;
   for (size_t i = 0; i < offset; ++i) {
@@ -41,9 +42,11 @@ size_t element_of_array(std::string_view text, size_t open, size_t index) {
   bool expect_element = true;
   for (size_t i = open + 1; i < text.size(); ++i) {
     char c = text[i];
-    if (is_space(c)) continue;
+    if (is_space(c))
+      continue;
     if (depth == 0 && expect_element && c != ']') {
-      if (count == index) return i;
+      if (count == index)
+        return i;
       ++count;
       expect_element = false;
     }
@@ -52,7 +55,8 @@ size_t element_of_array(std::string_view text, size_t open, size_t index) {
     } else if (c == '[' || c == '{') {
       ++depth;
     } else if (c == ']' || c == '}') {
-      if (depth == 0) return text.size();
+      if (depth == 0)
+        return text.size();
       --depth;
     } else if (c == ',' && depth == 0) {
       expect_element = true;
@@ -61,14 +65,18 @@ size_t element_of_array(std::string_view text, size_t open, size_t index) {
   return text.size();
 }
 
-}  // namespace
+} // namespace
 
 size_t event_offset(std::string_view text, size_t index) {
   size_t i = 0;
-  while (i < text.size() && is_space(text[i])) ++i;
-  if (i >= text.size()) return text.size();
-  if (text[i] == '[') return element_of_array(text, i, index);
-  if (text[i] != '{') return text.size();
+  while (i < text.size() && is_space(text[i]))
+    ++i;
+  if (i >= text.size())
+    return text.size();
+  if (text[i] == '[')
+    return element_of_array(text, i, index);
+  if (text[i] != '{')
+    return text.size();
   // Walk the top-level object's keys looking for "traceEvents".
   int depth = 0;
   for (++i; i < text.size(); ++i) {
@@ -77,19 +85,24 @@ size_t event_offset(std::string_view text, size_t index) {
       size_t end = skip_string(text, i);
       bool is_key = depth == 0 && text.substr(i, end - i) == "\"traceEvents\"";
       i = end - 1;
-      if (!is_key) continue;
+      if (!is_key)
+        continue;
       size_t j = end;
-      while (j < text.size() && (is_space(text[j]) || text[j] == ':')) ++j;
-      if (j < text.size() && text[j] == '[') return element_of_array(text, j, index);
+      while (j < text.size() && (is_space(text[j]) || text[j] == ':'))
+        ++j;
+      if (j < text.size() && text[j] == '[')
+        return element_of_array(text, j, index);
       return text.size();
     }
-    if (c == '[' || c == '{') ++depth;
+    if (c == '[' || c == '{')
+      ++depth;
     if (c == ']' || c == '}') {
-      if (depth == 0) break;
+      if (depth == 0)
+        break;
       --depth;
     }
   }
   return text.size();
 }
 
-}  // namespace perfmodel::io
+} // namespace perfmodel::io

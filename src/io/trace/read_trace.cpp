@@ -13,25 +13,27 @@
 namespace perfmodel::io {
 namespace {
 
-[[noreturn]] void raise(std::string_view text, const std::string& file, const SaxProblem& p) {
+[[noreturn]] void raise(std::string_view text, const std::string &file, const SaxProblem &p) {
   if (p.syntax) {
     // nlohmann: "[json.exception.parse_error.101] parse error at line 1, column 5: syntax ..."
-    const std::string& what = p.message;
+    const std::string &what = p.message;
     size_t at = what.find("syntax error");
     std::string msg = at == std::string::npos ? what : what.substr(at);
-    if (text.empty()) msg = "empty file: expected a JSON trace";
+    if (text.empty())
+      msg = "empty file: expected a JSON trace";
     throw InputError(location_of(text, p.byte > 0 ? p.byte - 1 : 0, file),
                      "not valid JSON: " + msg);
   }
-  if (p.index == SaxProblem::npos) throw InputError(location_of(text, 0, file), p.message);
+  if (p.index == SaxProblem::npos)
+    throw InputError(location_of(text, 0, file), p.message);
   std::string name = p.event_name.empty() ? "" : " (\"" + p.event_name + "\")";
   throw InputError(location_of(text, event_offset(text, p.index), file),
                    "traceEvents[" + std::to_string(p.index) + "]" + name + ": " + p.message);
 }
 
-}  // namespace
+} // namespace
 
-trace::Trace parse_trace(std::string_view data, const std::string& file) {
+trace::Trace parse_trace(std::string_view data, const std::string &file) {
   std::string inflated;
   std::string_view text = data;
   if (is_gzip(data)) {
@@ -41,15 +43,17 @@ trace::Trace parse_trace(std::string_view data, const std::string& file) {
   std::vector<RawEvent> raw;
   raw.reserve(text.size() / 250);
   SaxProblem problem;
-  if (!read_events_sax(text, raw, problem)) raise(text, file, problem);
+  if (!read_events_sax(text, raw, problem))
+    raise(text, file, problem);
 
   trace::Trace out;
   out.file = file;
   double origin = std::numeric_limits<double>::infinity();
-  for (const RawEvent& r : raw) origin = std::min(origin, r.ts_us);
+  for (const RawEvent &r : raw)
+    origin = std::min(origin, r.ts_us);
   out.origin_us = raw.empty() ? 0 : origin;
   out.events.reserve(raw.size());
-  for (RawEvent& r : raw) {
+  for (RawEvent &r : raw) {
     // Both ends from exact microsecond values, so touching events still touch in seconds.
     const double rel = r.ts_us - out.origin_us;
     r.event.start = rel * 1e-6;
@@ -59,6 +63,6 @@ trace::Trace parse_trace(std::string_view data, const std::string& file) {
   return out;
 }
 
-trace::Trace read_trace(const std::string& path) { return parse_trace(read_file(path), path); }
+trace::Trace read_trace(const std::string &path) { return parse_trace(read_file(path), path); }
 
-}  // namespace perfmodel::io
+} // namespace perfmodel::io

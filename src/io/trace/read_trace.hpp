@@ -13,9 +13,9 @@ namespace perfmodel::io {
 /// JSON: truncated or corrupt gzip, JSON syntax errors, a top level that is neither an object
 /// with "traceEvents" nor an array, and complete ("ph": "X") events whose fields have the wrong
 /// type (name not a string, ts/dur not numbers, negative dur, "Input Dims" not lists of ints).
-trace::Trace parse_trace(std::string_view data, const std::string& file);
+trace::Trace parse_trace(std::string_view data, const std::string &file);
 
 /// Reads the file at `path` and parses it.
-trace::Trace read_trace(const std::string& path);
+trace::Trace read_trace(const std::string &path);
 
-}  // namespace perfmodel::io
+} // namespace perfmodel::io

@@ -30,16 +30,16 @@ struct TraceReport {
 };
 
 /// Sort keys each view accepts (the first is the default).
-const std::vector<std::string>& operator_sort_keys();    // device_self, device_total, ...
-const std::vector<std::string>& kernel_sort_keys();      // total, mean, max, min, calls, name
-const std::vector<std::string>& efficiency_sort_keys();  // time_lost, device, roofline, ...
+const std::vector<std::string> &operator_sort_keys();   // device_self, device_total, ...
+const std::vector<std::string> &kernel_sort_keys();     // total, mean, max, min, calls, name
+const std::vector<std::string> &efficiency_sort_keys(); // time_lost, device, roofline, ...
 
 /// Sorts the operator, kernel and efficiency rows by `key` where the view has that key (its
 /// default otherwise; "" = defaults) and keeps the first `top` rows of each (0 = all).
 /// Returns false when no present view accepts `key`.
-bool sort_and_limit(TraceReport& r, const std::string& key, size_t top);
+bool sort_and_limit(TraceReport &r, const std::string &key, size_t top);
 
-std::string render_trace(const TraceReport& r, Format f);
-std::string render_trace_json(const TraceReport& r);
+std::string render_trace(const TraceReport &r, Format f);
+std::string render_trace_json(const TraceReport &r);
 
-}  // namespace perfmodel::report
+} // namespace perfmodel::report
