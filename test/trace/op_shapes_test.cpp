@@ -4,6 +4,7 @@
 
 #include <doctest/doctest.h>
 
+#include "core/trace/efficiency.hpp"
 #include "perfmodel/cost.hpp"
 #include "trace_fixtures.hpp"
 
@@ -118,4 +119,30 @@ TEST_CASE("operators without a rule or without shapes say why") {
   CHECK(why.find("output shape not recorded") == 0);
   CHECK(trace::has_shape_rule("aten::addmm"));
   CHECK_FALSE(trace::has_shape_rule("aten::copy_"));
+}
+
+TEST_CASE("Concrete Inputs (PyTorch >= 2.1) give stride, padding and windows directly") {
+  LoadedTrace t = load_test_trace("concrete.json");
+  trace::EfficiencyView v = trace::efficiency_view(t.trace, t.links, t.tree, v100());
+  REQUIRE(v.rows.size() == 3);
+  CHECK(v.unattributed.empty());
+  std::map<std::string, const trace::EfficiencyRow *> by;
+  for (const auto &r : v.rows)
+    by[r.name] = &r;
+  // conv 3x3/2 pad 1, 3 -> 8 channels with bias, on 1x3x32x32: output 1x8x16x16.
+  const auto *conv = by.at("aten::convolution");
+  CHECK(conv->op == "conv2d fwd");
+  CHECK(conv->flops == 2.0 * (16 * 16) * 8 * (3 * 3 * 3));    // 110,592
+  CHECK(conv->bytes == (3072.0 + 216 + 8 + 8 * 16 * 16) * 4); // 21,376
+  CHECK(conv->device_seconds == doctest::Approx(10e-6));
+  CHECK(conv->model.graph.tensor("y").shape == Shape{1, 8, 16, 16});
+  // max pool 3x3/2 pad 1 on 1x8x16x16: output 1x8x8x8, 9 comparisons per output.
+  const auto *mp = by.at("aten::max_pool2d");
+  CHECK(mp->flops == 512.0 * 9);
+  CHECK(mp->bytes == (2048.0 + 512) * 4);
+  // avg pool 2x2, empty stride = kernel: output 1x8x4x4.
+  const auto *ap = by.at("aten::avg_pool2d");
+  CHECK(ap->model.graph.tensor("y").shape == Shape{1, 8, 4, 4});
+  CHECK(ap->flops == 128.0 * 4);
+  CHECK(ap->bytes == (512.0 + 128) * 4);
 }

@@ -118,8 +118,80 @@ std::optional<OpModel> conv(const Ctx &c, const Dims &x, const Dims &w, const Di
   return build(s, dtype_of(c.e), part);
 }
 
+// Argument `i` of "Concrete Inputs" (PyTorch >= 2.1) as `n` integers: "[2, 2]" or "2" (broadcast);
+// nullopt for "", "same", "False", ...
+std::optional<std::vector<int64_t>> concrete_ints(const TraceEvent &e, int i, size_t n) {
+  if (i < 0 || static_cast<size_t>(i) >= e.concrete_inputs.size())
+    return std::nullopt;
+  std::string s = e.concrete_inputs[i];
+  std::vector<int64_t> v;
+  std::string cur;
+  for (char ch : s + ",") {
+    if (ch == '[' || ch == ']' || ch == ' ')
+      continue;
+    if (ch != ',') {
+      cur += ch;
+      continue;
+    }
+    if (cur.empty())
+      continue;
+    size_t used = 0;
+    try {
+      v.push_back(std::stoll(cur, &used));
+    } catch (const std::exception &) {
+      return std::nullopt;
+    }
+    if (used != cur.size())
+      return std::nullopt;
+    cur.clear();
+  }
+  if (v.size() == 1 && n > 1)
+    v.assign(n, v[0]);
+  if (v.size() != n)
+    return std::nullopt;
+  return v;
+}
+
+// Positions of stride, padding, dilation, groups and transposed in each op's signature.
+struct ConvArgPos {
+  int stride, pad, dilation, groups, transposed;
+};
+std::optional<ConvArgPos> conv_arg_positions(const std::string &name) {
+  if (name == "aten::convolution" || name == "aten::_convolution")
+    return ConvArgPos{3, 4, 5, 8, 6};
+  if (name == "aten::conv2d")
+    return ConvArgPos{3, 4, 5, 6, -1};
+  if (name == "aten::cudnn_convolution")
+    return ConvArgPos{3, 2, 4, 5, -1}; // PyTorch 2 order
+  return std::nullopt;
+}
+
+// A forward convolution whose stride, padding, dilation and groups the trace records.
+std::optional<OpModel> conv_concrete(const Ctx &c, const Dims &x, const Dims &w, bool bias) {
+  auto pos = conv_arg_positions(c.e.name);
+  if (!pos || x.size() != 4 || w.size() != 4)
+    return std::nullopt;
+  auto stride = concrete_ints(c.e, pos->stride, 2), pad = concrete_ints(c.e, pos->pad, 2),
+       dil = concrete_ints(c.e, pos->dilation, 2), groups = concrete_ints(c.e, pos->groups, 1);
+  if (!stride || !pad || !dil || !groups)
+    return std::nullopt;
+  if (pos->transposed >= 0 && c.e.concrete_inputs.at(pos->transposed) != "False")
+    return std::nullopt;
+  LayerSpec s{OpKind::conv2d, "", {x}, {}, std::nullopt};
+  s.attrs.set("out_channels", w[0]);
+  s.attrs.set("kernel", std::vector<int64_t>{w[2], w[3]});
+  s.attrs.set("stride", *stride);
+  s.attrs.set("pad", *pad);
+  s.attrs.set("dilation", *dil);
+  s.attrs.set("groups", (*groups)[0]);
+  s.attrs.set("bias", int64_t{bias ? 1 : 0});
+  return build(s, dtype_of(c.e), OpPart::fwd);
+}
+
 std::optional<OpModel> conv_fwd(const Ctx &c, const Args &a) {
   const Dims &x = arg(a, 0), &w = arg(a, 1), &b = arg(a, 2);
+  if (auto m = conv_concrete(c, x, w, b.size() == 1 && !w.empty() && b[0] == w[0]))
+    return m;
   auto it = c.hints.conv_out.find({x, w});
   if (it == c.hints.conv_out.end())
     return c.no("output shape not recorded (no backward convolution with these shapes)");
@@ -158,9 +230,34 @@ std::optional<OpModel> binary(const Ctx &c, const char *fn, const Args &a) {
   return build(s, dtype_of(c.e), OpPart::fwd);
 }
 
+// A pooling op whose window the trace records: (self, kernel, stride, padding, ...). For
+// avg_pool2d ceil_mode is argument 4, for max_pool2d argument 5 (after dilation).
+std::optional<OpModel> pool_concrete(const Ctx &c, OpKind op, const Dims &x, OpPart part) {
+  auto kernel = concrete_ints(c.e, 1, 2), pad = concrete_ints(c.e, 3, 2);
+  if (x.size() != 4 || !kernel || !pad)
+    return std::nullopt;
+  auto stride = concrete_ints(c.e, 2, 2);
+  LayerSpec s{op, "", {x}, {}, std::nullopt};
+  s.attrs.set("kernel", *kernel);
+  s.attrs.set("stride", stride ? *stride : *kernel); // an empty stride means the kernel
+  s.attrs.set("pad", *pad);
+  const int ceil_at = op == OpKind::max_pool ? 5 : 4;
+  if (op == OpKind::max_pool) {
+    auto dil = concrete_ints(c.e, 4, 2);
+    if (dil)
+      s.attrs.set("dilation", *dil);
+  }
+  if (static_cast<size_t>(ceil_at) < c.e.concrete_inputs.size())
+    s.attrs.set("ceil_mode", int64_t{c.e.concrete_inputs[ceil_at] == "True" ? 1 : 0});
+  return build(s, dtype_of(c.e), part);
+}
+
 std::optional<OpModel> max_pool(const Ctx &c, const Dims &x, const Dims *y_known, OpPart part) {
   if (x.size() != 4)
     return c.no("pooling input shape not recorded");
+  if (part == OpPart::fwd)
+    if (auto m = pool_concrete(c, OpKind::max_pool, x, part))
+      return m;
   Dims y;
   if (y_known && y_known->size() == 4) {
     y = *y_known;
@@ -247,6 +344,11 @@ const std::unordered_map<std::string, Rule> &rules() {
       };
     m["aten::max_pool2d_with_indices_backward"] = [](const Ctx &c, const Args &a) {
       return max_pool(c, arg(a, 1), &arg(a, 0), OpPart::bwd_data);
+    };
+    m["aten::avg_pool2d"] = [](const Ctx &c, const Args &a) -> std::optional<OpModel> {
+      if (auto m = pool_concrete(c, OpKind::avg_pool, arg(a, 0), OpPart::fwd))
+        return m;
+      return c.no("pooling window not recorded (no Concrete Inputs)");
     };
     for (const char *n : {"aten::adaptive_avg_pool2d", "aten::_adaptive_avg_pool2d"})
       m[n] = [](const Ctx &c, const Args &a) -> std::optional<OpModel> {

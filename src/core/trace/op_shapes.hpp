@@ -1,6 +1,8 @@
 // From a traced PyTorch operator and its recorded input shapes to a one-layer perfmodel Graph,
 // so that its FLOPs and bytes come from the core's counting rules (perfmodel::layer_cost).
 //
+// Newer traces (PyTorch >= 2.1) record scalar arguments as "Concrete Inputs": forward
+// convolutions and max/avg pools then use their stride, padding, dilation, groups and window.
 // What the trace does not record is derived from the trace itself, never from a known network:
 //  - a forward convolution's output shape comes from a backward convolution op of the same
 //    input and weight shapes (its grad-output shape); stride and padding are then the smallest

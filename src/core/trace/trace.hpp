@@ -43,11 +43,12 @@ struct TraceEvent {
   double end = 0;   // seconds since Trace::origin_us (start + dur, computed in microseconds)
   std::string pid;  // as written: a number or a string ("Traces")
   std::string tid;  // as written: a number or a string ("stream 7")
-  int64_t external_id = -1;             // args "External id" / "external id"; -1 = absent
-  int64_t correlation = -1;             // args "correlation"; -1 = absent
-  int step = -1;                        // N of "ProfilerStep#N"
-  std::vector<Dims> input_dims;         // args "Input Dims" / "Input dims"
-  std::vector<std::string> input_types; // args "Input type"
+  int64_t external_id = -1;                 // args "External id" / "external id"; -1 = absent
+  int64_t correlation = -1;                 // args "correlation"; -1 = absent
+  int step = -1;                            // N of "ProfilerStep#N"
+  std::vector<Dims> input_dims;             // args "Input Dims" / "Input dims"
+  std::vector<std::string> input_types;     // args "Input type"
+  std::vector<std::string> concrete_inputs; // args "Concrete Inputs" (PyTorch >= 2.1)
   std::optional<std::array<int64_t, 3>> grid, block; // kernels
   size_t index = 0; // position in the file's traceEvents array (for messages)
 

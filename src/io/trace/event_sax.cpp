@@ -12,7 +12,7 @@ namespace {
 
 using json = nlohmann::json;
 
-enum class Role { top, events, event, args, dims, dims_entry, types, triple, skip };
+enum class Role { top, events, event, args, dims, dims_entry, types, concrete, triple, skip };
 
 struct Frame {
   Role role;
@@ -165,8 +165,10 @@ private:
       cur_.event.input_dims.back().push_back(*v.integer);
       return true;
     case Role::types:
+    case Role::concrete:
       if (!v.container()) {
-        cur_.event.input_types.push_back(v.text ? *v.text : "");
+        (f.role == Role::types ? cur_.event.input_types : cur_.event.concrete_inputs)
+            .push_back(v.text ? *v.text : "");
         return true;
       }
       break;
@@ -243,8 +245,8 @@ private:
         return true;
       }
       note(std::string("args \"Input Dims\" must be a list, not ") + v.type);
-    } else if (k == "Input type" && v.container() && !object) {
-      push(Role::types, false);
+    } else if ((k == "Input type" || k == "Concrete Inputs") && v.container() && !object) {
+      push(k == "Input type" ? Role::types : Role::concrete, false);
       return true;
     } else if (k == "grid" || k == "block") {
       if (v.container() && !object) {
