@@ -16,23 +16,23 @@ namespace perfmodel::cli {
 namespace {
 
 struct Summary {
-  std::string model, output;
+  std::string model;
   size_t layers = 0;
   int64_t params = 0, macs = 0, flops = 0;
   std::vector<std::string> unmapped, not_portable;
 };
 
-std::string join(const std::vector<std::string>& v) {
+std::string join(const std::vector<std::string> &v) {
   std::string s;
-  for (const auto& x : v) s += (s.empty() ? "" : "; ") + x;
+  for (const auto &x : v)
+    s += (s.empty() ? "" : "; ") + x;
   return s;
 }
 
-std::string render(const Summary& s, report::Format f) {
+std::string render(const Summary &s, report::Format f) {
   std::ostringstream o;
   const std::vector<std::pair<std::string, std::string>> rows = {
       {"model", s.model},
-      {"output", s.output},
       {"layers", std::to_string(s.layers)},
       {"params", std::to_string(s.params)},
       {"macs (fwd)", std::to_string(s.macs)},
@@ -40,40 +40,45 @@ std::string render(const Summary& s, report::Format f) {
       {"ops without a rule", join(s.unmapped)},
       {"layers fixed to this batch", join(s.not_portable)}};
   switch (f) {
-    case report::Format::json: {
-      nlohmann::json j = {{"schema", "perfmodel.convert/1"}, {"model", s.model},
-                          {"output", s.output},          {"layers", s.layers},
-                          {"params", s.params},          {"macs", s.macs},
-                          {"flops", s.flops},            {"unmapped_ops", s.unmapped},
-                          {"not_portable_layers", s.not_portable}};
-      return j.dump(2) + "\n";
+  case report::Format::json: {
+    nlohmann::json j = {{"schema", "perfmodel.convert/1"},
+                        {"model", s.model},
+                        {"layers", s.layers},
+                        {"params", s.params},
+                        {"macs", s.macs},
+                        {"flops", s.flops},
+                        {"unmapped_ops", s.unmapped},
+                        {"not_portable_layers", s.not_portable}};
+    return j.dump(2) + "\n";
+  }
+  case report::Format::csv:
+    o << "field,value\n";
+    for (const auto &[k, v] : rows)
+      o << report::csv_field(k) << ',' << report::csv_field(v) << '\n';
+    return o.str();
+  case report::Format::md:
+    o << "| field | value |\n|---|---|\n";
+    for (const auto &[k, v] : rows)
+      o << "| " << report::md_cell(k) << " | " << report::md_cell(v) << " |\n";
+    return o.str();
+  case report::Format::table:
+    for (const auto &[k, v] : rows) {
+      o << k << std::string(28 - k.size(), ' ') << (v.empty() ? "-" : v) << '\n';
     }
-    case report::Format::csv:
-      o << "field,value\n";
-      for (const auto& [k, v] : rows) o << report::csv_field(k) << ',' << report::csv_field(v) << '\n';
-      return o.str();
-    case report::Format::md:
-      o << "| field | value |\n|---|---|\n";
-      for (const auto& [k, v] : rows) o << "| " << report::md_cell(k) << " | " << report::md_cell(v) << " |\n";
-      return o.str();
-    case report::Format::table:
-      for (const auto& [k, v] : rows) {
-        o << k << std::string(28 - k.size(), ' ') << (v.empty() ? "-" : v) << '\n';
-      }
-      return o.str();
+    return o.str();
   }
   return o.str();
 }
 
-}  // namespace
+} // namespace
 
-void register_convert(CLI::App& app, Runner& run) {
+void register_convert(CLI::App &app, Runner &run) {
   struct Args {
     ModelOptions model;
     OutputOptions out;
   };
   auto a = std::make_shared<Args>();
-  CLI::App* cmd = app.add_subcommand(
+  CLI::App *cmd = app.add_subcommand(
       "convert", "Convert a model (ONNX or YAML) to the model YAML format (weights dropped)");
   cmd->footer(
       "The YAML goes to -o FILE (stdout without -o); with -o a summary (layers, params, MACs,\n"
@@ -105,10 +110,9 @@ void register_convert(CLI::App& app, Runner& run) {
         return 0;
       }
       io::write_file_atomic(a->out.output, yaml);
-      s.output = a->out.output;
       s.layers = g.layers.size();
       s.params = g.param_count();
-      for (const auto& c : graph_cost(g, Pass::fwd)) {
+      for (const auto &c : graph_cost(g, Pass::fwd)) {
         s.macs += c.fwd.macs;
         s.flops += c.fwd.flops;
       }
@@ -119,4 +123,4 @@ void register_convert(CLI::App& app, Runner& run) {
   });
 }
 
-}  // namespace perfmodel::cli
+} // namespace perfmodel::cli
