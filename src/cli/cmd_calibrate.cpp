@@ -17,6 +17,9 @@
 #include "io/trace/read_trace.hpp"
 #include "kernels/cpu/microbench.hpp"
 #include "kernels/cpu/parallel.hpp"
+#ifdef PERFMODEL_HAVE_CUDA
+#include "kernels/cuda/gpu_bench.hpp"
+#endif
 #include "report/calibration_view.hpp"
 
 namespace perfmodel::cli {
@@ -62,14 +65,47 @@ std::vector<calibrate::Sample> microbenchmark_samples(const CalibrateArgs& a, Ca
   return calibrate::samples_from_benches(results);
 }
 
+// --device cuda: the GPU plan (kernels/cuda, docs/cuda.md); no GPU is a RuntimeFailure (exit 1).
+std::vector<calibrate::Sample> gpu_microbenchmark_samples(const CalibrateArgs& a,
+                                                          Calibration& cal) {
+#ifdef PERFMODEL_HAVE_CUDA
+  namespace kg = kernels::cuda;
+  const kg::DeviceInfo dev = kg::query_device(0);
+  std::fprintf(stderr, "calibrate: %s, %d SMs, compute capability %d.%d\n", dev.name.c_str(),
+               dev.sm_count, dev.cc_major, dev.cc_minor);
+  kg::GpuBenchOptions go;
+  go.quick = a.quick;
+  go.progress = [](size_t i, size_t n, const kg::GpuBenchCase& c) {
+    std::fprintf(stderr, "calibrate: [%zu/%zu] cuda/%s\n", i + 1, n, c.name.c_str());
+  };
+  const auto results = kg::run_gpu_microbenchmarks(go);
+  for (const auto& r : results)
+    if (!r.skipped.empty())
+      std::fprintf(stderr, "calibrate: skipped cuda/%s: %s\n", r.bench.name.c_str(),
+                   r.skipped.c_str());
+  const auto ref = calibrate::microbench_reference(kg::as_bench_results(results));
+  std::fprintf(stderr, "calibrate: measured peak %.3g FLOP/s (FMA), best bandwidth %.3g B/s\n",
+               ref.fma_flops_per_second, ref.best_bytes_per_second);
+  cal.device = DeviceFingerprint{"gpu", dev.name, dev.sm_count, ""};
+  cal.source = a.quick ? "cuda microbenchmarks (quick)" : "cuda microbenchmarks";
+  return calibrate::samples_from_benches(kg::as_bench_results(results));
+#else
+  (void)a, (void)cal;
+  throw InputError("--device cuda: this perfmodel was built without CUDA "
+                   "(configure with -DPERFMODEL_WITH_CUDA=ON and a CUDA toolkit)");
+#endif
+}
+
 int run_calibrate(const CalibrateArgs& a) {
   const int sources =
       !a.device.empty() + !a.measurements.empty() + !a.samples.empty() + !a.trace.empty();
   if (sources != 1)
     throw InputError(
         "calibrate needs exactly one of --device, --from-measurements, --from-samples, --from-trace");
-  if (!a.device.empty() && a.device != "cpu")
-    throw InputError("--device '" + a.device + "': only 'cpu' can be measured by this build");
+  if (!a.device.empty() && a.device != "cpu" && a.device != "cuda")
+    throw InputError("--device '" + a.device + "': expected cpu or cuda");
+  if (a.device == "cuda" && a.hw.empty())
+    throw InputError("--device cuda needs --hw naming the GPU's hardware spec (e.g. --hw a100)");
   if (a.hw.empty() && a.device.empty())
     throw InputError("--hw is needed with --from-measurements, --from-samples and --from-trace");
   const HwSpec hw = io::load_hw(a.hw.empty() ? "zen5-2c" : a.hw);
@@ -77,7 +113,8 @@ int run_calibrate(const CalibrateArgs& a) {
   Calibration meta;
   std::vector<calibrate::Sample> samples;
   if (!a.device.empty()) {
-    samples = microbenchmark_samples(a, meta);
+    samples = a.device == "cuda" ? gpu_microbenchmark_samples(a, meta)
+                                 : microbenchmark_samples(a, meta);
   } else if (!a.measurements.empty()) {
     for (const auto& row : io::read_measurements_csv(a.measurements))
       if (row.seconds) samples.push_back(calibrate::kernel_sample(row));
@@ -132,11 +169,13 @@ void register_calibrate(CLI::App& app, Runner& run) {
       "fit summary instead. Progress goes to stderr.\n\n"
       "Examples:\n"
       "  perfmodel calibrate --device cpu --quick -o calibration/mycpu.yaml\n"
+      "  perfmodel calibrate --device cuda --hw a100 --quick -o calibration/a100.yaml\n"
       "  perfmodel calibrate --from-measurements runs.csv --hw v100 -o calibration/v100.yaml\n"
       "  perfmodel calibrate --device cpu --save-samples samples.csv -o cal.yaml\n"
       "  perfmodel calibrate --from-samples samples.csv --hw zen5-2c --format table\n"
       "  perfmodel calibrate --from-trace run.pt.trace.json.gz --hw v100 -o v100-trace.yaml");
-  cmd->add_option("--device", a->device, "Measure this device with microbenchmarks: cpu");
+  cmd->add_option("--device", a->device,
+                  "Measure this device with microbenchmarks: cpu or cuda (GPU 0)");
   cmd->add_option("--from-measurements", a->measurements,
                   "Fit a measurement CSV (op,dtype,pass,m,n,k,...,seconds)");
   cmd->add_option("--from-samples", a->samples, "Fit samples saved by --save-samples");
