@@ -15,7 +15,7 @@ namespace perfmodel::kernels::cuda::detail {
 
 #if !PERFMODEL_HAVE_CUDNN
 
-void run_conv(const DeviceInfo &, int, int, const NvmlEnergy *, GpuBenchResult &r) {
+void run_conv(const DeviceInfo&, int, int, const NvmlEnergy*, GpuBenchResult& r) {
   r.skipped = "built without cuDNN (libcudnn was not found at configure time)";
 }
 
@@ -23,12 +23,12 @@ void run_conv(const DeviceInfo &, int, int, const NvmlEnergy *, GpuBenchResult &
 
 namespace {
 
-void check_cudnn(cudnnStatus_t s, const std::string &what) {
+void check_cudnn(cudnnStatus_t s, const std::string& what) {
   if (s != CUDNN_STATUS_SUCCESS)
     throw RuntimeFailure("cuDNN: " + what + ": " + cudnnGetErrorString(s));
 }
 
-const char *algo_name(cudnnConvolutionFwdAlgo_t a) {
+const char* algo_name(cudnnConvolutionFwdAlgo_t a) {
   switch (a) {
   case CUDNN_CONVOLUTION_FWD_ALGO_IMPLICIT_GEMM:
     return "IMPLICIT_GEMM";
@@ -76,9 +76,9 @@ struct ConvSetup {
 
 } // namespace
 
-void run_conv(const DeviceInfo &dev, int warmup, int iters, const NvmlEnergy *nvml,
-              GpuBenchResult &r) {
-  const ConvDims &d = *r.bench.conv;
+void run_conv(const DeviceInfo& dev, int warmup, int iters, const NvmlEnergy* nvml,
+              GpuBenchResult& r) {
+  const ConvDims& d = *r.bench.conv;
   const bool half = r.bench.dtype == DType::fp16;
   if (r.bench.bytes > 0.5 * free_device_bytes()) {
     r.skipped = "tensors larger than 50% of the free device memory";
@@ -115,7 +115,7 @@ void run_conv(const DeviceInfo &dev, int warmup, int iters, const NvmlEnergy *nv
                   s.h, s.x, s.w, s.conv, s.y, CUDNN_CONVOLUTION_FWD_ALGO_COUNT, &returned, perf),
               "cudnnGetConvolutionForwardAlgorithm_v7");
   const double room = 0.5 * free_device_bytes() - r.bench.bytes;
-  const cudnnConvolutionFwdAlgoPerf_t *pick = nullptr;
+  const cudnnConvolutionFwdAlgoPerf_t* pick = nullptr;
   for (int i = 0; i < returned && !pick; ++i)
     if (perf[i].status == CUDNN_STATUS_SUCCESS && double(perf[i].memory) <= room)
       pick = &perf[i];
@@ -132,9 +132,9 @@ void run_conv(const DeviceInfo &dev, int warmup, int iters, const NvmlEnergy *nv
   const int64_t ny = int64_t(on) * oc * oh * ow;
   const size_t es = size_t(bytes_of(r.bench.dtype));
   DeviceBuffer x(size_t(nx) * es), w(size_t(nw) * es), y(size_t(ny) * es);
-  DeviceBuffer ws(pick->memory), staging(size_t(std::max(nx, nw)) * 4);
+  DeviceBuffer ws(pick->memory), staging(half ? size_t(std::max(nx, nw)) * 4 : 0);
   for (auto [buf, n, seed] : {std::tuple{&x, nx, 21u}, std::tuple{&w, nw, 22u}}) {
-    float *f = half ? staging.get<float>() : buf->get<float>();
+    float* f = half ? staging.get<float>() : buf->get<float>();
     check_launch(launch_fill(f, n, seed), "fill");
     if (half)
       check_launch(launch_to_half(f, buf->get(), n), "to half");

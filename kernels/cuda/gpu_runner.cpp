@@ -17,8 +17,8 @@ double free_device_bytes() {
   return double(free_b);
 }
 
-DeviceTiming time_device(const std::function<void()> &enqueue, int warmup, int iters,
-                         const NvmlEnergy *nvml) {
+DeviceTiming time_device(const std::function<void()>& enqueue, int warmup, int iters,
+                         const NvmlEnergy* nvml) {
   EventPair ev;
   for (int i = 0; i < warmup; ++i)
     enqueue();
@@ -48,8 +48,8 @@ namespace {
 using detail::check_launch;
 using detail::DeviceBuffer;
 
-void run_bandwidth(int warmup, int iters, const NvmlEnergy *nvml, GpuBenchResult &r) {
-  const GpuBenchCase &c = r.bench;
+void run_bandwidth(int warmup, int iters, const NvmlEnergy* nvml, GpuBenchResult& r) {
+  const GpuBenchCase& c = r.bench;
   if (double(c.working_set_bytes) > 0.8 * detail::free_device_bytes()) {
     r.skipped = "working set larger than 80% of the free device memory";
     return;
@@ -85,9 +85,9 @@ void run_bandwidth(int warmup, int iters, const NvmlEnergy *nvml, GpuBenchResult
   r.time = t.time, r.inner = t.inner, r.energy_joules = t.energy_joules;
 }
 
-void run_fma(const DeviceInfo &dev, int warmup, int iters, const NvmlEnergy *nvml,
-             GpuBenchResult &r) {
-  const GpuBenchCase &c = r.bench;
+void run_fma(const DeviceInfo& dev, int warmup, int iters, const NvmlEnergy* nvml,
+             GpuBenchResult& r) {
+  const GpuBenchCase& c = r.bench;
   if (c.variant == "half2" && dev.cc_major * 10 + dev.cc_minor < 53) {
     r.skipped = "half2 arithmetic needs compute capability >= 5.3";
     return;
@@ -105,14 +105,14 @@ void run_fma(const DeviceInfo &dev, int warmup, int iters, const NvmlEnergy *nvm
   r.time = t.time, r.inner = t.inner, r.energy_joules = t.energy_joules;
 }
 
-void run_launch(int warmup, int iters, const NvmlEnergy *nvml, GpuBenchResult &r) {
+void run_launch(int warmup, int iters, const NvmlEnergy* nvml, GpuBenchResult& r) {
   auto call = [] { check_launch(detail::launch_empty(), "empty kernel"); };
   const auto t = detail::time_device(call, std::max(warmup, 10), iters, nvml);
   r.time = t.time, r.inner = t.inner, r.energy_joules = t.energy_joules;
 }
 
-GpuBenchResult run_case(const GpuBenchCase &c, const DeviceInfo &dev, const GpuBenchOptions &o,
-                        const NvmlEnergy *nvml) {
+GpuBenchResult run_case(const GpuBenchCase& c, const DeviceInfo& dev, const GpuBenchOptions& o,
+                        const NvmlEnergy* nvml) {
   GpuBenchResult r;
   r.bench = c;
   const int warmup = o.warmup > 0 ? o.warmup : 3;
@@ -138,7 +138,7 @@ GpuBenchResult run_case(const GpuBenchCase &c, const DeviceInfo &dev, const GpuB
       r.skipped = "no GPU benchmark of this kind";
       break;
     }
-  } catch (const RuntimeFailure &e) {
+  } catch (const RuntimeFailure& e) {
     // One failing case (out of memory, an unsupported shape) does not lose the others.
     r.skipped = std::string("failed: ") + e.what();
     r.time = TimingStats{};
@@ -157,13 +157,13 @@ std::string pci_bus_id(int device) {
 
 } // namespace
 
-GpuBenchResult run_gpu_bench(const GpuBenchCase &c, const GpuBenchOptions &opts) {
+GpuBenchResult run_gpu_bench(const GpuBenchCase& c, const GpuBenchOptions& opts) {
   const DeviceInfo dev = query_device(opts.device);
   detail::check_cuda(cudaSetDevice(dev.index), "cudaSetDevice");
   return run_case(c, dev, opts, nullptr);
 }
 
-std::vector<GpuBenchResult> run_gpu_microbenchmarks(const GpuBenchOptions &opts) {
+std::vector<GpuBenchResult> run_gpu_microbenchmarks(const GpuBenchOptions& opts) {
   const DeviceInfo dev = query_device(opts.device);
   detail::check_cuda(cudaSetDevice(dev.index), "cudaSetDevice");
   NvmlEnergy nvml(opts.nvml_soname, unsigned(dev.index), pci_bus_id(dev.index));

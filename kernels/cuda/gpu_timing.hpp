@@ -17,15 +17,15 @@ struct DeviceTiming {
 
 /// `enqueue` launches one call on the default stream (and throws on a launch error). Runs it
 /// `warmup` times, times one more call to pick the batching, then `iters` event-timed samples.
-DeviceTiming time_device(const std::function<void()> &enqueue, int warmup, int iters,
-                         const NvmlEnergy *nvml);
+DeviceTiming time_device(const std::function<void()>& enqueue, int warmup, int iters,
+                         const NvmlEnergy* nvml);
 
 /// cuBLAS and cuDNN cases (gpu_gemm_bench.cpp, gpu_conv_bench.cpp); fill
 /// result.time/inner/energy/algorithm or result.skipped.
-void run_gemm(const DeviceInfo &dev, int warmup, int iters, const NvmlEnergy *nvml,
-              GpuBenchResult &result);
-void run_conv(const DeviceInfo &dev, int warmup, int iters, const NvmlEnergy *nvml,
-              GpuBenchResult &result);
+void run_gemm(const DeviceInfo& dev, int warmup, int iters, const NvmlEnergy* nvml,
+              GpuBenchResult& result);
+void run_conv(const DeviceInfo& dev, int warmup, int iters, const NvmlEnergy* nvml,
+              GpuBenchResult& result);
 
 /// Free device memory in bytes (cudaMemGetInfo).
 double free_device_bytes();

@@ -13,7 +13,7 @@ namespace kg = perfmodel::kernels::cuda;
 
 namespace {
 
-kg::GpuBenchResult measured(const kg::GpuBenchCase &c, double seconds) {
+kg::GpuBenchResult measured(const kg::GpuBenchCase& c, double seconds) {
   kg::GpuBenchResult r;
   r.bench = c;
   r.time.median_seconds = seconds;
@@ -29,7 +29,7 @@ TEST_CASE("the plans cover every kind with unique names; quick is a subset of fu
   const auto quick = kg::gpu_bench_plan(q);
   std::set<std::string> names;
   std::set<kg::BenchKind> kinds;
-  for (const auto &c : full) {
+  for (const auto& c : full) {
     CHECK_MESSAGE(names.insert(c.name).second, c.name);
     kinds.insert(c.kind);
   }
@@ -38,10 +38,10 @@ TEST_CASE("the plans cover every kind with unique names; quick is a subset of fu
                                          kg::BenchKind::launch});
   CHECK(quick.size() < full.size());
   CHECK(quick.size() >= 15);
-  for (const auto &c : quick)
+  for (const auto& c : quick)
     CHECK_MESSAGE(names.count(c.name), c.name);
   // Every GEMM variant of the brief is planned.
-  for (const char *n : {"gemm/fp32/1024x1024x1024", "gemm/tf32/1024x1024x1024",
+  for (const char* n : {"gemm/fp32/1024x1024x1024", "gemm/tf32/1024x1024x1024",
                         "gemm/fp16/1024x1024x1024", "gemm/fp16/b64x128x128x128"})
     CHECK_MESSAGE(names.count(n), n);
 }
@@ -51,7 +51,7 @@ TEST_CASE("--only keeps the matching cases") {
   o.only = "bw/triad";
   const auto plan = kg::gpu_bench_plan(o);
   REQUIRE(plan.size() == 6);
-  for (const auto &c : plan)
+  for (const auto& c : plan)
     CHECK(c.variant == "triad");
   o.only = "no such case";
   CHECK(kg::gpu_bench_plan(o).empty());
@@ -118,7 +118,7 @@ TEST_CASE("conv cases: output size, 2 x MACs, no bias") {
 }
 
 TEST_CASE("every planned GEMM and conv counts exactly as the core does") {
-  for (const auto &c : kg::gpu_bench_plan({})) {
+  for (const auto& c : kg::gpu_bench_plan({})) {
     if (c.kind != kg::BenchKind::gemm && c.kind != kg::BenchKind::conv)
       continue;
     const auto b = kg::as_bench_result(measured(c, 1e-3));
