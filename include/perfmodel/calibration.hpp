@@ -32,6 +32,7 @@ namespace perfmodel {
 /// Families of kernels that share one set of efficiency parameters.
 enum class OpClass {
   gemm,           // linear, matmul
+  gemv,           // linear, matmul with one output row or column (matrix-vector: bandwidth-bound)
   conv,           // dense or grouped convolution (lowered to GEMM)
   depthwise,      // convolution with groups == input channels > 1
   elementwise,    // activations, elementwise arithmetic, dropout
@@ -42,7 +43,7 @@ enum class OpClass {
 std::string_view to_string(OpClass c);
 std::optional<OpClass> parse_op_class(std::string_view s);
 const std::vector<OpClass>& all_op_classes();
-bool is_gemm_class(OpClass c);  // gemm, conv, depthwise: tiles, Hockney sizes, lowering apply
+bool is_gemm_class(OpClass c);  // gemm, gemv, conv, depthwise: tiles, Hockney sizes, lowering
 
 /// Which part of a layer a kernel call computes (conv bwd_filter = bwd_weight).
 enum class KernelPass { fwd, bwd_data, bwd_weight };
@@ -60,7 +61,8 @@ struct KernelFeatures {
   double lowered_bytes = 0;        // bytes of the im2col matrix (0 when no lowering is needed)
 };
 
-/// The op class of a layer (depthwise needs the graph to know the input channels).
+/// The op class of a layer (depthwise needs the graph to know the input channels). Layers
+/// whose product has one row or column are `gemv` in layer_features (it knows the shape).
 OpClass op_class_of(const Graph& g, const Layer& layer);
 
 /// Features of one pass part of a layer: fwd uses cost.fwd, bwd_data / bwd_weight the train

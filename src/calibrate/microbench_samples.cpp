@@ -46,6 +46,23 @@ Sample counted(const kc::BenchResult& r, OpClass c) {
 
 }  // namespace
 
+std::vector<kc::BenchCase> supplementary_cases(bool quick) {
+  // 1 x n x k with the matrix (4nk bytes) at ~48 KB, 0.5 MB, 1.5 MB, 8 MB, 24 MB, 64 MB, 256 MB.
+  const std::vector<std::pair<int64_t, int64_t>> full = {
+      {96, 128}, {256, 512}, {512, 768}, {1200, 1600}, {2000, 3000}, {4000, 4000}, {8000, 8000}};
+  const std::vector<std::pair<int64_t, int64_t>> short_list = {
+      {96, 128}, {512, 768}, {1200, 1600}, {4000, 4000}};
+  std::vector<kc::BenchCase> out;
+  for (auto [n, k] : quick ? short_list : full) {
+    kc::BenchCase c;
+    c.kind = kc::BenchKind::gemm;
+    c.name = "gemv/1x" + std::to_string(n) + "x" + std::to_string(k);
+    c.gemm = kc::GemmDims{1, n, k, 1};
+    out.push_back(c);
+  }
+  return out;
+}
+
 std::optional<Sample> sample_from_bench(const kc::BenchResult& r) {
   if (!(r.time.median_seconds > 0)) return std::nullopt;
   const std::string& v = r.bench.variant;
@@ -57,9 +74,10 @@ std::optional<Sample> sample_from_bench(const kc::BenchResult& r) {
       if (!r.bench.conv) return std::nullopt;
       return kernel_sample(row_of(r));
     case kc::BenchKind::elementwise:
-      // A transcendental map (sigmoid: exp per element) costs far more than its boda FLOPs say;
-      // one such point would tilt the class that relu/add layers are predicted with.
-      if (v == "sigmoid" || v == "tanh" || v == "gelu") return std::nullopt;
+      // A transcendental map (sigmoid: exp per element) or a broadcast (index arithmetic per
+      // element) costs more than its counts say; such points would tilt the class that
+      // relu/add layers are predicted with.
+      if (v == "sigmoid" || v == "tanh" || v == "gelu" || v == "add_bcast") return std::nullopt;
       return counted(r, v == "batchnorm" ? OpClass::norm : OpClass::elementwise);
     case kc::BenchKind::pool: return counted(r, OpClass::pool);
     case kc::BenchKind::bandwidth:

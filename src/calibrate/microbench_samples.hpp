@@ -4,6 +4,8 @@
 // counts are the core's; maps, pools and copies keep the counts the benchmark reports, which
 // follow the same boda rules. Peak-FMA, read/triad bandwidth and launch cases describe the
 // machine rather than a layer kind: they are not fitted, only reported (microbench_reference).
+// Maps whose time is set by work the counts do not see (sigmoid's exp, a broadcast's index
+// arithmetic) are left out too: they would tilt the class plain maps are predicted with.
 #pragma once
 
 #include <optional>
@@ -14,6 +16,11 @@
 #include "kernels/cpu/microbench.hpp"
 
 namespace perfmodel::calibrate {
+
+/// Cases calibration adds to kernels/cpu's plan: matrix-vector products (the linear layers of a
+/// batch-1 network) over working sets from L1 to DRAM, sizes chosen on a geometric grid, not
+/// taken from any model.
+std::vector<kernels::cpu::BenchCase> supplementary_cases(bool quick);
 
 /// The sample of one result, or nullopt for the kinds that are not fitted.
 std::optional<Sample> sample_from_bench(const kernels::cpu::BenchResult& r);

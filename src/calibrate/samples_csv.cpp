@@ -6,6 +6,7 @@
 #include <cstdlib>
 #include <sstream>
 
+#include "calibrate/fit.hpp"
 #include "io/files.hpp"
 
 namespace perfmodel::calibrate {
@@ -116,6 +117,27 @@ std::vector<Sample> parse_samples_csv(const std::string& text, const std::string
 
 std::vector<Sample> read_samples_csv(const std::string& path) {
   return parse_samples_csv(io::read_file(path), path);
+}
+
+std::string write_residuals_csv(const Calibration& cal, const std::vector<Sample>& samples) {
+  std::string out = "op_class,dtype,source,flops,bytes,measured (s),predicted (s),error\n";
+  char buf[256];
+  for (const Sample& s : samples) {
+    std::snprintf(buf, sizeof buf, "%s,%s,", std::string(to_string(s.op_class)).c_str(),
+                  std::string(to_string(s.dtype)).c_str());
+    out += buf + quoted(s.source);
+    std::snprintf(buf, sizeof buf, ",%.17g,%.17g,%.9g,", s.flops, s.bytes, s.seconds);
+    out += buf;
+    if (const ClassCalibration* cc = cal.find(s.op_class, s.dtype)) {
+      const double pred = model_seconds(cal, cc->params, s.features());
+      std::snprintf(buf, sizeof buf, "%.9g,%.6g", pred, (pred - s.seconds) / s.seconds);
+      out += buf;
+    } else {
+      out += ",";
+    }
+    out += "\n";
+  }
+  return out;
 }
 
 }  // namespace perfmodel::calibrate

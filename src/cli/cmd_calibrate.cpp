@@ -33,6 +33,8 @@ struct CalibrateArgs {
   std::string trace;  // --from-trace: a PyTorch profiler trace
   std::string hw;
   std::string save_samples;
+  std::string residuals;  // --residuals: per-sample prediction and error
+  int warmup = 0, iters = 0;  // 0 = the plan's defaults
   bool quick = false;
   int threads = 0;
   std::string loss = "soft_l1";
@@ -47,11 +49,18 @@ std::vector<calibrate::Sample> microbenchmark_samples(const CalibrateArgs& a, Ca
   kernels::cpu::MicrobenchOptions mo;
   mo.quick = a.quick;
   mo.threads = a.threads;
+  mo.warmup = a.warmup;
+  mo.iters = a.iters;
   mo.progress = [](size_t i, size_t n, const kernels::cpu::BenchCase& c) {
     std::fprintf(stderr, "calibrate: [%zu/%zu] %s\n", i + 1, n, c.name.c_str());
   };
   const double t0 = kernels::cpu::now_seconds();
-  const auto results = kernels::cpu::run_microbenchmarks(mo);
+  auto results = kernels::cpu::run_microbenchmarks(mo);
+  const auto extra = calibrate::supplementary_cases(a.quick);
+  for (size_t i = 0; i < extra.size(); ++i) {
+    std::fprintf(stderr, "calibrate: [+%zu/%zu] %s\n", i + 1, extra.size(), extra[i].name.c_str());
+    results.push_back(kernels::cpu::run_bench(extra[i], mo));
+  }
   int noisy = 0;
   for (const auto& r : results) noisy += r.time.noisy ? 1 : 0;
   std::fprintf(stderr, "calibrate: %zu microbenchmarks in %.1f s (%d noisy)\n", results.size(),
@@ -146,6 +155,8 @@ int run_calibrate(const CalibrateArgs& a) {
   cal.date = calibrate::utc_now_iso8601();
   cal.perfmodel_version = PERFMODEL_VERSION;
   cal.hardware = hw.name;
+  if (!a.residuals.empty())
+    io::write_file_atomic(a.residuals, calibrate::write_residuals_csv(cal, samples));
   std::fprintf(stderr, "calibrate: %d samples, %zu classes, MAPE %.2f%%, RMS log error %.3f\n",
                cal.stats.samples, cal.classes.size(), 100 * cal.stats.mape,
                cal.stats.rms_log_error);
@@ -188,6 +199,12 @@ void register_calibrate(CLI::App& app, Runner& run) {
   cmd->add_option("--threads", a->threads, "Threads for the microbenchmarks (0 = all)")
       ->check(CLI::NonNegativeNumber);
   cmd->add_option("--save-samples", a->save_samples, "Also write the fit samples as CSV");
+  cmd->add_option("--residuals", a->residuals,
+                  "Also write every sample with its fitted prediction and error as CSV");
+  cmd->add_option("--warmup", a->warmup, "Microbenchmarks: untimed runs per case (0 = plan's)")
+      ->check(CLI::NonNegativeNumber);
+  cmd->add_option("--iters", a->iters, "Microbenchmarks: timed runs per case (0 = plan's)")
+      ->check(CLI::NonNegativeNumber);
   cmd->add_option("--loss", a->loss, "Robust loss: soft_l1, cauchy, huber or none")
       ->check(CLI::IsMember({"soft_l1", "cauchy", "huber", "none"}))
       ->capture_default_str();

@@ -14,7 +14,8 @@ struct ClassName {
   std::string_view name;
 };
 constexpr ClassName kClassNames[] = {
-    {OpClass::gemm, "gemm"},           {OpClass::conv, "conv"},
+    {OpClass::gemm, "gemm"},           {OpClass::gemv, "gemv"},
+    {OpClass::conv, "conv"},
     {OpClass::depthwise, "depthwise"}, {OpClass::elementwise, "elementwise"},
     {OpClass::norm, "norm"},           {OpClass::pool, "pool"},
     {OpClass::data_movement, "data_movement"},
@@ -72,7 +73,8 @@ const std::vector<OpClass>& all_op_classes() {
 }
 
 bool is_gemm_class(OpClass c) {
-  return c == OpClass::gemm || c == OpClass::conv || c == OpClass::depthwise;
+  return c == OpClass::gemm || c == OpClass::gemv || c == OpClass::conv ||
+         c == OpClass::depthwise;
 }
 
 std::string_view to_string(KernelPass p) {
@@ -136,6 +138,8 @@ KernelFeatures layer_features(const Graph& g, const Layer& layer, const LayerCos
     if (pass == KernelPass::bwd_data) s = GemmShape{s.m, s.k, s.n, s.groups};
     if (pass == KernelPass::bwd_weight) s = GemmShape{s.k, s.n, s.m, s.groups};
     f.gemm = s;
+    // A matrix-vector product runs another code path (no packing, one pass over the matrix).
+    if (f.op_class == OpClass::gemm && (s.m == 1 || s.n == 1)) f.op_class = OpClass::gemv;
   }
   // A convolution is lowered to a GEMM through an im2col matrix unless it is a plain 1x1
   // (the matrix is then the input itself) or depthwise (done directly).

@@ -56,3 +56,24 @@ TEST_CASE("each benchmark kind maps to its class, machine-only kinds give none")
   CHECK(ref.fma_flops_per_second == doctest::Approx(1e9));
   CHECK(ref.launch_seconds == 2e-6);
 }
+
+TEST_CASE("supplementary matrix-vector cases span the memory levels") {
+  const auto full = supplementary_cases(false);
+  const auto quick = supplementary_cases(true);
+  CHECK(quick.size() < full.size());
+  double lo = 1e30, hi = 0;
+  for (const auto& c : full) {
+    REQUIRE(c.gemm);
+    CHECK(c.gemm->m == 1);
+    CHECK(c.kind == kc::BenchKind::gemm);
+    const double bytes = 4.0 * double(c.gemm->n) * double(c.gemm->k);
+    lo = std::min(lo, bytes);
+    hi = std::max(hi, bytes);
+  }
+  CHECK(lo < 96e3);   // inside an L1
+  CHECK(hi > 100e6);  // beyond any L3
+  kc::BenchResult r;
+  r.bench = full[0];
+  r.time.median_seconds = 1e-6;
+  CHECK(sample_from_bench(r)->op_class == OpClass::gemv);
+}
