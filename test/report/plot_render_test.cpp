@@ -122,19 +122,23 @@ TEST_CASE("a layer named with quotes and a system() call renders as text") {
   if (!have_gnuplot()) return;
   TempDir tmp;
   const std::string& dir = tmp.path;
-  std::string pwned = dir + "/pwned";
+  // gnuplot runs in `dir`: the relative names below would be created there if anything ran.
   auto d = data();
-  d.points[0].name = "q'uote\" `touch " + pwned + "1` '); system(\"touch " + pwned + "2\") # ]]>";
-  d.model = "m'); system('touch " + pwned + "3')";
+  d.points[0].name = "q'\"`touch pw1`'); system(\"touch pw2\") #]]>";
+  // With quotes not doubled this one would run: set label 1 'x' at 0,0; system(...); ...
+  d.points[1].name = "x' at 0,0; system('touch pw4'); set label 99 'y";
+  d.model = "m'); system('touch pw3')";
   PlotPaths paths = plot_paths(dir + "/evil.svg");
   REQUIRE(render_plot(paths, roofline_plot(d, paths, ImageKind::svg), false).rendered);
-  CHECK_FALSE(exists(pwned + "1"));
-  CHECK_FALSE(exists(pwned + "2"));
-  CHECK_FALSE(exists(pwned + "3"));
+  CHECK_FALSE(exists(dir + "/pw1"));
+  CHECK_FALSE(exists(dir + "/pw2"));
+  CHECK_FALSE(exists(dir + "/pw3"));
+  CHECK_FALSE(exists(dir + "/pw4"));
   std::string svg = slurp(dir + "/evil.svg");
   CHECK(test::xml_problem(svg) == "");
-  CHECK(svg.find("q'uote\" `touch " + pwned + "1` '); system(\"touch " + pwned + "2\") # ]] >") !=
-        std::string::npos);
+  CHECK(svg.find("q'\"`touch pw1`'); system(\"touch pw2\") #]] >") != std::string::npos);
+  CHECK(svg.find("m'); system('touch pw3')") != std::string::npos);
+  CHECK(svg.find("x' at 0,0; system('touch pw4'); set label 99 'y") != std::string::npos);
 }
 
 TEST_CASE("without gnuplot the script and data are written with instructions") {

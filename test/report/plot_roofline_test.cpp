@@ -34,8 +34,12 @@ TEST_CASE("roofline script: log-log, ceilings, diagonals, ridges, a block per op
   CHECK(s.find("datafile = 'r.dat'") != std::string::npos);
   CHECK(s.find("set logscale xy") != std::string::npos);
   CHECK(s.find("set title 'roofline: tiny on gpu1, batch 4, fp32, fwd'") != std::string::npos);
-  CHECK(count(s, "peak") >= 2 * 2);                    // definition + use per ceiling
-  CHECK(s.find("mem1(x) = x <= 100 ? 1e+12 * x : 1/0") != std::string::npos);  // dram
+  // A segment per memory level and per ceiling: dram from the left edge up to the top ceiling
+  // (100 TF/s at 100 F/B), the used fp32 ceiling from the fastest level (l2: 2.5 F/B) rightwards.
+  CHECK(count(s, "set arrow ") == 2 + 2);
+  CHECK(s.find("to first 100, first 1e+14 nohead lw 2 lc rgb '#555555' dt 2") != std::string::npos);
+  CHECK(s.find("from first 2.5, first 1e+13 to first 100, first 1e+13 nohead lw 2") !=
+        std::string::npos);
   CHECK(s.find("'simt fp32 10.0TF/s'") != std::string::npos);
   CHECK(s.find("'dram 1.00TB/s'") != std::string::npos);
   CHECK(s.find("'ridge 10.0F/B'") != std::string::npos);

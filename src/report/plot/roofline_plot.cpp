@@ -16,6 +16,15 @@ double point_size(double seconds, double max_seconds) {
   return std::max(kMinPointSize, kMaxPointSize * std::sqrt(seconds / max_seconds));
 }
 
+/// Long (ONNX) layer names keep their distinctive tail: ".../layer1.0/bn3/BatchNormalization".
+std::string short_name(const std::string& name) {
+  constexpr size_t kMax = 48;
+  if (name.size() <= kMax) return name;
+  size_t cut = name.size() - (kMax - 3);
+  while (cut < name.size() && (static_cast<unsigned char>(name[cut]) & 0xC0) == 0x80) ++cut;
+  return "..." + name.substr(cut);  // never splits a UTF-8 sequence
+}
+
 double decade_below(double v) { return std::pow(10.0, std::floor(std::log10(v))); }
 double decade_above(double v) { return std::pow(10.0, std::ceil(std::log10(v))); }
 
@@ -109,13 +118,19 @@ PlotScript roofline_plot(const RooflineData& d, const PlotPaths& paths, ImageKin
   s += "set format y '%.0s%c'\n";
   s += "set grid xtics ytics mxtics mytics lc rgb '#dddddd'\n";
   s += "set key outside right top box\n";
-  s += "set samples 2000\n";
 
   double top = 0, fastest = 0;
   for (const RooflineCeiling& c : d.ceilings) top = std::max(top, c.flops_per_second);
   for (const RooflineDiagonal& m : d.diagonals) fastest = std::max(fastest, m.bytes_per_second);
 
   std::vector<std::string> clauses;
+  // Roof lines are straight in log-log: exact two-point segments (`set arrow ... nohead`).
+  int arrow = 0;
+  auto add_segment = [&](double x0, double y0, double x1, double y1, const std::string& style) {
+    s += "set arrow " + std::to_string(++arrow) + " from first " + gp_num(x0) + ", first " +
+         gp_num(y0) + " to first " + gp_num(x1) + ", first " + gp_num(y1) + " nohead " + style +
+         " back\n";
+  };
   int label = 0;
   auto add_label = [&](const std::string& text, const std::string& at, const std::string& how) {
     s += "set label " + std::to_string(++label) + " " + gp_quote(text) + " at " + at + " " + how +
@@ -123,30 +138,48 @@ PlotScript roofline_plot(const RooflineData& d, const PlotPaths& paths, ImageKin
   };
   for (size_t m = 0; m < d.diagonals.size(); ++m) {
     const RooflineDiagonal& dg = d.diagonals[m];
-    std::string f = "mem" + std::to_string(m);
-    s += f + "(x) = x <= " + gp_num(top / dg.bytes_per_second) + " ? " +
-         gp_num(dg.bytes_per_second) + " * x : 1/0\n";
-    clauses.push_back(f + "(x) with lines lw 2 lc rgb '#555555' dt " + std::to_string(m + 1) +
-                      " notitle");
+    // From the plot's edge up to the highest ceiling, clipped to the ranges.
+    const double bw = dg.bytes_per_second;
+    const double x0 = std::max(rg.xmin, rg.ymin / bw);
+    const double x1 = std::min(rg.xmax, top / bw);
+    if (x0 < x1)
+      add_segment(x0, bw * x0, x1, bw * x1,
+                  "lw 2 lc rgb '#555555' dt " + std::to_string(m + 1));
     double lx = std::max(rg.xmin * 1.5, rg.ymin * 3 / dg.bytes_per_second);
     add_label(dg.level + " " + si(dg.bytes_per_second, "B/s"),
               "first " + gp_num(lx) + ", first " + gp_num(lx * dg.bytes_per_second),
               "left offset 0.5,0.8 font ',9' tc rgb '#555555'");
   }
+  // Ceilings at the same peak share one label ("tensor fp16, tensor bf16 312TF/s").
+  std::vector<std::pair<size_t, std::string>> peak_labels;  // first ceiling, names
   for (size_t c = 0; c < d.ceilings.size(); ++c) {
     const RooflineCeiling& ce = d.ceilings[c];
-    std::string f = "peak" + std::to_string(c);
+    // From where it meets the fastest memory level to the right edge.
+    const double start = std::max(rg.xmin, fastest > 0 ? ce.flops_per_second / fastest : 0.0);
+    if (start < rg.xmax)
+      add_segment(start, ce.flops_per_second, rg.xmax, ce.flops_per_second,
+                  ce.selected ? "lw 2 lc rgb '#222222'" : "lw 1 dt 2 lc rgb '#aaaaaa'");
+    std::string name = ce.unit + " " + std::string(to_string(ce.dtype));
+    auto same = std::find_if(peak_labels.begin(), peak_labels.end(), [&](const auto& l) {
+      return std::abs(d.ceilings[l.first].flops_per_second / ce.flops_per_second - 1) < 0.01;
+    });
+    if (same == peak_labels.end())
+      peak_labels.emplace_back(c, name);
+    else
+      same->second += ", " + name;
+  }
+  for (const auto& [c, names] : peak_labels) {
+    const RooflineCeiling& ce = d.ceilings[c];
+    bool used = std::any_of(d.ceilings.begin(), d.ceilings.end(), [&](const RooflineCeiling& o) {
+      return o.selected && std::abs(o.flops_per_second / ce.flops_per_second - 1) < 0.01;
+    });
     double start = fastest > 0 ? ce.flops_per_second / fastest : rg.xmin;
-    s += f + "(x) = x >= " + gp_num(start) + " ? " + gp_num(ce.flops_per_second) + " : 1/0\n";
-    std::string color = ce.selected ? "#222222" : "#aaaaaa";
-    clauses.push_back(f + "(x) with lines lw " + (ce.selected ? "2" : "1 dt 2") + " lc rgb '" +
-                      color + "' notitle");
     // At the ceiling's left end: the layers crowd the right, under the ceiling they use.
-    add_label(ce.unit + " " + std::string(to_string(ce.dtype)) + " " +
-                  si(ce.flops_per_second, "F/s"),
+    add_label(names + " " + si(ce.flops_per_second, "F/s"),
               "first " + gp_num(std::max(start, rg.xmin)) + ", first " +
                   gp_num(ce.flops_per_second),
-              "left offset 0.5,0.6 font ',9' tc rgb '" + color + "'");
+              std::string("left offset 0.5,0.6 font ',9' tc rgb '") +
+                  (used ? "#222222" : "#999999") + "'");
   }
   for (const RidgePoint& r : d.ridges)
     if (r.diagonal + 1 == d.diagonals.size())  // ridges with DRAM: the classic ridge
@@ -154,11 +187,15 @@ PlotScript roofline_plot(const RooflineData& d, const PlotPaths& paths, ImageKin
                 "first " + gp_num(r.arithmetic_intensity) + ", first " +
                     gp_num(r.flops_per_second),
                 "center offset 0,-1 font ',8' tc rgb '#222222'");
-  // Layers at (nearly) the same spot share one label: "cccp5, cccp6".
-  std::vector<std::pair<size_t, std::string>> labels;
+  // Layers at (nearly) the same spot share one label: "conv3 (+2 more)".
+  struct PointLabel {
+    size_t first;
+    size_t more = 0;
+  };
+  std::vector<PointLabel> labels;
   for (size_t i : top_points_by_time(d, opts.label_top)) {
     const RooflinePoint& p = d.points[i];
-    auto near = [&](const std::pair<size_t, std::string>& l) {
+    auto near = [&](const PointLabel& l) {
       const RooflinePoint& q = d.points[l.first];
       return std::abs(std::log(p.arithmetic_intensity / q.arithmetic_intensity)) < 0.05 &&
              std::abs(std::log(p.predicted_flops_per_second / q.predicted_flops_per_second)) <
@@ -166,14 +203,17 @@ PlotScript roofline_plot(const RooflineData& d, const PlotPaths& paths, ImageKin
     };
     auto it = std::find_if(labels.begin(), labels.end(), near);
     if (it == labels.end())
-      labels.emplace_back(i, p.name);
+      labels.push_back({i});
     else
-      it->second += ", " + p.name;
+      it->more++;
   }
-  for (const auto& [i, text] : labels)
-    add_label(text, "first " + gp_num(d.points[i].arithmetic_intensity) + ", first " +
-                        gp_num(d.points[i].predicted_flops_per_second),
+  for (const PointLabel& l : labels) {
+    const RooflinePoint& p = d.points[l.first];
+    add_label(short_name(p.name) + (l.more ? " (+" + std::to_string(l.more) + " more)" : ""),
+              "first " + gp_num(p.arithmetic_intensity) + ", first " +
+                  gp_num(p.predicted_flops_per_second),
               "left offset 1,1 font ',9' front");
+  }
   if (undrawn)
     add_label(std::to_string(undrawn) + " layer(s) without FLOPs or bytes not drawn",
               "graph 0.01, graph 0.02", "left font ',8' tc rgb '#777777'");
