@@ -11,11 +11,15 @@ namespace kc = kernels::cpu;
 
 namespace {
 
-io::MeasurementRow row_of(const kc::BenchResult& r) {
+double seconds_of(const kc::BenchResult& r, TimeStatistic stat) {
+  return stat == TimeStatistic::min ? r.time.min_seconds : r.time.median_seconds;
+}
+
+io::MeasurementRow row_of(const kc::BenchResult& r, TimeStatistic stat) {
   io::MeasurementRow row;
   row.loc = SourceLoc{"microbench:" + r.bench.name, 0, 0};
   row.dtype = r.bench.dtype;
-  row.seconds = r.time.median_seconds;
+  row.seconds = seconds_of(r, stat);
   if (r.bench.kind == kc::BenchKind::gemm) {
     const kc::GemmDims& d = *r.bench.gemm;
     row.op = io::KernelOp::gemm;
@@ -33,13 +37,13 @@ io::MeasurementRow row_of(const kc::BenchResult& r) {
   return row;
 }
 
-Sample counted(const kc::BenchResult& r, OpClass c) {
+Sample counted(const kc::BenchResult& r, OpClass c, TimeStatistic stat) {
   Sample s;
   s.op_class = c;
   s.dtype = r.bench.dtype;
   s.flops = r.flops;
   s.bytes = r.bytes;
-  s.seconds = r.time.median_seconds;
+  s.seconds = seconds_of(r, stat);
   s.source = "microbench:" + r.bench.name;
   return s;
 }
@@ -63,25 +67,25 @@ std::vector<kc::BenchCase> supplementary_cases(bool quick) {
   return out;
 }
 
-std::optional<Sample> sample_from_bench(const kc::BenchResult& r) {
-  if (!(r.time.median_seconds > 0)) return std::nullopt;
+std::optional<Sample> sample_from_bench(const kc::BenchResult& r, TimeStatistic stat) {
+  if (!(seconds_of(r, stat) > 0)) return std::nullopt;
   const std::string& v = r.bench.variant;
   switch (r.bench.kind) {
     case kc::BenchKind::gemm:
       if (!r.bench.gemm) return std::nullopt;
-      return kernel_sample(row_of(r));
+      return kernel_sample(row_of(r, stat));
     case kc::BenchKind::conv:
       if (!r.bench.conv) return std::nullopt;
-      return kernel_sample(row_of(r));
+      return kernel_sample(row_of(r, stat));
     case kc::BenchKind::elementwise:
       // A transcendental map (sigmoid: exp per element) or a broadcast (index arithmetic per
       // element) costs more than its counts say; such points would tilt the class that
       // relu/add layers are predicted with.
       if (v == "sigmoid" || v == "tanh" || v == "gelu" || v == "add_bcast") return std::nullopt;
-      return counted(r, v == "batchnorm" ? OpClass::norm : OpClass::elementwise);
-    case kc::BenchKind::pool: return counted(r, OpClass::pool);
+      return counted(r, v == "batchnorm" ? OpClass::norm : OpClass::elementwise, stat);
+    case kc::BenchKind::pool: return counted(r, OpClass::pool, stat);
     case kc::BenchKind::bandwidth:
-      if (v == "copy") return counted(r, OpClass::data_movement);
+      if (v == "copy") return counted(r, OpClass::data_movement, stat);
       return std::nullopt;
     case kc::BenchKind::fma:
     case kc::BenchKind::launch: return std::nullopt;
@@ -89,10 +93,11 @@ std::optional<Sample> sample_from_bench(const kc::BenchResult& r) {
   return std::nullopt;
 }
 
-std::vector<Sample> samples_from_benches(const std::vector<kc::BenchResult>& results) {
+std::vector<Sample> samples_from_benches(const std::vector<kc::BenchResult>& results,
+                                         TimeStatistic stat) {
   std::vector<Sample> out;
   for (const auto& r : results)
-    if (auto s = sample_from_bench(r)) out.push_back(*s);
+    if (auto s = sample_from_bench(r, stat)) out.push_back(*s);
   return out;
 }
 

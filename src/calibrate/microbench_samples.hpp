@@ -22,11 +22,17 @@ namespace perfmodel::calibrate {
 /// taken from any model.
 std::vector<kernels::cpu::BenchCase> supplementary_cases(bool quick);
 
+/// Which statistic of a case's timed runs a sample takes: the median (what `measure` compares
+/// against), or the minimum (the least disturbed run, for a machine that is not quiet).
+enum class TimeStatistic { median, min };
+
 /// The sample of one result, or nullopt for the kinds that are not fitted.
-std::optional<Sample> sample_from_bench(const kernels::cpu::BenchResult& r);
+std::optional<Sample> sample_from_bench(const kernels::cpu::BenchResult& r,
+                                        TimeStatistic stat = TimeStatistic::median);
 
 /// Samples of every result that gives one, in order.
-std::vector<Sample> samples_from_benches(const std::vector<kernels::cpu::BenchResult>& results);
+std::vector<Sample> samples_from_benches(const std::vector<kernels::cpu::BenchResult>& results,
+                                         TimeStatistic stat = TimeStatistic::median);
 
 /// Machine figures measured by the plan (for the calibration summary): best FLOP/s of the FMA
 /// cases, best bandwidth of the read/copy/triad cases, pool wake-up time.

@@ -35,6 +35,7 @@ struct CalibrateArgs {
   std::string save_samples;
   std::string residuals;  // --residuals: per-sample prediction and error
   int warmup = 0, iters = 0;  // 0 = the plan's defaults
+  std::string statistic = "median";  // of each case's timed runs: median or min
   bool quick = false;
   int threads = 0;
   std::string loss = "soft_l1";
@@ -71,7 +72,9 @@ std::vector<calibrate::Sample> microbenchmark_samples(const CalibrateArgs& a, Ca
                ref.launch_seconds);
   cal.device = calibrate::this_cpu(a.threads > 0 ? a.threads : kernels::cpu::num_threads());
   cal.source = a.quick ? "microbenchmarks (quick)" : "microbenchmarks";
-  return calibrate::samples_from_benches(results);
+  return calibrate::samples_from_benches(results, a.statistic == "min"
+                                                      ? calibrate::TimeStatistic::min
+                                                      : calibrate::TimeStatistic::median);
 }
 
 // --device cuda: the GPU plan (kernels/cuda, docs/cuda.md); no GPU is a RuntimeFailure (exit 1).
@@ -205,6 +208,11 @@ void register_calibrate(CLI::App& app, Runner& run) {
       ->check(CLI::NonNegativeNumber);
   cmd->add_option("--iters", a->iters, "Microbenchmarks: timed runs per case (0 = plan's)")
       ->check(CLI::NonNegativeNumber);
+  cmd->add_option("--statistic", a->statistic,
+                  "Microbenchmarks: fit the median of each case's runs, or the min (least "
+                  "disturbed; for a machine that is not quiet)")
+      ->check(CLI::IsMember({"median", "min"}))
+      ->capture_default_str();
   cmd->add_option("--loss", a->loss, "Robust loss: soft_l1, cauchy, huber or none")
       ->check(CLI::IsMember({"soft_l1", "cauchy", "huber", "none"}))
       ->capture_default_str();

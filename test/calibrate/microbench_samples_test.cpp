@@ -77,3 +77,11 @@ TEST_CASE("supplementary matrix-vector cases span the memory levels") {
   r.time.median_seconds = 1e-6;
   CHECK(sample_from_bench(r)->op_class == OpClass::gemv);
 }
+
+TEST_CASE("the min statistic takes the least disturbed run") {
+  kc::BenchResult r = result(kc::BenchKind::pool, "max", 2e-5);
+  r.time.min_seconds = 1.5e-5;
+  CHECK(sample_from_bench(r)->seconds == 2e-5);
+  CHECK(sample_from_bench(r, TimeStatistic::min)->seconds == 1.5e-5);
+  CHECK(samples_from_benches({r}, TimeStatistic::min)[0].seconds == 1.5e-5);
+}
