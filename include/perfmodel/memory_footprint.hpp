@@ -20,16 +20,16 @@
 namespace perfmodel {
 
 struct MemoryFootprint {
-  int64_t weights_bytes = 0;     // parameters (x2 for the train pass: weights + gradients)
-  int64_t activation_bytes = 0;  // activation (and activation-gradient) bytes live at the peak
+  int64_t weights_bytes = 0;    // parameters (x2 for the train pass: weights + gradients)
+  int64_t activation_bytes = 0; // activation (and activation-gradient) bytes live at the peak
   int64_t total_bytes() const { return weights_bytes + activation_bytes; }
-  std::string peak_layer;        // the layer during which the peak occurs ("" = no layers)
+  std::string peak_layer; // the layer during which the peak occurs ("" = no layers)
 };
 
 /// Footprint of a shape-inferred graph for one pass.
-MemoryFootprint memory_footprint(const Graph& g, Pass pass);
+MemoryFootprint memory_footprint(const Graph &g, Pass pass);
 
 /// True when the op's output is a view of its input (no storage of its own).
 bool is_view_op(OpKind k);
 
-}  // namespace perfmodel
+} // namespace perfmodel

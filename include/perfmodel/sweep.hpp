@@ -40,7 +40,7 @@ struct SweepSpec {
   std::vector<DType> dtypes;
   std::vector<int64_t> batches;
   std::vector<Pass> passes = {Pass::fwd};
-  const Calibration* calibration = nullptr;  // applied to every point when set
+  const Calibration *calibration = nullptr; // applied to every point when set
 };
 
 /// One point of the sweep. Numbers are SI (seconds, bytes, FLOPs, joules).
@@ -49,40 +49,40 @@ struct SweepPoint {
   DType dtype = DType::fp32;
   int64_t batch = 1;
   Pass pass = Pass::fwd;
-  std::optional<std::string> skipped;  // the reason when the point was not evaluated
+  std::optional<std::string> skipped; // the reason when the point was not evaluated
 
   double latency_seconds = 0;
   double throughput_samples_per_second = 0;
   int64_t flops = 0;
   int64_t bytes = 0;
   double flops_per_second = 0;
-  double arithmetic_intensity = 0;  // flops / bytes
-  double share_compute_bound = 0;   // fraction of the latency spent in compute-bound layers
+  double arithmetic_intensity = 0; // flops / bytes
+  double share_compute_bound = 0;  // fraction of the latency spent in compute-bound layers
   double share_memory_bound = 0;
   double share_overhead_bound = 0;
-  double energy_joules = 0;  // component model, whole batch
+  double energy_joules = 0; // component model, whole batch
   double energy_per_sample_joules = 0;
   double flops_per_second_per_watt = 0;
   int64_t weights_bytes = 0;
-  int64_t activation_bytes = 0;  // activations live at the peak
-  int64_t memory_bytes = 0;      // weights + activations at the peak
-  double memory_capacity_bytes = 0;  // the DRAM capacity; 0 = unknown (then it fits)
+  int64_t activation_bytes = 0;     // activations live at the peak
+  int64_t memory_bytes = 0;         // weights + activations at the peak
+  double memory_capacity_bytes = 0; // the DRAM capacity; 0 = unknown (then it fits)
   bool fits_in_memory = true;
 };
 
 struct SweepResult {
   std::string model;
-  std::vector<SweepPoint> points;  // hw-major, then dtype, batch, pass (the axes' order)
+  std::vector<SweepPoint> points; // hw-major, then dtype, batch, pass (the axes' order)
   int64_t evaluated() const;
   int64_t skipped() const;
 };
 
 /// A copy of a shape-inferred graph re-inferred at another batch. Throws InputError when the
 /// graph's shapes do not hold at that batch (a reshape with a fixed batch, for instance).
-Graph rebatch(const Graph& g, int64_t batch);
+Graph rebatch(const Graph &g, int64_t batch);
 
 /// Evaluates every point of the cartesian product. Throws InputError only for an unusable
 /// spec (no hardware, no batch); every per-point problem becomes a skip reason.
-SweepResult run_sweep(const Graph& model, const SweepSpec& spec);
+SweepResult run_sweep(const Graph &model, const SweepSpec &spec);
 
-}  // namespace perfmodel
+} // namespace perfmodel

@@ -29,7 +29,7 @@ struct RooflineArgs {
   OutputOptions out;
 };
 
-int run_roofline(const RooflineArgs& a) {
+int run_roofline(const RooflineArgs &a) {
   auto kind = report::plot::image_kind(a.out.output);
   if (a.print_script && !kind)
     throw InputError("--print-script needs -o FILE.svg, .png or .pdf (the image it would draw)");
@@ -37,7 +37,8 @@ int run_roofline(const RooflineArgs& a) {
   const Graph g = io::load_model(a.model.model, load_options(a.model));
   PredictOptions po;
   auto pass = parse_pass(a.pass);
-  if (!pass) throw InputError("unknown --pass '" + a.pass + "' (fwd or train)");
+  if (!pass)
+    throw InputError("unknown --pass '" + a.pass + "' (fwd or train)");
   po.pass = *pass;
   std::optional<Calibration> cal;
   if (!a.calibration.empty()) {
@@ -50,11 +51,13 @@ int run_roofline(const RooflineArgs& a) {
   const Prediction p = predict(g, hw, po);
   const report::RooflineData d = report::make_roofline(p, hw, measured);
   if (!d.unmatched_measurements.empty())
-    std::fprintf(stderr, "perfmodel: warning: %zu measured layer(s) of %s match no layer of %s "
-                 "(first: %s)\n", d.unmatched_measurements.size(), a.measured.c_str(),
-                 d.model.c_str(), d.unmatched_measurements.front().c_str());
+    std::fprintf(stderr,
+                 "perfmodel: warning: %zu measured layer(s) of %s match no layer of %s "
+                 "(first: %s)\n",
+                 d.unmatched_measurements.size(), a.measured.c_str(), d.model.c_str(),
+                 d.unmatched_measurements.front().c_str());
 
-  if (!kind) {  // no image asked for: the view's data in --format
+  if (!kind) { // no image asked for: the view's data in --format
     emit(a.out, report::render_roofline(d, output_format(a.out)));
     return 0;
   }
@@ -72,11 +75,11 @@ int run_roofline(const RooflineArgs& a) {
   return outcome.rendered ? 0 : 1;
 }
 
-}  // namespace
+} // namespace
 
-void register_roofline(CLI::App& app, Runner& run) {
+void register_roofline(CLI::App &app, Runner &run) {
   auto a = std::make_shared<RooflineArgs>();
-  CLI::App* cmd = app.add_subcommand(
+  CLI::App *cmd = app.add_subcommand(
       "roofline", "Roofline of a model on hardware: a gnuplot image (-o x.svg|png|pdf) or data");
   cmd->footer(
       "With -o FILE.svg, .png or .pdf, draws the roofline with gnuplot (log-log FLOP/byte vs\n"
@@ -109,4 +112,4 @@ void register_roofline(CLI::App& app, Runner& run) {
   cmd->callback([a, &run] { run = [a] { return run_roofline(*a); }; });
 }
 
-}  // namespace perfmodel::cli
+} // namespace perfmodel::cli

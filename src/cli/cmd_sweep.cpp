@@ -20,7 +20,7 @@ struct SweepArgs {
   std::string model;
   std::string hw;
   std::string batch = "1";
-  std::string dtype;  // "" = the model's own
+  std::string dtype; // "" = the model's own
   std::string pass = "fwd";
   std::vector<std::string> dims;
   std::string calibration;
@@ -30,31 +30,34 @@ struct SweepArgs {
   OutputOptions out;
 };
 
-SweepSpec make_spec(const SweepArgs& a) {
+SweepSpec make_spec(const SweepArgs &a) {
   SweepSpec spec;
-  for (const std::string& name : parse_list_axis(a.hw, "--hw"))
+  for (const std::string &name : parse_list_axis(a.hw, "--hw"))
     spec.hardware.push_back(io::load_hw(name));
   spec.batches = parse_int_axis(a.batch, "--batch");
   if (!a.dtype.empty())
-    for (const std::string& d : parse_list_axis(a.dtype, "--dtype")) {
+    for (const std::string &d : parse_list_axis(a.dtype, "--dtype")) {
       auto t = parse_dtype(d);
-      if (!t) throw InputError("--dtype: unknown data type '" + d + "' (fp32, fp16, bf16, ...)");
+      if (!t)
+        throw InputError("--dtype: unknown data type '" + d + "' (fp32, fp16, bf16, ...)");
       spec.dtypes.push_back(*t);
     }
   spec.passes.clear();
-  for (const std::string& p : parse_list_axis(a.pass, "--pass")) {
+  for (const std::string &p : parse_list_axis(a.pass, "--pass")) {
     auto pass = parse_pass(p);
-    if (!pass) throw InputError("--pass: unknown pass '" + p + "' (fwd, train)");
+    if (!pass)
+      throw InputError("--pass: unknown pass '" + p + "' (fwd, train)");
     spec.passes.push_back(*pass);
   }
   return spec;
 }
 
-int run_sweep_cmd(const SweepArgs& a) {
+int run_sweep_cmd(const SweepArgs &a) {
   auto kind = report::plot::image_kind(a.plot);
   if (!a.plot.empty() && !kind)
     throw InputError("--plot '" + a.plot + "': the image must end in .svg, .png or .pdf");
-  if (a.print_script && !kind) throw InputError("--print-script needs --plot FILE.svg|png|pdf");
+  if (a.print_script && !kind)
+    throw InputError("--print-script needs --plot FILE.svg|png|pdf");
   SweepSpec spec = make_spec(a);
   std::optional<Calibration> cal;
   if (!a.calibration.empty()) {
@@ -86,11 +89,11 @@ int run_sweep_cmd(const SweepArgs& a) {
   return 0;
 }
 
-}  // namespace
+} // namespace
 
-void register_sweep(CLI::App& app, Runner& run) {
+void register_sweep(CLI::App &app, Runner &run) {
   auto a = std::make_shared<SweepArgs>();
-  CLI::App* cmd = app.add_subcommand(
+  CLI::App *cmd = app.add_subcommand(
       "sweep", "Design-space sweep: every combination of hardware, dtype, batch and pass");
   cmd->footer(
       "Axes are comma lists; --batch also takes ranges start:end:xFACTOR or start:end:+STEP\n"
@@ -124,4 +127,4 @@ void register_sweep(CLI::App& app, Runner& run) {
   cmd->callback([a, &run] { run = [a] { return run_sweep_cmd(*a); }; });
 }
 
-}  // namespace perfmodel::cli
+} // namespace perfmodel::cli

@@ -6,12 +6,13 @@
 
 namespace perfmodel {
 
-Graph rebatch(const Graph& g, int64_t batch) {
+Graph rebatch(const Graph &g, int64_t batch) {
   Graph out = g;
   // Layer outputs are re-derived from the new inputs; leaving the old shapes in place would
   // make infer_shapes check them against the rule (they were inferred at the old batch).
-  for (const Layer& l : out.layers)
-    for (const std::string& o : l.outputs) out.tensors.erase(o);
+  for (const Layer &l : out.layers)
+    for (const std::string &o : l.outputs)
+      out.tensors.erase(o);
   set_batch(out, batch);
   infer_shapes(out);
   return out;
@@ -27,8 +28,8 @@ struct Grid {
   }
 };
 
-void fill(SweepPoint& pt, const Prediction& pred, const MemoryFootprint& mem, const HwSpec& hw) {
-  const Totals& t = pred.totals;
+void fill(SweepPoint &pt, const Prediction &pred, const MemoryFootprint &mem, const HwSpec &hw) {
+  const Totals &t = pred.totals;
   pt.latency_seconds = t.predicted_seconds;
   pt.flops = t.cost.flops;
   pt.bytes = t.cost.bytes();
@@ -51,12 +52,15 @@ void fill(SweepPoint& pt, const Prediction& pred, const MemoryFootprint& mem, co
       pt.memory_capacity_bytes <= 0 || double(pt.memory_bytes) <= pt.memory_capacity_bytes;
 }
 
-}  // namespace
+} // namespace
 
-SweepResult run_sweep(const Graph& model, const SweepSpec& spec) {
-  if (spec.hardware.empty()) throw InputError("sweep: no hardware given");
-  if (spec.batches.empty()) throw InputError("sweep: no batch size given");
-  if (spec.passes.empty()) throw InputError("sweep: no pass given");
+SweepResult run_sweep(const Graph &model, const SweepSpec &spec) {
+  if (spec.hardware.empty())
+    throw InputError("sweep: no hardware given");
+  if (spec.batches.empty())
+    throw InputError("sweep: no batch size given");
+  if (spec.passes.empty())
+    throw InputError("sweep: no pass given");
   std::vector<DType> dtypes = spec.dtypes.empty() ? std::vector<DType>{model.dtype} : spec.dtypes;
   Grid grid{spec.hardware.size(), dtypes.size(), spec.batches.size(), spec.passes.size()};
   double n = double(grid.h) * double(grid.d) * double(grid.b) * double(grid.p);
@@ -71,7 +75,7 @@ SweepResult run_sweep(const Graph& model, const SweepSpec& spec) {
     for (size_t di = 0; di < grid.d; ++di)
       for (size_t bi = 0; bi < grid.b; ++bi)
         for (size_t pi = 0; pi < grid.p; ++pi) {
-          SweepPoint& pt = result.points[grid.at(hi, di, bi, pi)];
+          SweepPoint &pt = result.points[grid.at(hi, di, bi, pi)];
           pt.hw = spec.hardware[hi].name;
           pt.dtype = dtypes[di];
           pt.batch = spec.batches[bi];
@@ -82,29 +86,30 @@ SweepResult run_sweep(const Graph& model, const SweepSpec& spec) {
   // the user's axis order regardless.
   for (size_t bi = 0; bi < grid.b; ++bi) {
     int64_t batch = spec.batches[bi];
-    auto skip_batch = [&](const std::string& why) {
+    auto skip_batch = [&](const std::string &why) {
       for (size_t hi = 0; hi < grid.h; ++hi)
         for (size_t di = 0; di < grid.d; ++di)
-          for (size_t pi = 0; pi < grid.p; ++pi) result.points[grid.at(hi, di, bi, pi)].skipped = why;
+          for (size_t pi = 0; pi < grid.p; ++pi)
+            result.points[grid.at(hi, di, bi, pi)].skipped = why;
     };
     if (batch < 1) {
       skip_batch("batch " + std::to_string(batch) + " is less than 1");
       continue;
     }
     Graph rebatched;
-    const Graph* at_batch = &model;
+    const Graph *at_batch = &model;
     try {
       if (batch != model.batch()) {
         rebatched = rebatch(model, batch);
         at_batch = &rebatched;
       }
-    } catch (const InputError& e) {
+    } catch (const InputError &e) {
       skip_batch("shapes do not hold at batch " + std::to_string(batch) + ": " + e.message());
       continue;
     }
     for (size_t di = 0; di < grid.d; ++di) {
       Graph typed;
-      const Graph* g = at_batch;
+      const Graph *g = at_batch;
       if (!spec.dtypes.empty()) {
         typed = *at_batch;
         set_dtype(typed, dtypes[di]);
@@ -118,11 +123,11 @@ SweepResult run_sweep(const Graph& model, const SweepSpec& spec) {
         opts.pass = spec.passes[pi];
         opts.calibration = spec.calibration;
         for (size_t hi = 0; hi < grid.h; ++hi) {
-          SweepPoint& pt = result.points[grid.at(hi, di, bi, pi)];
-          const HwSpec& hw = spec.hardware[hi];
-          try {  // e.g. the hardware has no compute unit for the dtype
+          SweepPoint &pt = result.points[grid.at(hi, di, bi, pi)];
+          const HwSpec &hw = spec.hardware[hi];
+          try { // e.g. the hardware has no compute unit for the dtype
             fill(pt, predict(*g, hw, opts, costs), mem, hw);
-          } catch (const InputError& e) {
+          } catch (const InputError &e) {
             pt.skipped = e.message();
           }
         }
@@ -132,4 +137,4 @@ SweepResult run_sweep(const Graph& model, const SweepSpec& spec) {
   return result;
 }
 
-}  // namespace perfmodel
+} // namespace perfmodel

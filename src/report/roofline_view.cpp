@@ -15,9 +15,9 @@ std::string num(double v) {
   return buf;
 }
 
-std::string opt_num(const std::optional<double>& v) { return v ? num(*v) : ""; }
+std::string opt_num(const std::optional<double> &v) { return v ? num(*v) : ""; }
 
-}  // namespace
+} // namespace
 
 std::string RooflineData::title() const {
   return model + " on " + hardware + ", batch " + std::to_string(batch) + ", " +
@@ -25,8 +25,8 @@ std::string RooflineData::title() const {
          (calibrated ? ", calibrated" : "");
 }
 
-RooflineData make_roofline(const Prediction& pred, const HwSpec& hw,
-                           const std::map<std::string, double>& measured) {
+RooflineData make_roofline(const Prediction &pred, const HwSpec &hw,
+                           const std::map<std::string, double> &measured) {
   RooflineData d;
   d.hardware = pred.hardware.empty() ? hw.name : pred.hardware;
   d.model = pred.model;
@@ -37,21 +37,25 @@ RooflineData make_roofline(const Prediction& pred, const HwSpec& hw,
   d.total_seconds = pred.totals.predicted_seconds;
 
   std::set<DType> used = {pred.dtype};
-  for (const LayerPrediction& lp : pred.layers)
-    if (lp.cost.total.flops > 0) used.insert(lp.timing.unit.dtype);
-  for (const ComputeUnit& u : hw.compute)
-    d.ceilings.push_back({u.unit, u.dtype, u.flops_per_second, u.matrix_only, used.count(u.dtype) > 0});
-  for (const MemoryLevel& m : hw.memory)
-    if (m.bytes_per_second > 0) d.diagonals.push_back({m.name, m.bytes_per_second});
+  for (const LayerPrediction &lp : pred.layers)
+    if (lp.cost.total.flops > 0)
+      used.insert(lp.timing.unit.dtype);
+  for (const ComputeUnit &u : hw.compute)
+    d.ceilings.push_back(
+        {u.unit, u.dtype, u.flops_per_second, u.matrix_only, used.count(u.dtype) > 0});
+  for (const MemoryLevel &m : hw.memory)
+    if (m.bytes_per_second > 0)
+      d.diagonals.push_back({m.name, m.bytes_per_second});
   for (size_t c = 0; c < d.ceilings.size(); ++c) {
-    if (!d.ceilings[c].selected) continue;
+    if (!d.ceilings[c].selected)
+      continue;
     for (size_t m = 0; m < d.diagonals.size(); ++m)
       d.ridges.push_back({c, m, d.ceilings[c].flops_per_second / d.diagonals[m].bytes_per_second,
                           d.ceilings[c].flops_per_second});
   }
 
   std::set<std::string> names;
-  for (const LayerPrediction& lp : pred.layers) {
+  for (const LayerPrediction &lp : pred.layers) {
     RooflinePoint p;
     p.name = lp.layer ? lp.layer->name : "";
     p.op = lp.layer ? (lp.layer->op_name.empty() ? std::string(to_string(lp.layer->op))
@@ -64,7 +68,7 @@ RooflineData make_roofline(const Prediction& pred, const HwSpec& hw,
     p.attainable_flops_per_second = lp.timing.attainable_flops_per_second;
     p.predicted_flops_per_second = p.seconds > 0 ? double(p.flops) / p.seconds : 0.0;
     p.bound = to_string(lp.timing.bound);
-    if (!lp.timing.unit.unit.empty())  // layers that run no kernel have no unit
+    if (!lp.timing.unit.unit.empty()) // layers that run no kernel have no unit
       p.unit = lp.timing.unit.unit + " " + std::string(to_string(lp.timing.unit.dtype));
     if (auto it = measured.find(p.name); it != measured.end()) {
       p.measured_seconds = it->second;
@@ -73,18 +77,21 @@ RooflineData make_roofline(const Prediction& pred, const HwSpec& hw,
     names.insert(p.name);
     d.points.push_back(std::move(p));
   }
-  for (const auto& [name, s] : measured)
-    if (!names.count(name)) d.unmatched_measurements.push_back(name);
+  for (const auto &[name, s] : measured)
+    if (!names.count(name))
+      d.unmatched_measurements.push_back(name);
   return d;
 }
 
-std::vector<size_t> top_points_by_time(const RooflineData& d, size_t n) {
+std::vector<size_t> top_points_by_time(const RooflineData &d, size_t n) {
   std::vector<size_t> idx;
   for (size_t i = 0; i < d.points.size(); ++i)
-    if (d.points[i].drawable()) idx.push_back(i);
+    if (d.points[i].drawable())
+      idx.push_back(i);
   std::stable_sort(idx.begin(), idx.end(),
                    [&](size_t a, size_t b) { return d.points[a].seconds > d.points[b].seconds; });
-  if (idx.size() > n) idx.resize(n);
+  if (idx.size() > n)
+    idx.resize(n);
   return idx;
 }
 
@@ -92,70 +99,101 @@ namespace {
 
 std::vector<std::string> point_header(bool csv) {
   if (csv)
-    return {"layer", "op", "flops (FLOP)", "bytes (B)", "arithmetic intensity (FLOP/B)",
-            "time (s)", "attainable (FLOP/s)", "predicted (FLOP/s)", "bound", "unit",
-            "measured time (s)", "measured (FLOP/s)"};
-  return {"layer", "op", "FLOPs", "bytes", "AI", "time", "attainable", "predicted", "bound",
-          "unit", "measured", "measured F/s"};
+    return {"layer",
+            "op",
+            "flops (FLOP)",
+            "bytes (B)",
+            "arithmetic intensity (FLOP/B)",
+            "time (s)",
+            "attainable (FLOP/s)",
+            "predicted (FLOP/s)",
+            "bound",
+            "unit",
+            "measured time (s)",
+            "measured (FLOP/s)"};
+  return {"layer",      "op",        "FLOPs", "bytes", "AI",       "time",
+          "attainable", "predicted", "bound", "unit",  "measured", "measured F/s"};
 }
 
-std::vector<std::string> point_cells(const RooflinePoint& p, bool raw) {
+std::vector<std::string> point_cells(const RooflinePoint &p, bool raw) {
   if (raw)
-    return {p.name, p.op, std::to_string(p.flops), std::to_string(p.bytes),
-            num(p.arithmetic_intensity), num(p.seconds), num(p.attainable_flops_per_second),
-            num(p.predicted_flops_per_second), p.bound, p.unit, opt_num(p.measured_seconds),
+    return {p.name,
+            p.op,
+            std::to_string(p.flops),
+            std::to_string(p.bytes),
+            num(p.arithmetic_intensity),
+            num(p.seconds),
+            num(p.attainable_flops_per_second),
+            num(p.predicted_flops_per_second),
+            p.bound,
+            p.unit,
+            opt_num(p.measured_seconds),
             opt_num(p.measured_flops_per_second)};
-  return {p.name, p.op, si(double(p.flops), "F"), si(double(p.bytes), "B"),
-          si(p.arithmetic_intensity, "F/B"), si(p.seconds, "s"),
-          si(p.attainable_flops_per_second, "F/s"), si(p.predicted_flops_per_second, "F/s"),
-          p.bound, p.unit, p.measured_seconds ? si(*p.measured_seconds, "s") : "",
+  return {p.name,
+          p.op,
+          si(double(p.flops), "F"),
+          si(double(p.bytes), "B"),
+          si(p.arithmetic_intensity, "F/B"),
+          si(p.seconds, "s"),
+          si(p.attainable_flops_per_second, "F/s"),
+          si(p.predicted_flops_per_second, "F/s"),
+          p.bound,
+          p.unit,
+          p.measured_seconds ? si(*p.measured_seconds, "s") : "",
           p.measured_flops_per_second ? si(*p.measured_flops_per_second, "F/s") : ""};
 }
 
-std::string aligned(const std::vector<std::vector<std::string>>& rows) {
+std::string aligned(const std::vector<std::vector<std::string>> &rows) {
   std::vector<size_t> w;
-  for (auto& r : rows) {
+  for (auto &r : rows) {
     w.resize(std::max(w.size(), r.size()), 0);
-    for (size_t i = 0; i < r.size(); ++i) w[i] = std::max(w[i], r[i].size());
+    for (size_t i = 0; i < r.size(); ++i)
+      w[i] = std::max(w[i], r[i].size());
   }
   std::string out;
-  for (auto& r : rows) {
+  for (auto &r : rows) {
     std::string line;
     for (size_t i = 0; i < r.size(); ++i)
       line += r[i] + (i + 1 < r.size() ? std::string(w[i] - r[i].size() + 2, ' ') : "");
-    while (!line.empty() && line.back() == ' ') line.pop_back();
+    while (!line.empty() && line.back() == ' ')
+      line.pop_back();
     out += line + "\n";
   }
   return out;
 }
 
-std::string ceiling_name(const RooflineCeiling& c) {
+std::string ceiling_name(const RooflineCeiling &c) {
   return c.unit + " " + std::string(to_string(c.dtype));
 }
 
-std::string render_text(const RooflineData& d, bool md) {
+std::string render_text(const RooflineData &d, bool md) {
   std::vector<std::vector<std::string>> top;
-  for (const RooflineCeiling& c : d.ceilings)
-    top.push_back({"ceiling", ceiling_name(c), si(c.flops_per_second, "F/s"),
-                   c.selected ? "used" : ""});
-  for (const RooflineDiagonal& m : d.diagonals)
+  for (const RooflineCeiling &c : d.ceilings)
+    top.push_back(
+        {"ceiling", ceiling_name(c), si(c.flops_per_second, "F/s"), c.selected ? "used" : ""});
+  for (const RooflineDiagonal &m : d.diagonals)
     top.push_back({"memory", m.level, si(m.bytes_per_second, "B/s"), ""});
-  for (const RidgePoint& r : d.ridges)
-    top.push_back({"ridge", ceiling_name(d.ceilings[r.ceiling]) + " / " + d.diagonals[r.diagonal].level,
+  for (const RidgePoint &r : d.ridges)
+    top.push_back({"ridge",
+                   ceiling_name(d.ceilings[r.ceiling]) + " / " + d.diagonals[r.diagonal].level,
                    si(r.arithmetic_intensity, "F/B"), ""});
   std::vector<std::vector<std::string>> rows = {point_header(false)};
-  for (const RooflinePoint& p : d.points) rows.push_back(point_cells(p, false));
+  for (const RooflinePoint &p : d.points)
+    rows.push_back(point_cells(p, false));
   std::string title = "roofline of " + d.title();
-  if (!md) return title + "\n" + aligned(top) + "\n" + aligned(rows);
-  auto table = [](const std::vector<std::vector<std::string>>& t, size_t from) {
+  if (!md)
+    return title + "\n" + aligned(top) + "\n" + aligned(rows);
+  auto table = [](const std::vector<std::vector<std::string>> &t, size_t from) {
     std::string out;
     for (size_t r = 0; r < t.size(); ++r) {
       out += "|";
-      for (auto& c : t[r]) out += " " + md_cell(c) + " |";
+      for (auto &c : t[r])
+        out += " " + md_cell(c) + " |";
       out += "\n";
       if (r == from) {
         out += "|";
-        for (size_t i = 0; i < t[r].size(); ++i) out += " --- |";
+        for (size_t i = 0; i < t[r].size(); ++i)
+          out += " --- |";
         out += "\n";
       }
     }
@@ -167,18 +205,20 @@ std::string render_text(const RooflineData& d, bool md) {
          table(rows, 0);
 }
 
-std::string render_csv(const RooflineData& d) {
+std::string render_csv(const RooflineData &d) {
   std::string out;
-  auto line = [&](const std::vector<std::string>& cells) {
-    for (size_t i = 0; i < cells.size(); ++i) out += (i ? "," : "") + csv_field(cells[i]);
+  auto line = [&](const std::vector<std::string> &cells) {
+    for (size_t i = 0; i < cells.size(); ++i)
+      out += (i ? "," : "") + csv_field(cells[i]);
     out += "\n";
   };
   line(point_header(true));
-  for (const RooflinePoint& p : d.points) line(point_cells(p, true));
+  for (const RooflinePoint &p : d.points)
+    line(point_cells(p, true));
   return out;
 }
 
-std::string render_json(const RooflineData& d) {
+std::string render_json(const RooflineData &d) {
   using nlohmann::ordered_json;
   ordered_json j;
   j["schema"] = "perfmodel.roofline/1";
@@ -190,22 +230,24 @@ std::string render_json(const RooflineData& d) {
   j["calibrated"] = d.calibrated;
   j["total_seconds"] = d.total_seconds;
   j["ceilings"] = ordered_json::array();
-  for (const RooflineCeiling& c : d.ceilings)
-    j["ceilings"].push_back({{"unit", c.unit}, {"dtype", to_string(c.dtype)},
+  for (const RooflineCeiling &c : d.ceilings)
+    j["ceilings"].push_back({{"unit", c.unit},
+                             {"dtype", to_string(c.dtype)},
                              {"flops_per_second", c.flops_per_second},
-                             {"matrix_only", c.matrix_only}, {"used", c.selected}});
+                             {"matrix_only", c.matrix_only},
+                             {"used", c.selected}});
   j["memory"] = ordered_json::array();
-  for (const RooflineDiagonal& m : d.diagonals)
+  for (const RooflineDiagonal &m : d.diagonals)
     j["memory"].push_back({{"level", m.level}, {"bytes_per_second", m.bytes_per_second}});
   j["ridges"] = ordered_json::array();
-  for (const RidgePoint& r : d.ridges)
+  for (const RidgePoint &r : d.ridges)
     j["ridges"].push_back({{"unit", d.ceilings[r.ceiling].unit},
                            {"dtype", to_string(d.ceilings[r.ceiling].dtype)},
                            {"level", d.diagonals[r.diagonal].level},
                            {"arithmetic_intensity", r.arithmetic_intensity},
                            {"flops_per_second", r.flops_per_second}});
   j["layers"] = ordered_json::array();
-  for (const RooflinePoint& p : d.points) {
+  for (const RooflinePoint &p : d.points) {
     ordered_json o = {{"name", p.name},
                       {"op", p.op},
                       {"flops", p.flops},
@@ -226,16 +268,20 @@ std::string render_json(const RooflineData& d) {
   return j.dump(2) + "\n";
 }
 
-}  // namespace
+} // namespace
 
-std::string render_roofline(const RooflineData& d, Format f) {
+std::string render_roofline(const RooflineData &d, Format f) {
   switch (f) {
-    case Format::csv: return render_csv(d);
-    case Format::json: return render_json(d);
-    case Format::md: return render_text(d, true);
-    case Format::table: break;
+  case Format::csv:
+    return render_csv(d);
+  case Format::json:
+    return render_json(d);
+  case Format::md:
+    return render_text(d, true);
+  case Format::table:
+    break;
   }
   return render_text(d, false);
 }
 
-}  // namespace perfmodel::report
+} // namespace perfmodel::report

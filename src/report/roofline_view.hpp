@@ -31,7 +31,7 @@ struct RooflineCeiling {
   DType dtype = DType::fp32;
   double flops_per_second = 0;
   bool matrix_only = false;
-  bool selected = false;  // a data type the layers run at (drawn solid, ridges marked)
+  bool selected = false; // a data type the layers run at (drawn solid, ridges marked)
 };
 
 struct RooflineDiagonal {
@@ -40,8 +40,8 @@ struct RooflineDiagonal {
 };
 
 struct RidgePoint {
-  size_t ceiling = 0;   // index into ceilings
-  size_t diagonal = 0;  // index into diagonals
+  size_t ceiling = 0;  // index into ceilings
+  size_t diagonal = 0; // index into diagonals
   double arithmetic_intensity = 0;
   double flops_per_second = 0;
 };
@@ -56,7 +56,7 @@ struct RooflinePoint {
   double attainable_flops_per_second = 0;
   double predicted_flops_per_second = 0;
   std::string bound;
-  std::string unit;  // "tensor fp16"
+  std::string unit; // "tensor fp16"
   std::optional<double> measured_seconds;
   std::optional<double> measured_flops_per_second;
   bool drawable() const { return flops > 0 && bytes > 0 && seconds > 0; }
@@ -69,25 +69,25 @@ struct RooflineData {
   Pass pass = Pass::fwd;
   bool calibrated = false;
   std::vector<RooflineCeiling> ceilings;
-  std::vector<RooflineDiagonal> diagonals;  // innermost first, DRAM last (as in the spec)
+  std::vector<RooflineDiagonal> diagonals; // innermost first, DRAM last (as in the spec)
   std::vector<RidgePoint> ridges;
-  std::vector<RooflinePoint> points;  // layer order
-  std::vector<std::string> unmatched_measurements;  // measured names with no such layer
+  std::vector<RooflinePoint> points;               // layer order
+  std::vector<std::string> unmatched_measurements; // measured names with no such layer
   double total_seconds = 0;
-  std::string title() const;  // "resnet50 on a100, batch 64, fp16, fwd"
+  std::string title() const; // "resnet50 on a100, batch 64, fp16, fwd"
 };
 
 /// Measured seconds per layer name from `perfmodel measure --format json` output. Entries
 /// without a positive `measured_seconds` are left out. Throws InputError with file:line:col.
-std::map<std::string, double> parse_measurement_json(const std::string& text,
-                                                     const std::string& file);
+std::map<std::string, double> parse_measurement_json(const std::string &text,
+                                                     const std::string &file);
 
-RooflineData make_roofline(const Prediction& pred, const HwSpec& hw,
-                           const std::map<std::string, double>& measured = {});
+RooflineData make_roofline(const Prediction &pred, const HwSpec &hw,
+                           const std::map<std::string, double> &measured = {});
 
 /// Indices of the `n` drawable points with the largest time, largest first.
-std::vector<size_t> top_points_by_time(const RooflineData& d, size_t n);
+std::vector<size_t> top_points_by_time(const RooflineData &d, size_t n);
 
-std::string render_roofline(const RooflineData& d, Format f);
+std::string render_roofline(const RooflineData &d, Format f);
 
-}  // namespace perfmodel::report
+} // namespace perfmodel::report

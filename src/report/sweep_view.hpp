@@ -20,10 +20,10 @@
 
 namespace perfmodel::report {
 
-std::string render_sweep_table(const SweepResult& r);
-std::string render_sweep_csv(const SweepResult& r);
-std::string render_sweep_json(const SweepResult& r);
-std::string render_sweep_md(const SweepResult& r);
-std::string render_sweep(const SweepResult& r, Format f);
+std::string render_sweep_table(const SweepResult &r);
+std::string render_sweep_csv(const SweepResult &r);
+std::string render_sweep_json(const SweepResult &r);
+std::string render_sweep_md(const SweepResult &r);
+std::string render_sweep(const SweepResult &r, Format f);
 
-}  // namespace perfmodel::report
+} // namespace perfmodel::report

@@ -30,7 +30,7 @@ TEST_CASE("forward footprint scales with the batch, weights do not") {
 TEST_CASE("a view shares its input's storage and keeps it alive until the view's reader") {
   Graph g;
   g.name = "views";
-  g.inputs = {TensorDesc{"x", {1, 1000}, DType::fp32}};  // 4000 bytes
+  g.inputs = {TensorDesc{"x", {1, 1000}, DType::fp32}}; // 4000 bytes
   Layer a = test::make_layer("a", OpKind::activation, "relu", {"x"}, {"a"});
   a.attrs.set("function", std::string("relu"));
   Layer v = test::make_layer("v", OpKind::flatten, "flatten", {"a"}, {"v"});
@@ -47,7 +47,7 @@ TEST_CASE("a view shares its input's storage and keeps it alive until the view's
 TEST_CASE("unread tensors (graph outputs) stay live to the end") {
   Graph g;
   g.name = "two_heads";
-  g.inputs = {TensorDesc{"x", {1, 100}, DType::fp32}};  // 400 bytes each
+  g.inputs = {TensorDesc{"x", {1, 100}, DType::fp32}}; // 400 bytes each
   Layer h1 = test::make_layer("h1", OpKind::activation, "relu", {"x"}, {"h1"});
   h1.attrs.set("function", std::string("relu"));
   Layer h2 = test::make_layer("h2", OpKind::activation, "relu", {"x"}, {"h2"});
@@ -59,7 +59,7 @@ TEST_CASE("unread tensors (graph outputs) stay live to the end") {
   MemoryFootprint f = memory_footprint(g, Pass::fwd);
   // During h2: x, h1 (an output, kept to the end) and h2; during h3: h1, h2 and h3.
   CHECK(f.activation_bytes == 1200);
-  CHECK(f.peak_layer == "h2");  // the first layer that reaches the peak
+  CHECK(f.peak_layer == "h2"); // the first layer that reaches the peak
 }
 
 TEST_CASE("train footprint: all activations saved, weight gradients, worst layer's gradients") {

@@ -9,9 +9,9 @@ using V = std::vector<int64_t>;
 TEST_CASE("integer axis: single values and lists") {
   CHECK(parse_int_axis("8", "--batch") == V{8});
   CHECK(parse_int_axis("1,2,4", "--batch") == V{1, 2, 4});
-  CHECK(parse_int_axis(" 4 , 1 ", "--batch") == V{4, 1});  // order kept
-  CHECK(parse_int_axis("2,2,3,2", "--batch") == V{2, 3});  // duplicates dropped
-  CHECK(parse_int_axis("0,-1", "--batch") == V{0, -1});    // accepted; the sweep skips them
+  CHECK(parse_int_axis(" 4 , 1 ", "--batch") == V{4, 1}); // order kept
+  CHECK(parse_int_axis("2,2,3,2", "--batch") == V{2, 3}); // duplicates dropped
+  CHECK(parse_int_axis("0,-1", "--batch") == V{0, -1});   // accepted; the sweep skips them
 }
 
 TEST_CASE("integer axis: factor ranges") {
@@ -34,10 +34,10 @@ TEST_CASE("integer axis: step ranges and mixtures") {
 }
 
 TEST_CASE("integer axis: bad input is an InputError naming the axis and the item") {
-  auto msg = [](const char* text) {
+  auto msg = [](const char *text) {
     try {
       parse_int_axis(text, "--batch");
-    } catch (const InputError& e) {
+    } catch (const InputError &e) {
       return std::string(e.what());
     }
     return std::string("no error");
@@ -55,7 +55,7 @@ TEST_CASE("integer axis: bad input is an InputError naming the axis and the item
   CHECK(msg("1:2:3:4").find("a range is start:end") != std::string::npos);
   CHECK(msg("1:99999999999999999999").find("out of range") != std::string::npos);
   CHECK(msg("1:10000000:+1").find("more than 100000 values") != std::string::npos);
-  CHECK(msg("1:8:x2").find("--batch") == std::string::npos);  // valid: no error at all
+  CHECK(msg("1:8:x2").find("--batch") == std::string::npos); // valid: no error at all
   CHECK(msg("1:8:x2") == "no error");
 }
 

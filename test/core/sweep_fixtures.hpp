@@ -6,7 +6,7 @@
 
 namespace perfmodel::test {
 
-inline Layer make_layer(const std::string& name, OpKind op, const std::string& op_name,
+inline Layer make_layer(const std::string &name, OpKind op, const std::string &op_name,
                         std::vector<std::string> in, std::vector<std::string> out) {
   Layer l;
   l.name = name;
@@ -31,7 +31,8 @@ inline Graph tiny_net(int64_t batch = 2, bool fixed_reshape = false) {
   relu.attrs.set("function", std::string("relu"));
   Layer flat = fixed_reshape ? make_layer("flat", OpKind::reshape, "reshape", {"r"}, {"f"})
                              : make_layer("flat", OpKind::flatten, "flatten", {"r"}, {"f"});
-  if (fixed_reshape) flat.attrs.set("shape", std::vector<int64_t>{2, 256});
+  if (fixed_reshape)
+    flat.attrs.set("shape", std::vector<int64_t>{2, 256});
   Layer fc = make_layer("fc", OpKind::linear, "linear", {"f"}, {"y"});
   fc.attrs.set("out_features", int64_t(10));
   g.layers = {conv, relu, flat, fc};
@@ -40,7 +41,7 @@ inline Graph tiny_net(int64_t batch = 2, bool fixed_reshape = false) {
 }
 
 /// A GPU-like spec: fp32 SIMT and fp16 tensor units, one DRAM level of `capacity` bytes.
-inline HwSpec tiny_gpu(const std::string& name = "gpu1", double capacity = 1e9) {
+inline HwSpec tiny_gpu(const std::string &name = "gpu1", double capacity = 1e9) {
   HwSpec hw;
   hw.name = name;
   hw.kind = "gpu";
@@ -55,4 +56,4 @@ inline HwSpec tiny_gpu(const std::string& name = "gpu1", double capacity = 1e9) 
   return hw;
 }
 
-}  // namespace perfmodel::test
+} // namespace perfmodel::test

@@ -13,7 +13,7 @@ TEST_CASE("rebatch re-infers every shape at the new batch") {
   CHECK(g5.batch() == 5);
   CHECK(g5.tensor("c").shape == Shape{5, 4, 8, 8});
   CHECK(g5.tensor("y").shape == Shape{5, 10});
-  CHECK(g.tensor("y").shape == Shape{2, 10});  // the original is untouched
+  CHECK(g.tensor("y").shape == Shape{2, 10}); // the original is untouched
   CHECK_THROWS_AS(rebatch(test::tiny_net(2, true), 3), InputError);
 }
 
@@ -28,12 +28,12 @@ TEST_CASE("points form the cartesian product in hw, dtype, batch, pass order") {
   CHECK(r.model == "tiny");
   CHECK(r.evaluated() == 24);
   CHECK(r.skipped() == 0);
-  const SweepPoint& p = r.points[1];  // g1 fp32 batch 1 train
+  const SweepPoint &p = r.points[1]; // g1 fp32 batch 1 train
   CHECK(p.hw == "g1");
   CHECK(p.dtype == DType::fp32);
   CHECK(p.batch == 1);
   CHECK(p.pass == Pass::train);
-  const SweepPoint& q = r.points[23];
+  const SweepPoint &q = r.points[23];
   CHECK(q.hw == "g2");
   CHECK(q.dtype == DType::fp16);
   CHECK(q.batch == 16);
@@ -48,7 +48,7 @@ TEST_CASE("a point's numbers are the prediction of the model at that batch and d
   spec.batches = {8};
   SweepResult r = run_sweep(test::tiny_net(2), spec);
   REQUIRE(r.points.size() == 1);
-  const SweepPoint& p = r.points[0];
+  const SweepPoint &p = r.points[0];
   REQUIRE_FALSE(p.skipped);
 
   Graph g = test::tiny_net(8);
@@ -79,20 +79,20 @@ TEST_CASE("latency grows with the batch and train costs more than forward") {
   spec.passes = {Pass::fwd, Pass::train};
   SweepResult r = run_sweep(test::tiny_net(2), spec);
   REQUIRE(r.evaluated() == 6);
-  CHECK(r.points[2].latency_seconds > r.points[0].latency_seconds);  // fwd 64 > fwd 1
-  CHECK(r.points[4].latency_seconds > r.points[2].latency_seconds);  // fwd 1024 > fwd 64
-  CHECK(r.points[1].latency_seconds > r.points[0].latency_seconds);  // train > fwd
+  CHECK(r.points[2].latency_seconds > r.points[0].latency_seconds); // fwd 64 > fwd 1
+  CHECK(r.points[4].latency_seconds > r.points[2].latency_seconds); // fwd 1024 > fwd 64
+  CHECK(r.points[1].latency_seconds > r.points[0].latency_seconds); // train > fwd
   CHECK(r.points[1].memory_bytes > r.points[0].memory_bytes);
-  CHECK(r.points[0].dtype == DType::fp32);  // no dtype axis: the model's own
+  CHECK(r.points[0].dtype == DType::fp32); // no dtype axis: the model's own
 }
 
 TEST_CASE("not fitting in memory is reported, not skipped") {
   SweepSpec spec;
-  spec.hardware = {test::tiny_gpu("small", 20000)};  // 20 kB of DRAM
+  spec.hardware = {test::tiny_gpu("small", 20000)}; // 20 kB of DRAM
   spec.batches = {1, 64};
   SweepResult r = run_sweep(test::tiny_net(2), spec);
   REQUIRE(r.evaluated() == 2);
-  CHECK(r.points[0].fits_in_memory);  // ~12 kB
+  CHECK(r.points[0].fits_in_memory); // ~12 kB
   CHECK_FALSE(r.points[1].fits_in_memory);
   CHECK(r.points[1].latency_seconds > 0);
 }
@@ -102,7 +102,7 @@ TEST_CASE("invalid points are skipped with a reason") {
   spec.hardware = {test::tiny_gpu()};
   spec.dtypes = {DType::fp32, DType::int8};
   spec.batches = {0, 2, 3};
-  SweepResult r = run_sweep(test::tiny_net(2, true), spec);  // reshape holds at batch 2 only
+  SweepResult r = run_sweep(test::tiny_net(2, true), spec); // reshape holds at batch 2 only
   REQUIRE(r.points.size() == 6);
   // fp32: batch 0, 2, 3
   REQUIRE(r.points[0].skipped);
@@ -110,7 +110,7 @@ TEST_CASE("invalid points are skipped with a reason") {
   CHECK_FALSE(r.points[1].skipped);
   REQUIRE(r.points[2].skipped);
   CHECK(r.points[2].skipped->find("shapes do not hold at batch 3") == 0);
-  CHECK(r.points[2].skipped->find("flat") != std::string::npos);  // names the layer
+  CHECK(r.points[2].skipped->find("flat") != std::string::npos); // names the layer
   // int8: no unit on this hardware
   REQUIRE(r.points[4].skipped);
   CHECK(r.points[4].skipped->find("no compute unit for int8") != std::string::npos);
@@ -121,11 +121,11 @@ TEST_CASE("an unusable spec is an error") {
   Graph g = test::tiny_net(2);
   SweepSpec spec;
   spec.batches = {1};
-  CHECK_THROWS_AS(run_sweep(g, spec), InputError);  // no hardware
+  CHECK_THROWS_AS(run_sweep(g, spec), InputError); // no hardware
   spec.hardware = {test::tiny_gpu()};
   spec.batches = {};
-  CHECK_THROWS_AS(run_sweep(g, spec), InputError);  // no batch
+  CHECK_THROWS_AS(run_sweep(g, spec), InputError); // no batch
   spec.batches.assign(kMaxSweepPoints / 2 + 1, 1);
   spec.passes = {Pass::fwd, Pass::train};
-  CHECK_THROWS_AS(run_sweep(g, spec), InputError);  // too many points
+  CHECK_THROWS_AS(run_sweep(g, spec), InputError); // too many points
 }

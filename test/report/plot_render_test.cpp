@@ -32,18 +32,18 @@ struct TempDir {
     std::error_code ec;
     std::filesystem::remove_all(path, ec);
   }
-  operator const std::string&() const { return path; }
+  operator const std::string &() const { return path; }
 };
 
-std::string slurp(const std::string& path) {
+std::string slurp(const std::string &path) {
   std::ifstream f(path, std::ios::binary);
   std::stringstream ss;
   ss << f.rdbuf();
   return ss.str();
 }
 
-bool exists(const std::string& path) {
-  struct stat st{};
+bool exists(const std::string &path) {
+  struct stat st {};
   return stat(path.c_str(), &st) == 0;
 }
 
@@ -55,17 +55,18 @@ report::RooflineData data() {
 
 /// The render tests need gnuplot; without it they say so (visibly) and check nothing else.
 bool have_gnuplot() {
-  if (!find_gnuplot().empty()) return true;
+  if (!find_gnuplot().empty())
+    return true;
   MESSAGE("SKIPPED: gnuplot is not installed (apt-get install gnuplot-nox)");
   return false;
 }
 
-uint32_t be32(const std::string& s, size_t at) {
+uint32_t be32(const std::string &s, size_t at) {
   return uint32_t(uint8_t(s[at])) << 24 | uint32_t(uint8_t(s[at + 1])) << 16 |
          uint32_t(uint8_t(s[at + 2])) << 8 | uint32_t(uint8_t(s[at + 3]));
 }
 
-}  // namespace
+} // namespace
 
 TEST_CASE("the XML check accepts well-formed and rejects broken documents") {
   CHECK(test::xml_problem("<?xml version='1.0'?><svg a=\"1\"><g><t>x &amp; y</t></g><p/></svg>")
@@ -80,9 +81,10 @@ TEST_CASE("the XML check accepts well-formed and rejects broken documents") {
 }
 
 TEST_CASE("SVG output is well-formed XML, the files are removed unless kept") {
-  if (!have_gnuplot()) return;
+  if (!have_gnuplot())
+    return;
   TempDir tmp;
-  const std::string& dir = tmp.path;
+  const std::string &dir = tmp.path;
   PlotPaths paths = plot_paths(dir + "/roof.svg");
   RenderOutcome o = render_plot(paths, roofline_plot(data(), paths, ImageKind::svg), false);
   CHECK(o.rendered);
@@ -99,9 +101,10 @@ TEST_CASE("SVG output is well-formed XML, the files are removed unless kept") {
 }
 
 TEST_CASE("PNG output has the PNG signature and the requested size; PDF its header") {
-  if (!have_gnuplot()) return;
+  if (!have_gnuplot())
+    return;
   TempDir tmp;
-  const std::string& dir = tmp.path;
+  const std::string &dir = tmp.path;
   PlotPaths paths = plot_paths(dir + "/roof.png");
   RooflinePlotOptions opts;
   opts.width_px = 640;
@@ -119,9 +122,10 @@ TEST_CASE("PNG output has the PNG signature and the requested size; PDF its head
 }
 
 TEST_CASE("a layer named with quotes and a system() call renders as text") {
-  if (!have_gnuplot()) return;
+  if (!have_gnuplot())
+    return;
   TempDir tmp;
-  const std::string& dir = tmp.path;
+  const std::string &dir = tmp.path;
   // gnuplot runs in `dir`: the relative names below would be created there if anything ran.
   auto d = data();
   d.points[0].name = "q'\"`touch pw1`'); system(\"touch pw2\") #]]>";
@@ -143,13 +147,16 @@ TEST_CASE("a layer named with quotes and a system() call renders as text") {
 
 TEST_CASE("without gnuplot the script and data are written with instructions") {
   TempDir tmp;
-  const std::string& dir = tmp.path;
-  const char* old = std::getenv("PERFMODEL_GNUPLOT");
+  const std::string &dir = tmp.path;
+  const char *old = std::getenv("PERFMODEL_GNUPLOT");
   std::string saved = old ? old : "";
   setenv("PERFMODEL_GNUPLOT", (dir + "/no-such-gnuplot").c_str(), 1);
   PlotPaths paths = plot_paths(dir + "/roof.svg");
   RenderOutcome o = render_plot(paths, roofline_plot(data(), paths, ImageKind::svg), false);
-  if (old) setenv("PERFMODEL_GNUPLOT", saved.c_str(), 1); else unsetenv("PERFMODEL_GNUPLOT");
+  if (old)
+    setenv("PERFMODEL_GNUPLOT", saved.c_str(), 1);
+  else
+    unsetenv("PERFMODEL_GNUPLOT");
   CHECK_FALSE(o.rendered);
   CHECK(o.kept_files);
   CHECK(exists(dir + "/roof.gp"));
@@ -161,7 +168,7 @@ TEST_CASE("without gnuplot the script and data are written with instructions") {
 
 TEST_CASE("a failing gnuplot keeps the earlier image and reports its error") {
   TempDir tmp;
-  const std::string& dir = tmp.path;
+  const std::string &dir = tmp.path;
   { std::ofstream(dir + "/roof.svg") << "earlier"; }
   std::string fake = dir + "/fake-gnuplot";
   {
@@ -174,7 +181,7 @@ TEST_CASE("a failing gnuplot keeps the earlier image and reports its error") {
   std::string what;
   try {
     render_plot(paths, roofline_plot(data(), paths, ImageKind::svg), false);
-  } catch (const RuntimeFailure& e) {
+  } catch (const RuntimeFailure &e) {
     what = e.what();
   }
   unsetenv("PERFMODEL_GNUPLOT");
@@ -186,10 +193,10 @@ TEST_CASE("a failing gnuplot keeps the earlier image and reports its error") {
 
 TEST_CASE("run_program passes arguments verbatim, without a shell") {
   std::string err;
-  int rc = run_program({"/bin/sh", "-c", "echo \"$0|$1\" >&2; exit 3", "a b;c", "$(x)"}, "/", err,
-                       10);
+  int rc =
+      run_program({"/bin/sh", "-c", "echo \"$0|$1\" >&2; exit 3", "a b;c", "$(x)"}, "/", err, 10);
   CHECK(rc == 3);
   CHECK(err == "a b;c|$(x)\n");
   err.clear();
-  CHECK(run_program({"/bin/sh", "-c", "sleep 5"}, "/", err, 1) == -1);  // timed out, killed
+  CHECK(run_program({"/bin/sh", "-c", "sleep 5"}, "/", err, 1) == -1); // timed out, killed
 }

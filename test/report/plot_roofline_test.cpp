@@ -11,24 +11,25 @@ using namespace perfmodel::report::plot;
 
 namespace {
 
-report::RooflineData data(const std::map<std::string, double>& measured = {}) {
+report::RooflineData data(const std::map<std::string, double> &measured = {}) {
   static Graph g = test::tiny_net(4);
   static HwSpec hw = test::tiny_gpu();
   return report::make_roofline(predict(g, hw, PredictOptions{}), hw, measured);
 }
 
-size_t count(const std::string& s, const std::string& what) {
+size_t count(const std::string &s, const std::string &what) {
   size_t n = 0;
-  for (size_t p = s.find(what); p != std::string::npos; p = s.find(what, p + 1)) ++n;
+  for (size_t p = s.find(what); p != std::string::npos; p = s.find(what, p + 1))
+    ++n;
   return n;
 }
 
-}  // namespace
+} // namespace
 
 TEST_CASE("roofline script: log-log, ceilings, diagonals, ridges, a block per op type") {
   auto d = data();
   PlotScript ps = roofline_plot(d, plot_paths("out/r.svg"), ImageKind::svg);
-  const std::string& s = ps.script;
+  const std::string &s = ps.script;
   CHECK(s.find("set terminal svg size 1200,800") != std::string::npos);
   CHECK(s.find("outfile = 'r.svg'") != std::string::npos);
   CHECK(s.find("datafile = 'r.dat'") != std::string::npos);
@@ -48,7 +49,7 @@ TEST_CASE("roofline script: log-log, ceilings, diagonals, ridges, a block per op
   CHECK(s.find("title 'relu'") != std::string::npos);
   CHECK(s.find("title 'linear'") != std::string::npos);
   CHECK(s.find("datafile index 3 using 1:2 with points pt 2") != std::string::npos);
-  CHECK(s.find("measured") == std::string::npos);  // none given
+  CHECK(s.find("measured") == std::string::npos); // none given
   CHECK(s.find("1 layer(s) without FLOPs or bytes not drawn") != std::string::npos);
   CHECK(count(ps.data, "\n\n# block ") == 4);
   CHECK(ps.data.find("#   2 flat (flatten)") != std::string::npos);
@@ -77,12 +78,15 @@ TEST_CASE("roofline script: point area proportional to time") {
   for (std::string line; std::getline(lines, line);) {
     std::istringstream in(line);
     double ai, f, size, secs;
-    if (line.empty() || line[0] == '#' || !(in >> ai >> f >> size >> secs)) continue;
-    if (size > 0.4 + 1e-9) rows.emplace_back(size, secs);  // above the minimum size
+    if (line.empty() || line[0] == '#' || !(in >> ai >> f >> size >> secs))
+      continue;
+    if (size > 0.4 + 1e-9)
+      rows.emplace_back(size, secs); // above the minimum size
   }
   REQUIRE(rows.size() >= 2);
   double k = rows[0].first * rows[0].first / rows[0].second;
-  for (auto [size, secs] : rows) CHECK(size * size / secs == doctest::Approx(k).epsilon(1e-4));
+  for (auto [size, secs] : rows)
+    CHECK(size * size / secs == doctest::Approx(k).epsilon(1e-4));
 }
 
 TEST_CASE("a hostile layer name reaches the script only as a quoted string") {
@@ -95,5 +99,5 @@ TEST_CASE("a hostile layer name reaches the script only as a quoted string") {
   // No line of the script starts with anything the name could have injected.
   CHECK(ps.script.find("\nsystem") == std::string::npos);
   CHECK(ps.script.find("\n`id`") == std::string::npos);
-  CHECK(ps.data.find("\n`id`") == std::string::npos);  // the comment line was not broken
+  CHECK(ps.data.find("\n`id`") == std::string::npos); // the comment line was not broken
 }

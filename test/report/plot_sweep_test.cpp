@@ -8,7 +8,7 @@ using namespace perfmodel::report::plot;
 
 namespace {
 
-SweepPoint point(const std::string& hw, DType dt, int64_t batch, bool fits = true) {
+SweepPoint point(const std::string &hw, DType dt, int64_t batch, bool fits = true) {
   SweepPoint p;
   p.hw = hw;
   p.dtype = dt;
@@ -20,7 +20,7 @@ SweepPoint point(const std::string& hw, DType dt, int64_t batch, bool fits = tru
   return p;
 }
 
-}  // namespace
+} // namespace
 
 TEST_CASE("sweep plot: three panels, log2 batch axis, a line per hw/dtype/pass") {
   SweepResult r;
@@ -31,7 +31,7 @@ TEST_CASE("sweep plot: three panels, log2 batch axis, a line per hw/dtype/pass")
   skipped.skipped = "no unit";
   r.points.push_back(skipped);
   PlotScript ps = sweep_plot(r, plot_paths("s.pdf"), ImageKind::pdf);
-  const std::string& s = ps.script;
+  const std::string &s = ps.script;
   CHECK(s.find("set terminal pdfcairo") != std::string::npos);
   CHECK(s.find("set multiplot layout 1,3 title 'batch sweep: m'") != std::string::npos);
   CHECK(s.find("set logscale x 2") != std::string::npos);
@@ -40,7 +40,7 @@ TEST_CASE("sweep plot: three panels, log2 batch axis, a line per hw/dtype/pass")
   CHECK(s.find("set title 'energy per sample'") != std::string::npos);
   CHECK(s.find("title 'a100 fp16 fwd'") != std::string::npos);
   CHECK(s.find("title 'v100 fp16 fwd'") != std::string::npos);
-  CHECK(s.find("t4") == std::string::npos);  // skipped points draw nothing
+  CHECK(s.find("t4") == std::string::npos); // skipped points draw nothing
   CHECK(s.find("title 'does not fit in memory'") != std::string::npos);
   CHECK(s.find("unset multiplot") != std::string::npos);
   // Block 0 (a100) sorted by batch; block 1 (v100) marks batch 4 as not fitting.

@@ -13,17 +13,18 @@ TEST_CASE("measured seconds by layer name; unmeasured layers left out") {
       {"name": "relu1", "measured_seconds": null},
       {"name": "pool1"},
       {"name": "fc", "measured_seconds": 2e-5, "other": [1, 2]}
-    ]})", "m.json");
+    ]})",
+                                          "m.json");
   CHECK(m.size() == 2);
   CHECK(m.at("conv1") == 0.001);
   CHECK(m.at("fc") == 2e-5);
 }
 
 TEST_CASE("bad measurement files are InputErrors with the file (and line:col for syntax)") {
-  auto msg = [](const std::string& text) {
+  auto msg = [](const std::string &text) {
     try {
       report::parse_measurement_json(text, "m.json");
-    } catch (const InputError& e) {
+    } catch (const InputError &e) {
       return std::string(e.what());
     }
     return std::string("no error");
@@ -42,6 +43,7 @@ TEST_CASE("bad measurement files are InputErrors with the file (and line:col for
   CHECK(msg(R"({"schema": "perfmodel.measurement/1", "layers": [{"measured_seconds": 1}]})")
             .find("layers[0]: needs a string \"name\"") != std::string::npos);
   CHECK(msg(R"({"schema": "perfmodel.measurement/1", "layers": [{"name": "a",
-            "measured_seconds": "1"}]})").find("must be a number") != std::string::npos);
+            "measured_seconds": "1"}]})")
+            .find("must be a number") != std::string::npos);
   CHECK(msg(R"({"schema": "perfmodel.measurement/1", "layers": []})") == "no error");
 }

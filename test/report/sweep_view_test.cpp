@@ -42,18 +42,17 @@ SweepResult two_points() {
   return r;
 }
 
-}  // namespace
+} // namespace
 
 TEST_CASE("sweep CSV: raw SI numbers, units in the header, RFC 4180 quoting, skip column") {
   std::string csv = report::render_sweep_csv(two_points());
-  CHECK(csv ==
-        "hw,dtype,batch,pass,latency (s),throughput (samples/s),flops (FLOP),bytes (B),"
-        "flop rate (FLOP/s),arithmetic intensity (FLOP/B),compute-bound share,"
-        "memory-bound share,overhead-bound share,energy (J),energy per sample (J),"
-        "efficiency (FLOP/s/W),memory (B),fits in memory,skipped\n"
-        "a100,fp16,8,fwd,0.002,4000,8000000000,100000000,4e+12,80,0.75,0.25,0,0.5,0.0625,"
-        "1.6e+10,75000000,true,\n"
-        "v100,fp8,8,train,,,,,,,,,,,,,,,hardware 'v100' has no compute unit for fp8\n");
+  CHECK(csv == "hw,dtype,batch,pass,latency (s),throughput (samples/s),flops (FLOP),bytes (B),"
+               "flop rate (FLOP/s),arithmetic intensity (FLOP/B),compute-bound share,"
+               "memory-bound share,overhead-bound share,energy (J),energy per sample (J),"
+               "efficiency (FLOP/s/W),memory (B),fits in memory,skipped\n"
+               "a100,fp16,8,fwd,0.002,4000,8000000000,100000000,4e+12,80,0.75,0.25,0,0.5,0.0625,"
+               "1.6e+10,75000000,true,\n"
+               "v100,fp8,8,train,,,,,,,,,,,,,,,hardware 'v100' has no compute unit for fp8\n");
 }
 
 TEST_CASE("sweep JSON: perfmodel.sweep/1 with numbers or a skip reason per point") {
@@ -63,16 +62,16 @@ TEST_CASE("sweep JSON: perfmodel.sweep/1 with numbers or a skip reason per point
   CHECK(j["evaluated"] == 1);
   CHECK(j["skipped"] == 1);
   REQUIRE(j["points"].size() == 2);
-  const auto& a = j["points"][0];
-  for (const char* key : {"hw", "dtype", "batch", "pass", "latency_seconds",
-                          "throughput_samples_per_second", "flops", "bytes", "energy_joules",
-                          "memory_bytes", "fits_in_memory"})
+  const auto &a = j["points"][0];
+  for (const char *key :
+       {"hw", "dtype", "batch", "pass", "latency_seconds", "throughput_samples_per_second", "flops",
+        "bytes", "energy_joules", "memory_bytes", "fits_in_memory"})
     CHECK_MESSAGE(a.contains(key), key);
   CHECK(a["latency_seconds"] == 0.002);
   CHECK(a["flops"] == 8000000000LL);
   CHECK(a["fits_in_memory"] == true);
   CHECK_FALSE(a.contains("skipped"));
-  const auto& b = j["points"][1];
+  const auto &b = j["points"][1];
   CHECK(b["pass"] == "train");
   CHECK(b["skipped"] == "hardware 'v100' has no compute unit for fp8");
   CHECK_FALSE(b.contains("latency_seconds"));
@@ -85,7 +84,7 @@ TEST_CASE("sweep table: human units, skip reason on its row") {
   CHECK(t.find("75%") != std::string::npos);
   CHECK(t.find("16.0GF/s/W") != std::string::npos);
   CHECK(t.find("skipped: hardware 'v100' has no compute unit for fp8") != std::string::npos);
-  CHECK(std::count(t.begin(), t.end(), '\n') == 4);  // title, header, two rows
+  CHECK(std::count(t.begin(), t.end(), '\n') == 4); // title, header, two rows
 }
 
 TEST_CASE("sweep Markdown: one row per point, pipes escaped") {
@@ -94,6 +93,6 @@ TEST_CASE("sweep Markdown: one row per point, pipes escaped") {
   std::string md = report::render_sweep_md(r);
   CHECK(md.find("| hw | dtype | batch | pass |") != std::string::npos);
   CHECK(md.find("skipped: a\\|b") != std::string::npos);
-  CHECK(std::count(md.begin(), md.end(), '\n') == 6);  // title, blank, header, rule, 2 rows
+  CHECK(std::count(md.begin(), md.end(), '\n') == 6); // title, blank, header, rule, 2 rows
   CHECK(report::render_sweep(r, report::Format::md) == md);
 }

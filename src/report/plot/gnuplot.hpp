@@ -17,7 +17,7 @@ enum class ImageKind { svg, png, pdf };
 
 /// The image type for a path, by its extension (.svg, .png, .pdf, case-insensitive).
 std::optional<ImageKind> image_kind(std::string_view path);
-std::string_view extension_of(ImageKind k);  // "svg"
+std::string_view extension_of(ImageKind k); // "svg"
 
 /// A gnuplot single-quoted string literal holding `s` as plain text: quotes doubled, control
 /// characters and invalid UTF-8 replaced (a newline would end the command), and "]]>" broken
@@ -38,23 +38,23 @@ std::string_view palette_color(size_t i);
 
 /// The generated files of one plot, before they are written.
 struct PlotScript {
-  std::string script;  // the gnuplot commands
-  std::string data;    // the data file the script reads
+  std::string script; // the gnuplot commands
+  std::string data;   // the data file the script reads
 };
 
 /// Base names of the files beside an image: `out/roofline.svg` -> roofline.gp, roofline.dat.
 struct PlotPaths {
-  std::string dir;         // "." when the image path has no folder
-  std::string image_name;  // roofline.svg
-  std::string script_name; // roofline.gp
-  std::string data_name;   // roofline.dat
-  std::string in_dir(const std::string& name) const;  // dir + "/" + name
+  std::string dir;                                   // "." when the image path has no folder
+  std::string image_name;                            // roofline.svg
+  std::string script_name;                           // roofline.gp
+  std::string data_name;                             // roofline.dat
+  std::string in_dir(const std::string &name) const; // dir + "/" + name
 };
-PlotPaths plot_paths(const std::string& image_path);
+PlotPaths plot_paths(const std::string &image_path);
 
 /// The script preamble: terminal, output (`outfile`, which the runner overrides with a
 /// temporary name), the data file variable and the title.
-std::string script_header(const PlotPaths& paths, ImageKind kind, int width_px, int height_px,
+std::string script_header(const PlotPaths &paths, ImageKind kind, int width_px, int height_px,
                           std::string_view what, std::string_view title);
 
-}  // namespace perfmodel::report::plot
+} // namespace perfmodel::report::plot

@@ -8,21 +8,24 @@
 namespace perfmodel::report::plot {
 namespace {
 
-constexpr double kMaxPointSize = 5.0;  // gnuplot pointsize of the slowest layer
-constexpr double kMinPointSize = 0.4;  // still visible for a layer that takes no time
+constexpr double kMaxPointSize = 5.0; // gnuplot pointsize of the slowest layer
+constexpr double kMinPointSize = 0.4; // still visible for a layer that takes no time
 
 double point_size(double seconds, double max_seconds) {
-  if (max_seconds <= 0) return kMinPointSize;
+  if (max_seconds <= 0)
+    return kMinPointSize;
   return std::max(kMinPointSize, kMaxPointSize * std::sqrt(seconds / max_seconds));
 }
 
 /// Long (ONNX) layer names keep their distinctive tail: ".../layer1.0/bn3/BatchNormalization".
-std::string short_name(const std::string& name) {
+std::string short_name(const std::string &name) {
   constexpr size_t kMax = 48;
-  if (name.size() <= kMax) return name;
+  if (name.size() <= kMax)
+    return name;
   size_t cut = name.size() - (kMax - 3);
-  while (cut < name.size() && (static_cast<unsigned char>(name[cut]) & 0xC0) == 0x80) ++cut;
-  return "..." + name.substr(cut);  // never splits a UTF-8 sequence
+  while (cut < name.size() && (static_cast<unsigned char>(name[cut]) & 0xC0) == 0x80)
+    ++cut;
+  return "..." + name.substr(cut); // never splits a UTF-8 sequence
 }
 
 double decade_below(double v) { return std::pow(10.0, std::floor(std::log10(v))); }
@@ -32,35 +35,44 @@ struct Ranges {
   double xmin, xmax, ymin, ymax;
 };
 
-Ranges ranges(const RooflineData& d) {
+Ranges ranges(const RooflineData &d) {
   double xlo = INFINITY, xhi = 0, ylo = INFINITY, yhi = 0;
   auto x = [&](double v) {
-    if (v > 0) xlo = std::min(xlo, v), xhi = std::max(xhi, v);
+    if (v > 0)
+      xlo = std::min(xlo, v), xhi = std::max(xhi, v);
   };
   auto y = [&](double v) {
-    if (v > 0) ylo = std::min(ylo, v), yhi = std::max(yhi, v);
+    if (v > 0)
+      ylo = std::min(ylo, v), yhi = std::max(yhi, v);
   };
-  for (const RooflinePoint& p : d.points) {
-    if (!p.drawable()) continue;
+  for (const RooflinePoint &p : d.points) {
+    if (!p.drawable())
+      continue;
     x(p.arithmetic_intensity);
     y(p.predicted_flops_per_second);
-    if (p.measured_flops_per_second) y(*p.measured_flops_per_second);
+    if (p.measured_flops_per_second)
+      y(*p.measured_flops_per_second);
   }
-  for (const RidgePoint& r : d.ridges) x(r.arithmetic_intensity);
-  for (const RooflineCeiling& c : d.ceilings) y(c.flops_per_second);
-  if (xhi == 0) xlo = 0.1, xhi = 1000;
-  if (yhi == 0) ylo = 1e9, yhi = 1e12;
+  for (const RidgePoint &r : d.ridges)
+    x(r.arithmetic_intensity);
+  for (const RooflineCeiling &c : d.ceilings)
+    y(c.flops_per_second);
+  if (xhi == 0)
+    xlo = 0.1, xhi = 1000;
+  if (yhi == 0)
+    ylo = 1e9, yhi = 1e12;
   Ranges r{decade_below(xlo / 2), decade_above(xhi * 2), decade_below(ylo / 2),
            decade_above(yhi * 1.5)};
-  r.ymin = std::max(r.ymin, r.ymax * 1e-9);  // a layer at 1 FLOP/s would flatten the rest
-  if (r.xmax / r.xmin < 100) r.xmax = r.xmin * 100;
+  r.ymin = std::max(r.ymin, r.ymax * 1e-9); // a layer at 1 FLOP/s would flatten the rest
+  if (r.xmax / r.xmin < 100)
+    r.xmax = r.xmin * 100;
   return r;
 }
 
-}  // namespace
+} // namespace
 
-PlotScript roofline_plot(const RooflineData& d, const PlotPaths& paths, ImageKind kind,
-                         const RooflinePlotOptions& opts) {
+PlotScript roofline_plot(const RooflineData &d, const PlotPaths &paths, ImageKind kind,
+                         const RooflinePlotOptions &opts) {
   PlotScript out;
   const Ranges rg = ranges(d);
 
@@ -70,18 +82,19 @@ PlotScript roofline_plot(const RooflineData& d, const PlotPaths& paths, ImageKin
   double max_seconds = 0;
   size_t undrawn = 0;
   bool any_measured = false;
-  for (const RooflinePoint& p : d.points) {
+  for (const RooflinePoint &p : d.points) {
     if (!p.drawable()) {
       ++undrawn;
       continue;
     }
-    if (op_index.emplace(p.op, ops.size()).second) ops.push_back(p.op);
+    if (op_index.emplace(p.op, ops.size()).second)
+      ops.push_back(p.op);
     max_seconds = std::max({max_seconds, p.seconds, p.measured_seconds.value_or(0.0)});
     any_measured = any_measured || p.measured_seconds.has_value();
   }
 
   // Data file: one block (gnuplot `index`) per op type, then the ridge points.
-  std::string& dat = out.data;
+  std::string &dat = out.data;
   dat += "# roofline data: " + gp_comment(d.title()) + "\n";
   dat += "# columns: arithmetic_intensity(FLOP/B) predicted(FLOP/s) pointsize seconds "
          "measured(FLOP/s, NaN = none) measured_pointsize layer_index\n";
@@ -92,8 +105,9 @@ PlotScript roofline_plot(const RooflineData& d, const PlotPaths& paths, ImageKin
   for (size_t k = 0; k < ops.size(); ++k) {
     dat += "\n\n# block " + std::to_string(k) + ": " + gp_comment(ops[k]) + "\n";
     for (size_t i = 0; i < d.points.size(); ++i) {
-      const RooflinePoint& p = d.points[i];
-      if (!p.drawable() || op_index[p.op] != k) continue;
+      const RooflinePoint &p = d.points[i];
+      if (!p.drawable() || op_index[p.op] != k)
+        continue;
       double ms = p.measured_seconds ? point_size(*p.measured_seconds, max_seconds) : NAN;
       dat += gp_num(p.arithmetic_intensity) + " " + gp_num(p.predicted_flops_per_second) + " " +
              gp_num(point_size(p.seconds, max_seconds)) + " " + gp_num(p.seconds) + " " +
@@ -102,11 +116,12 @@ PlotScript roofline_plot(const RooflineData& d, const PlotPaths& paths, ImageKin
     }
   }
   dat += "\n\n# block " + std::to_string(ops.size()) + ": ridge points\n";
-  for (const RidgePoint& r : d.ridges)
+  for (const RidgePoint &r : d.ridges)
     dat += gp_num(r.arithmetic_intensity) + " " + gp_num(r.flops_per_second) + "\n";
-  if (d.ridges.empty()) dat += "NaN NaN\n";  // keeps the block (gnuplot would warn on no data)
+  if (d.ridges.empty())
+    dat += "NaN NaN\n"; // keeps the block (gnuplot would warn on no data)
 
-  std::string& s = out.script;
+  std::string &s = out.script;
   s += script_header(paths, kind, opts.width_px, opts.height_px, "roofline plot",
                      "roofline: " + d.title());
   s += "set logscale xy\n";
@@ -120,47 +135,48 @@ PlotScript roofline_plot(const RooflineData& d, const PlotPaths& paths, ImageKin
   s += "set key outside right top box\n";
 
   double top = 0, fastest = 0;
-  for (const RooflineCeiling& c : d.ceilings) top = std::max(top, c.flops_per_second);
-  for (const RooflineDiagonal& m : d.diagonals) fastest = std::max(fastest, m.bytes_per_second);
+  for (const RooflineCeiling &c : d.ceilings)
+    top = std::max(top, c.flops_per_second);
+  for (const RooflineDiagonal &m : d.diagonals)
+    fastest = std::max(fastest, m.bytes_per_second);
 
   std::vector<std::string> clauses;
   // Roof lines are straight in log-log: exact two-point segments (`set arrow ... nohead`).
   int arrow = 0;
-  auto add_segment = [&](double x0, double y0, double x1, double y1, const std::string& style) {
+  auto add_segment = [&](double x0, double y0, double x1, double y1, const std::string &style) {
     s += "set arrow " + std::to_string(++arrow) + " from first " + gp_num(x0) + ", first " +
          gp_num(y0) + " to first " + gp_num(x1) + ", first " + gp_num(y1) + " nohead " + style +
          " back\n";
   };
   int label = 0;
-  auto add_label = [&](const std::string& text, const std::string& at, const std::string& how) {
+  auto add_label = [&](const std::string &text, const std::string &at, const std::string &how) {
     s += "set label " + std::to_string(++label) + " " + gp_quote(text) + " at " + at + " " + how +
          "\n";
   };
   for (size_t m = 0; m < d.diagonals.size(); ++m) {
-    const RooflineDiagonal& dg = d.diagonals[m];
+    const RooflineDiagonal &dg = d.diagonals[m];
     // From the plot's edge up to the highest ceiling, clipped to the ranges.
     const double bw = dg.bytes_per_second;
     const double x0 = std::max(rg.xmin, rg.ymin / bw);
     const double x1 = std::min(rg.xmax, top / bw);
     if (x0 < x1)
-      add_segment(x0, bw * x0, x1, bw * x1,
-                  "lw 2 lc rgb '#555555' dt " + std::to_string(m + 1));
+      add_segment(x0, bw * x0, x1, bw * x1, "lw 2 lc rgb '#555555' dt " + std::to_string(m + 1));
     double lx = std::max(rg.xmin * 1.5, rg.ymin * 3 / dg.bytes_per_second);
     add_label(dg.level + " " + si(dg.bytes_per_second, "B/s"),
               "first " + gp_num(lx) + ", first " + gp_num(lx * dg.bytes_per_second),
               "left offset 0.5,0.8 font ',9' tc rgb '#555555'");
   }
   // Ceilings at the same peak share one label ("tensor fp16, tensor bf16 312TF/s").
-  std::vector<std::pair<size_t, std::string>> peak_labels;  // first ceiling, names
+  std::vector<std::pair<size_t, std::string>> peak_labels; // first ceiling, names
   for (size_t c = 0; c < d.ceilings.size(); ++c) {
-    const RooflineCeiling& ce = d.ceilings[c];
+    const RooflineCeiling &ce = d.ceilings[c];
     // From where it meets the fastest memory level to the right edge.
     const double start = std::max(rg.xmin, fastest > 0 ? ce.flops_per_second / fastest : 0.0);
     if (start < rg.xmax)
       add_segment(start, ce.flops_per_second, rg.xmax, ce.flops_per_second,
                   ce.selected ? "lw 2 lc rgb '#222222'" : "lw 1 dt 2 lc rgb '#aaaaaa'");
     std::string name = ce.unit + " " + std::string(to_string(ce.dtype));
-    auto same = std::find_if(peak_labels.begin(), peak_labels.end(), [&](const auto& l) {
+    auto same = std::find_if(peak_labels.begin(), peak_labels.end(), [&](const auto &l) {
       return std::abs(d.ceilings[l.first].flops_per_second / ce.flops_per_second - 1) < 0.01;
     });
     if (same == peak_labels.end())
@@ -168,9 +184,9 @@ PlotScript roofline_plot(const RooflineData& d, const PlotPaths& paths, ImageKin
     else
       same->second += ", " + name;
   }
-  for (const auto& [c, names] : peak_labels) {
-    const RooflineCeiling& ce = d.ceilings[c];
-    bool used = std::any_of(d.ceilings.begin(), d.ceilings.end(), [&](const RooflineCeiling& o) {
+  for (const auto &[c, names] : peak_labels) {
+    const RooflineCeiling &ce = d.ceilings[c];
+    bool used = std::any_of(d.ceilings.begin(), d.ceilings.end(), [&](const RooflineCeiling &o) {
       return o.selected && std::abs(o.flops_per_second / ce.flops_per_second - 1) < 0.01;
     });
     double start = fastest > 0 ? ce.flops_per_second / fastest : rg.xmin;
@@ -181,11 +197,10 @@ PlotScript roofline_plot(const RooflineData& d, const PlotPaths& paths, ImageKin
               std::string("left offset 0.5,0.6 font ',9' tc rgb '") +
                   (used ? "#222222" : "#999999") + "'");
   }
-  for (const RidgePoint& r : d.ridges)
-    if (r.diagonal + 1 == d.diagonals.size())  // ridges with DRAM: the classic ridge
+  for (const RidgePoint &r : d.ridges)
+    if (r.diagonal + 1 == d.diagonals.size()) // ridges with DRAM: the classic ridge
       add_label("ridge " + si(r.arithmetic_intensity, "F/B"),
-                "first " + gp_num(r.arithmetic_intensity) + ", first " +
-                    gp_num(r.flops_per_second),
+                "first " + gp_num(r.arithmetic_intensity) + ", first " + gp_num(r.flops_per_second),
                 "center offset 0,-1 font ',8' tc rgb '#222222'");
   // Layers at (nearly) the same spot share one label: "conv3 (+2 more)".
   struct PointLabel {
@@ -194,12 +209,11 @@ PlotScript roofline_plot(const RooflineData& d, const PlotPaths& paths, ImageKin
   };
   std::vector<PointLabel> labels;
   for (size_t i : top_points_by_time(d, opts.label_top)) {
-    const RooflinePoint& p = d.points[i];
-    auto near = [&](const PointLabel& l) {
-      const RooflinePoint& q = d.points[l.first];
+    const RooflinePoint &p = d.points[i];
+    auto near = [&](const PointLabel &l) {
+      const RooflinePoint &q = d.points[l.first];
       return std::abs(std::log(p.arithmetic_intensity / q.arithmetic_intensity)) < 0.05 &&
-             std::abs(std::log(p.predicted_flops_per_second / q.predicted_flops_per_second)) <
-                 0.05;
+             std::abs(std::log(p.predicted_flops_per_second / q.predicted_flops_per_second)) < 0.05;
     };
     auto it = std::find_if(labels.begin(), labels.end(), near);
     if (it == labels.end())
@@ -207,8 +221,8 @@ PlotScript roofline_plot(const RooflineData& d, const PlotPaths& paths, ImageKin
     else
       it->more++;
   }
-  for (const PointLabel& l : labels) {
-    const RooflinePoint& p = d.points[l.first];
+  for (const PointLabel &l : labels) {
+    const RooflinePoint &p = d.points[l.first];
     add_label(short_name(p.name) + (l.more ? " (+" + std::to_string(l.more) + " more)" : ""),
               "first " + gp_num(p.arithmetic_intensity) + ", first " +
                   gp_num(p.predicted_flops_per_second),
@@ -221,19 +235,21 @@ PlotScript roofline_plot(const RooflineData& d, const PlotPaths& paths, ImageKin
   for (size_t k = 0; k < ops.size(); ++k) {
     std::string color(palette_color(k));
     std::string idx = std::to_string(k);
-    clauses.push_back("datafile index " + idx + " using 1:2:3 with points pt 7 ps variable lc rgb '" +
-                      color + "' title " + gp_quote(ops[k]));
+    clauses.push_back("datafile index " + idx +
+                      " using 1:2:3 with points pt 7 ps variable lc rgb '" + color + "' title " +
+                      gp_quote(ops[k]));
     if (any_measured)
       clauses.push_back("datafile index " + idx +
                         " using 1:5:6 with points pt 6 lw 2 ps variable lc rgb '" + color + "' " +
                         (k == 0 ? "title 'measured (hollow)'" : "notitle"));
   }
-  clauses.push_back("datafile index " + std::to_string(ops.size()) +
-                    " using 1:2 with points pt 2 ps 1.5 lw 2 lc rgb '#000000' title 'ridge points'");
+  clauses.push_back(
+      "datafile index " + std::to_string(ops.size()) +
+      " using 1:2 with points pt 2 ps 1.5 lw 2 lc rgb '#000000' title 'ridge points'");
   s += "plot \\\n";
   for (size_t i = 0; i < clauses.size(); ++i)
     s += "  " + clauses[i] + (i + 1 < clauses.size() ? ", \\\n" : "\n");
   return out;
 }
 
-}  // namespace perfmodel::report::plot
+} // namespace perfmodel::report::plot

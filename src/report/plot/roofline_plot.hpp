@@ -12,12 +12,12 @@
 namespace perfmodel::report::plot {
 
 struct RooflinePlotOptions {
-  size_t label_top = 8;  // label the N layers with the largest predicted time
+  size_t label_top = 8; // label the N layers with the largest predicted time
   int width_px = 1200;
   int height_px = 800;
 };
 
-PlotScript roofline_plot(const RooflineData& d, const PlotPaths& paths, ImageKind kind,
-                         const RooflinePlotOptions& opts = {});
+PlotScript roofline_plot(const RooflineData &d, const PlotPaths &paths, ImageKind kind,
+                         const RooflinePlotOptions &opts = {});
 
-}  // namespace perfmodel::report::plot
+} // namespace perfmodel::report::plot

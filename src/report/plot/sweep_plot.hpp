@@ -13,7 +13,7 @@ struct SweepPlotOptions {
 };
 
 /// Throws InputError when no point was evaluated (nothing to draw).
-PlotScript sweep_plot(const SweepResult& r, const PlotPaths& paths, ImageKind kind,
-                      const SweepPlotOptions& opts = {});
+PlotScript sweep_plot(const SweepResult &r, const PlotPaths &paths, ImageKind kind,
+                      const SweepPlotOptions &opts = {});
 
-}  // namespace perfmodel::report::plot
+} // namespace perfmodel::report::plot
