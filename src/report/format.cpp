@@ -38,7 +38,8 @@ std::string si(double v, std::string_view unit) {
     ++e;
   }
   char buf[64];
-  const char* fmt = a < 10 ? "%.2f%s%.*s" : a < 100 ? "%.1f%s%.*s" : "%.0f%s%.*s";
+  // Choose the precision by the rounded value, so 9.999 prints "10.0", not "10.00".
+  const char* fmt = a < 9.995 ? "%.2f%s%.*s" : a < 99.95 ? "%.1f%s%.*s" : "%.0f%s%.*s";
   std::snprintf(buf, sizeof buf, fmt, sign * a, e >= 0 ? big[e] : small[-e],
                 static_cast<int>(unit.size()), unit.data());
   return buf;

@@ -16,6 +16,8 @@ TEST_CASE("si() matches boda's pp_val") {
   CHECK(si(0, "s") == "0s");
   CHECK(si(999.7, "B") == "1.00KB");
   CHECK(si(0.5, "J") == "500mJ");
+  CHECK(si(9.9999999e-6, "s") == "10.0us");
+  CHECK(si(99.97, "B") == "100B");
 }
 
 TEST_CASE("CSV quoting (RFC 4180) and Markdown cells") {
