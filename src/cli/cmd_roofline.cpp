@@ -23,7 +23,7 @@ struct RooflineArgs {
   std::string pass = "fwd";
   std::string calibration;
   std::string measured;
-  size_t label_top = 8;
+  int label_top = 8;
   bool keep_script = false;
   bool print_script = false;
   OutputOptions out;
@@ -62,7 +62,7 @@ int run_roofline(const RooflineArgs &a) {
     return 0;
   }
   report::plot::RooflinePlotOptions opts;
-  opts.label_top = a.label_top;
+  opts.label_top = size_t(a.label_top);
   const auto paths = report::plot::plot_paths(a.out.output);
   const auto plot = report::plot::roofline_plot(d, paths, *kind, opts);
   if (a.print_script) {
@@ -103,6 +103,7 @@ void register_roofline(CLI::App &app, Runner &run) {
   cmd->add_option("--measured", a->measured,
                   "Measured layer times: `perfmodel measure --format json` output (drawn hollow)");
   cmd->add_option("--label-top", a->label_top, "Label the N slowest layers (0 = none)")
+      ->check(CLI::Range(0, 100000))
       ->capture_default_str();
   cmd->add_flag("--keep-script", a->keep_script,
                 "Keep the gnuplot script (.gp) and data (.dat) beside the image");
