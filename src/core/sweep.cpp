@@ -117,8 +117,16 @@ SweepResult run_sweep(const Graph &model, const SweepSpec &spec) {
       }
       for (size_t pi = 0; pi < grid.p; ++pi) {
         // Costs and footprint do not depend on the hardware: once per graph and pass.
-        const MemoryFootprint mem = memory_footprint(*g, spec.passes[pi]);
-        const std::vector<LayerCost> costs = graph_cost(*g, spec.passes[pi]);
+        MemoryFootprint mem;
+        std::vector<LayerCost> costs;
+        try {
+          mem = memory_footprint(*g, spec.passes[pi]);
+          costs = graph_cost(*g, spec.passes[pi]);
+        } catch (const InputError &e) { // a counting rule that does not hold for this graph
+          for (size_t hi = 0; hi < grid.h; ++hi)
+            result.points[grid.at(hi, di, bi, pi)].skipped = e.message();
+          continue;
+        }
         PredictOptions opts;
         opts.pass = spec.passes[pi];
         opts.calibration = spec.calibration;
