@@ -6,7 +6,7 @@
 
 namespace perfmodel::io {
 
-Graph load_model(const std::string &spec, const ModelLoadOptions &opts) {
+Graph load_model(const std::string& spec, const ModelLoadOptions& opts) {
   const std::string path = resolve_resource(spec, "models", {".yaml", ".onnx"});
   const bool onnx = path.size() > 5 && path.compare(path.size() - 5, 5, ".onnx") == 0;
   return onnx ? import_onnx(path, opts) : read_model_yaml(path, opts);
