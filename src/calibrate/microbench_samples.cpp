@@ -51,17 +51,37 @@ Sample counted(const kc::BenchResult& r, OpClass c, TimeStatistic stat) {
 }  // namespace
 
 std::vector<kc::BenchCase> supplementary_cases(bool quick) {
+  std::vector<kc::BenchCase> out;
   // 1 x n x k with the matrix (4nk bytes) at ~48 KB, 0.5 MB, 1.5 MB, 8 MB, 24 MB, 64 MB, 256 MB.
   const std::vector<std::pair<int64_t, int64_t>> full = {
       {96, 128}, {256, 512}, {512, 768}, {1200, 1600}, {2000, 3000}, {4000, 4000}, {8000, 8000}};
   const std::vector<std::pair<int64_t, int64_t>> short_list = {
       {96, 128}, {512, 768}, {1200, 1600}, {4000, 4000}};
-  std::vector<kc::BenchCase> out;
   for (auto [n, k] : quick ? short_list : full) {
     kc::BenchCase c;
     c.kind = kc::BenchKind::gemm;
     c.name = "gemv/1x" + std::to_string(n) + "x" + std::to_string(k);
     c.gemm = kc::GemmDims{1, n, k, 1};
+    out.push_back(c);
+  }
+  // Lowered convolutions whose im2col matrix (46, 59, 105 MB) lives in DRAM: the plan's largest
+  // stay in L3, and large-image CNN layers lower through DRAM.
+  struct Big {
+    int64_t c, hw, oc, k;
+  };
+  const std::vector<Big> big = quick ? std::vector<Big>{{32, 200, 64, 3}}
+                                     : std::vector<Big>{{32, 200, 64, 3}, {64, 160, 64, 3},
+                                                        {16, 256, 32, 5}};
+  for (const Big& b : big) {
+    kc::BenchCase c;
+    c.kind = kc::BenchKind::conv;
+    c.variant = "im2col";
+    kc::ConvDims d;
+    d.c = b.c, d.h = d.w = b.hw, d.out_channels = b.oc, d.kernel_h = d.kernel_w = b.k;
+    d.pad_h = d.pad_w = b.k / 2;
+    c.conv = d;
+    c.name = "conv/im2col-dram/c" + std::to_string(b.c) + "h" + std::to_string(b.hw) + "o" +
+             std::to_string(b.oc) + "k" + std::to_string(b.k);
     out.push_back(c);
   }
   return out;

@@ -18,8 +18,8 @@
 namespace perfmodel::calibrate {
 
 /// Cases calibration adds to kernels/cpu's plan: matrix-vector products (the linear layers of a
-/// batch-1 network) over working sets from L1 to DRAM, sizes chosen on a geometric grid, not
-/// taken from any model.
+/// batch-1 network) over working sets from L1 to DRAM, and lowered convolutions whose im2col
+/// matrix exceeds the L3; sizes on a geometric grid, not taken from any model.
 std::vector<kernels::cpu::BenchCase> supplementary_cases(bool quick);
 
 /// Which statistic of a case's timed runs a sample takes: the median (what `measure` compares

@@ -62,7 +62,16 @@ TEST_CASE("supplementary matrix-vector cases span the memory levels") {
   const auto quick = supplementary_cases(true);
   CHECK(quick.size() < full.size());
   double lo = 1e30, hi = 0;
+  int convs = 0;
   for (const auto& c : full) {
+    if (c.kind == kc::BenchKind::conv) {
+      REQUIRE(c.conv);
+      const double lowered = 4.0 * c.conv->out_h() * c.conv->out_w() * c.conv->c *
+                             c.conv->kernel_h * c.conv->kernel_w;
+      CHECK(lowered > 40e6);  // beyond the L3
+      ++convs;
+      continue;
+    }
     REQUIRE(c.gemm);
     CHECK(c.gemm->m == 1);
     CHECK(c.kind == kc::BenchKind::gemm);
@@ -72,6 +81,7 @@ TEST_CASE("supplementary matrix-vector cases span the memory levels") {
   }
   CHECK(lo < 96e3);   // inside an L1
   CHECK(hi > 100e6);  // beyond any L3
+  CHECK(convs == 3);
   kc::BenchResult r;
   r.bench = full[0];
   r.time.median_seconds = 1e-6;
