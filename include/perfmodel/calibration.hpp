@@ -33,7 +33,8 @@ namespace perfmodel {
 enum class OpClass {
   gemm,           // linear, matmul
   gemv,           // linear, matmul with one output row or column (matrix-vector: bandwidth-bound)
-  conv,           // dense or grouped convolution (lowered to GEMM)
+  conv,           // dense or grouped convolution lowered to a GEMM through an im2col matrix
+  pointwise,      // 1x1, stride-1, unpadded convolution: a plain GEMM on the input (no lowering)
   depthwise,      // convolution with groups == input channels > 1
   elementwise,    // activations, elementwise arithmetic, dropout
   norm,           // batch norm, layer norm, softmax
@@ -43,7 +44,7 @@ enum class OpClass {
 std::string_view to_string(OpClass c);
 std::optional<OpClass> parse_op_class(std::string_view s);
 const std::vector<OpClass>& all_op_classes();
-bool is_gemm_class(OpClass c);  // gemm, gemv, conv, depthwise: tiles, Hockney sizes, lowering
+bool is_gemm_class(OpClass c);  // gemm, gemv, conv, pointwise, depthwise: tiles, sizes, lowering
 
 /// Which part of a layer a kernel call computes (conv bwd_filter = bwd_weight).
 enum class KernelPass { fwd, bwd_data, bwd_weight };

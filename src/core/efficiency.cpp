@@ -15,7 +15,7 @@ struct ClassName {
 };
 constexpr ClassName kClassNames[] = {
     {OpClass::gemm, "gemm"},           {OpClass::gemv, "gemv"},
-    {OpClass::conv, "conv"},
+    {OpClass::conv, "conv"},           {OpClass::pointwise, "pointwise"},
     {OpClass::depthwise, "depthwise"}, {OpClass::elementwise, "elementwise"},
     {OpClass::norm, "norm"},           {OpClass::pool, "pool"},
     {OpClass::data_movement, "data_movement"},
@@ -74,7 +74,7 @@ const std::vector<OpClass>& all_op_classes() {
 
 bool is_gemm_class(OpClass c) {
   return c == OpClass::gemm || c == OpClass::gemv || c == OpClass::conv ||
-         c == OpClass::depthwise;
+         c == OpClass::pointwise || c == OpClass::depthwise;
 }
 
 std::string_view to_string(KernelPass p) {
@@ -155,6 +155,8 @@ KernelFeatures layer_features(const Graph& g, const Layer& layer, const LayerCos
     if (!plain_1x1) {
       const GemmShape& s = *cost.gemm;
       f.lowered_bytes = double(s.m) * double(s.k) * double(s.groups) * double(bytes_of(layer.dtype));
+    } else if (layer.op == OpKind::conv2d) {
+      f.op_class = OpClass::pointwise;  // another code path: the GEMM reads the input as is
     }
   }
   return f;

@@ -91,9 +91,15 @@ TEST_CASE("conv layers: dense, depthwise and lowered bytes") {
   CHECK(bw.flops == double(cost.bwd_weight.flops));
 
   const Graph pointwise = conv_graph(8, 16, 1, 1, 1);
-  CHECK(layer_features(pointwise, pointwise.layers[0],
-                       layer_cost(pointwise, pointwise.layers[0], Pass::fwd), KernelPass::fwd)
-            .lowered_bytes == 0);
+  const KernelFeatures pf = layer_features(
+      pointwise, pointwise.layers[0], layer_cost(pointwise, pointwise.layers[0], Pass::fwd),
+      KernelPass::fwd);
+  CHECK(pf.lowered_bytes == 0);
+  CHECK(pf.op_class == OpClass::pointwise);
+  const Graph strided = conv_graph(8, 16, 1, 2, 1);  // 1x1 stride 2: lowered (im2col path)
+  CHECK(layer_features(strided, strided.layers[0],
+                       layer_cost(strided, strided.layers[0], Pass::fwd), KernelPass::fwd)
+            .op_class == OpClass::conv);
   const Graph dw = conv_graph(8, 8, 3, 2, 8);
   CHECK(op_class_of(dw, dw.layers[0]) == OpClass::depthwise);
   CHECK(layer_features(dw, dw.layers[0], layer_cost(dw, dw.layers[0], Pass::fwd), KernelPass::fwd)
