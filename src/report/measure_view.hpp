@@ -1,13 +1,16 @@
 // The `measure` views: measured per-layer statistics joined with the prediction (error per
 // layer, MAPE, end-to-end error), and the microbenchmark table; table, CSV, JSON, Markdown.
 //
-// Sample table output (perfmodel measure --device cpu --model nin --batch 5, this machine):
-//   layer  op       path         measured  sd     min    max    predicted  error   bound    noisy
-//   conv1  conv2d   im2col+gemm  9.51ms    120us  9.38ms 9.80ms 8.77ms     -7.8%   compute
-//   relu0  relu     map          1.02ms    31us   998us  1.10ms 1.10ms     +7.5%   memory
+// Sample table output (perfmodel measure --device cpu --model nin --batch 5 --calibration C,
+// 2026-11-22 on the 2-core Zen 5 guest; C from `perfmodel calibrate --device cpu`):
+//   layer       op       path              measured  sd      min     max     predicted  error   bound    noisy
+//   conv1       conv2d   im2col+gemm+relu  9.94ms    2.96ms  9.78ms  18.7ms  7.49ms     -24.6%  compute  noisy
+//   cccp1       conv2d   gemm+relu         2.54ms    83.8us  2.47ms  2.69ms  1.78ms     -30.2%  compute
+//   pool0       maxpool  maxpool           1.57ms    749us   1.51ms  3.94ms  1.64ms     +4.5%   memory   noisy
 //   ...
-//   per-layer MAPE 8.1% (median |error| 6.2%) over 21 layers measured at >= 50us
-//   end to end: measured 41.2ms, predicted 39.9ms, error -3.2%
+//   per-layer MAPE 21.0% (median |error| 22.8%) over 16 layers measured at >= 50.0us
+//   end to end: measured 111ms (sum of layers 106ms), predicted 80.1ms, error -27.6%
+//   4 noisy layer(s): (max-min)/median > 50.0% or sd/mean > 10.0% (reported, not dropped)
 #pragma once
 
 #include <optional>
