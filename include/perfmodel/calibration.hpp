@@ -1,4 +1,5 @@
-// The fitted, size-aware efficiency model of one device (a Calibration) and the layer time it gives.
+// The fitted, size-aware efficiency model of one device (a Calibration) and the layer time it
+// gives.
 //
 // Per op class and data type, the parameters have a physical meaning (docs/calibration.md):
 //   peak_flops_per_second   r_inf, the compute rate of a large call
@@ -31,20 +32,20 @@ namespace perfmodel {
 
 /// Families of kernels that share one set of efficiency parameters.
 enum class OpClass {
-  gemm,           // linear, matmul
-  gemv,           // linear, matmul with one output row or column (matrix-vector: bandwidth-bound)
-  conv,           // dense or grouped convolution lowered to a GEMM through an im2col matrix
-  pointwise,      // 1x1, stride-1, unpadded convolution: a plain GEMM on the input (no lowering)
-  depthwise,      // convolution with groups == input channels > 1
-  elementwise,    // activations, elementwise arithmetic, dropout
-  norm,           // batch norm, layer norm, softmax
-  pool,           // pooling and reductions
-  data_movement,  // concat, split, slice, gather, transpose, embedding, generic copies
+  gemm,          // linear, matmul
+  gemv,          // linear, matmul with one output row or column (matrix-vector: bandwidth-bound)
+  conv,          // dense or grouped convolution lowered to a GEMM through an im2col matrix
+  pointwise,     // 1x1, stride-1, unpadded convolution: a plain GEMM on the input (no lowering)
+  depthwise,     // convolution with groups == input channels > 1
+  elementwise,   // activations, elementwise arithmetic, dropout
+  norm,          // batch norm, layer norm, softmax
+  pool,          // pooling and reductions
+  data_movement, // concat, split, slice, gather, transpose, embedding, generic copies
 };
 std::string_view to_string(OpClass c);
 std::optional<OpClass> parse_op_class(std::string_view s);
-const std::vector<OpClass>& all_op_classes();
-bool is_gemm_class(OpClass c);  // gemm, gemv, conv, pointwise, depthwise: tiles, sizes, lowering
+const std::vector<OpClass> &all_op_classes();
+bool is_gemm_class(OpClass c); // gemm, gemv, conv, pointwise, depthwise: tiles, sizes, lowering
 
 /// Which part of a layer a kernel call computes (conv bwd_filter = bwd_weight).
 enum class KernelPass { fwd, bwd_data, bwd_weight };
@@ -57,23 +58,23 @@ struct KernelFeatures {
   OpClass op_class = OpClass::elementwise;
   DType dtype = DType::fp32;
   double flops = 0;
-  double bytes = 0;                // compulsory traffic (boda rules)
-  std::optional<GemmShape> gemm;   // GEMM-like calls, already transposed for backward passes
-  double lowered_bytes = 0;        // bytes of the im2col matrix (0 when no lowering is needed)
+  double bytes = 0;              // compulsory traffic (boda rules)
+  std::optional<GemmShape> gemm; // GEMM-like calls, already transposed for backward passes
+  double lowered_bytes = 0;      // bytes of the im2col matrix (0 when no lowering is needed)
 };
 
 /// The op class of a layer (depthwise needs the graph to know the input channels). Layers
 /// whose product has one row or column are `gemv` in layer_features (it knows the shape).
-OpClass op_class_of(const Graph& g, const Layer& layer);
+OpClass op_class_of(const Graph &g, const Layer &layer);
 
 /// Features of one pass part of a layer: fwd uses cost.fwd, bwd_data / bwd_weight the train
 /// parts (their GEMM shapes are the transposed products dX = dY W^T and dW = X^T dY).
-KernelFeatures layer_features(const Graph& g, const Layer& layer, const LayerCost& cost,
+KernelFeatures layer_features(const Graph &g, const Layer &layer, const LayerCost &cost,
                               KernelPass pass);
 
 struct MemoryLevelCapacity {
   std::string name;
-  double capacity_bytes = 0;  // 0 = unbounded (the last level)
+  double capacity_bytes = 0; // 0 = unbounded (the last level)
 };
 
 /// Fitted parameters of one op class at one data type (see the file comment).
@@ -81,7 +82,7 @@ struct EfficiencyParams {
   double peak_flops_per_second = 0;
   double m_half = 0, n_half = 0, k_half = 0;
   double tile_m = 1, tile_n = 1;
-  std::vector<double> bytes_per_second;  // one per Calibration::memory_levels entry
+  std::vector<double> bytes_per_second; // one per Calibration::memory_levels entry
   double lowering_factor = 0;
   double overlap = 0;
   double overhead_seconds = 0;
@@ -90,9 +91,9 @@ struct EfficiencyParams {
 /// How well a set of parameters reproduces the samples it was fitted on.
 struct FitStats {
   int samples = 0;
-  double rms_log_error = 0;  // sqrt(mean(log(pred/meas)^2))
-  double mape = 0;           // mean |pred - meas| / meas, a fraction
-  double max_error = 0;      // max |pred - meas| / meas
+  double rms_log_error = 0; // sqrt(mean(log(pred/meas)^2))
+  double mape = 0;          // mean |pred - meas| / meas, a fraction
+  double max_error = 0;     // max |pred - meas| / meas
 };
 
 struct ClassCalibration {
@@ -103,52 +104,53 @@ struct ClassCalibration {
 };
 
 struct DeviceFingerprint {
-  std::string kind;      // "cpu" or "gpu"
-  std::string name;      // CPU model name or GPU name
-  int cores = 0;         // hardware threads used / SMs
-  std::string isa_hash;  // FNV-1a of the sorted ISA flags (CPU); "" for GPUs
+  std::string kind;     // "cpu" or "gpu"
+  std::string name;     // CPU model name or GPU name
+  int cores = 0;        // hardware threads used / SMs
+  std::string isa_hash; // FNV-1a of the sorted ISA flags (CPU); "" for GPUs
 };
 
 struct Calibration {
   int version = 1;
   DeviceFingerprint device;
-  std::string date;               // ISO 8601 UTC
+  std::string date; // ISO 8601 UTC
   std::string perfmodel_version;
-  std::string hardware;           // name of the hw spec it refines
-  std::string source;             // "microbenchmarks", "measurements:FILE", "trace:FILE"
-  int cores = 1;                  // cores the GEMM tiles are spread over
-  std::vector<MemoryLevelCapacity> memory_levels;  // innermost first
+  std::string hardware; // name of the hw spec it refines
+  std::string source;   // "microbenchmarks", "measurements:FILE", "trace:FILE"
+  int cores = 1;        // cores the GEMM tiles are spread over
+  std::vector<MemoryLevelCapacity> memory_levels; // innermost first
   std::vector<ClassCalibration> classes;
-  FitStats stats;                 // over all samples
+  FitStats stats; // over all samples
 
-  const ClassCalibration* find(OpClass c, DType dtype) const;
+  const ClassCalibration *find(OpClass c, DType dtype) const;
 };
 
 /// Checks sizes and signs (Ceres' IsValid style): false and `error` filled on the first problem.
-bool is_valid(const Calibration& cal, std::string* error);
+bool is_valid(const Calibration &cal, std::string *error);
 
 /// Index of the memory level a working set of `bytes` lives in.
-size_t memory_level_for(const Calibration& cal, double working_set_bytes);
+size_t memory_level_for(const Calibration &cal, double working_set_bytes);
 
 /// The parts of the model that do not depend on the continuous parameters (tiles and level
 /// are chosen before a Ceres solve, so the residual stays smooth in what it fits).
 struct EfficiencyTerms {
-  double quantized_flops = 0;  // flops padded to whole tiles and whole waves of `cores`
-  size_t level = 0;            // memory level of the working set
-  double m = 0, n = 0, k = 0;  // GEMM dimensions for the Hockney factors (0 = not GEMM-like)
+  double quantized_flops = 0; // flops padded to whole tiles and whole waves of `cores`
+  size_t level = 0;           // memory level of the working set
+  double m = 0, n = 0, k = 0; // GEMM dimensions for the Hockney factors (0 = not GEMM-like)
 };
-EfficiencyTerms efficiency_terms(const Calibration& cal, double tile_m, double tile_n,
-                                 const KernelFeatures& f);
+EfficiencyTerms efficiency_terms(const Calibration &cal, double tile_m, double tile_n,
+                                 const KernelFeatures &f);
 
 /// The formula of the file comment, templated on the scalar so that Ceres can differentiate it
 /// (T = double or ceres::Jet). The one place the calibrated time is computed.
 template <class T>
-T efficiency_seconds(const EfficiencyTerms& e, const KernelFeatures& f, const T& peak,
-                     const T& m_half, const T& n_half, const T& k_half, const T& bandwidth,
-                     const T& lowering, const T& overlap, const T& overhead) {
+T efficiency_seconds(const EfficiencyTerms &e, const KernelFeatures &f, const T &peak,
+                     const T &m_half, const T &n_half, const T &k_half, const T &bandwidth,
+                     const T &lowering, const T &overlap, const T &overhead) {
   T hockney = T(1.0);
-  if (e.m > 0) hockney = T(e.m) / (T(e.m) + m_half) * (T(e.n) / (T(e.n) + n_half)) *
-                         (T(e.k) / (T(e.k) + k_half));
+  if (e.m > 0)
+    hockney =
+        T(e.m) / (T(e.m) + m_half) * (T(e.n) / (T(e.n) + n_half)) * (T(e.k) / (T(e.k) + k_half));
   const T t_compute = T(e.quantized_flops) / (peak * hockney);
   const T t_memory = (T(f.bytes) + lowering * T(f.lowered_bytes)) / bandwidth;
   const bool compute_wins = t_compute > t_memory;
@@ -160,10 +162,10 @@ T efficiency_seconds(const EfficiencyTerms& e, const KernelFeatures& f, const T&
 /// Time of one kernel call under the calibrated model. The timing's unit is the hardware's
 /// best unit for the dtype (peak replaced by the fitted one). Falls back to roofline_time when
 /// the calibration has no parameters for the class and dtype.
-LayerTiming calibrated_time(const Calibration& cal, const HwSpec& hw, const KernelFeatures& f);
+LayerTiming calibrated_time(const Calibration &cal, const HwSpec &hw, const KernelFeatures &f);
 
 /// Time of a layer for a whole pass (fwd: one call; train: fwd + bwd_data + bwd_weight).
-LayerTiming calibrated_layer_time(const Calibration& cal, const HwSpec& hw, const Graph& g,
-                                  const Layer& layer, const LayerCost& cost, Pass pass);
+LayerTiming calibrated_layer_time(const Calibration &cal, const HwSpec &hw, const Graph &g,
+                                  const Layer &layer, const LayerCost &cost, Pass pass);
 
-}  // namespace perfmodel
+} // namespace perfmodel

@@ -11,25 +11,28 @@
 
 namespace perfmodel::calibrate {
 
-std::string isa_hash(const std::string& flags) {
+std::string isa_hash(const std::string &flags) {
   std::istringstream in(flags);
   std::vector<std::string> words;
-  for (std::string w; in >> w;) words.push_back(w);
+  for (std::string w; in >> w;)
+    words.push_back(w);
   std::sort(words.begin(), words.end());
   words.erase(std::unique(words.begin(), words.end()), words.end());
   uint64_t h = 1469598103934665603ull;
   bool first = true;
-  for (const auto& w : words) {
-    if (!first) h = (h ^ uint64_t(' ')) * 1099511628211ull;
+  for (const auto &w : words) {
+    if (!first)
+      h = (h ^ uint64_t(' ')) * 1099511628211ull;
     first = false;
-    for (unsigned char ch : w) h = (h ^ ch) * 1099511628211ull;
+    for (unsigned char ch : w)
+      h = (h ^ ch) * 1099511628211ull;
   }
   char buf[32];
   std::snprintf(buf, sizeof buf, "fnv1a:%016llx", static_cast<unsigned long long>(h));
   return buf;
 }
 
-DeviceFingerprint cpu_fingerprint_from(const std::string& cpuinfo, int threads) {
+DeviceFingerprint cpu_fingerprint_from(const std::string &cpuinfo, int threads) {
   DeviceFingerprint f;
   f.kind = "cpu";
   f.name = "unknown cpu";
@@ -39,7 +42,8 @@ DeviceFingerprint cpu_fingerprint_from(const std::string& cpuinfo, int threads) 
   bool have_name = false, have_flags = false;
   for (std::string line; std::getline(in, line) && !(have_name && have_flags);) {
     const auto colon = line.find(':');
-    if (colon == std::string::npos) continue;
+    if (colon == std::string::npos)
+      continue;
     std::string key = line.substr(0, colon);
     key.erase(key.find_last_not_of(" \t") + 1);
     std::string value = line.substr(colon + 1);
@@ -72,9 +76,11 @@ std::string utc_now_iso8601() {
   return buf;
 }
 
-std::string fingerprint_mismatch(const DeviceFingerprint& cal, const DeviceFingerprint& here) {
-  if (cal.kind != here.kind) return "calibrated on a " + cal.kind + ", running on a " + here.kind;
-  if (cal.name != here.name) return "calibrated on '" + cal.name + "', this is '" + here.name + "'";
+std::string fingerprint_mismatch(const DeviceFingerprint &cal, const DeviceFingerprint &here) {
+  if (cal.kind != here.kind)
+    return "calibrated on a " + cal.kind + ", running on a " + here.kind;
+  if (cal.name != here.name)
+    return "calibrated on '" + cal.name + "', this is '" + here.name + "'";
   if (cal.cores != here.cores)
     return "calibrated with " + std::to_string(cal.cores) + " threads, running with " +
            std::to_string(here.cores);
@@ -83,4 +89,4 @@ std::string fingerprint_mismatch(const DeviceFingerprint& cal, const DeviceFinge
   return "";
 }
 
-}  // namespace perfmodel::calibrate
+} // namespace perfmodel::calibrate

@@ -9,10 +9,10 @@
 namespace perfmodel::calibrate {
 
 /// FNV-1a (64 bit) of the sorted, space-separated flags, as "fnv1a:%016x".
-std::string isa_hash(const std::string& flags);
+std::string isa_hash(const std::string &flags);
 
 /// Parses /proc/cpuinfo text: model name, flags of the first processor; `threads` as given.
-DeviceFingerprint cpu_fingerprint_from(const std::string& cpuinfo, int threads);
+DeviceFingerprint cpu_fingerprint_from(const std::string &cpuinfo, int threads);
 
 /// This machine's CPU (reads /proc/cpuinfo; name "unknown cpu" where it cannot).
 DeviceFingerprint this_cpu(int threads);
@@ -21,6 +21,6 @@ DeviceFingerprint this_cpu(int threads);
 std::string utc_now_iso8601();
 
 /// "" when `cal` was measured on a machine like `here`, else one line saying how it differs.
-std::string fingerprint_mismatch(const DeviceFingerprint& cal, const DeviceFingerprint& here);
+std::string fingerprint_mismatch(const DeviceFingerprint &cal, const DeviceFingerprint &here);
 
-}  // namespace perfmodel::calibrate
+} // namespace perfmodel::calibrate

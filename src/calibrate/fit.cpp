@@ -23,8 +23,8 @@ struct LogTimeResidual {
   double log_measured = 0;
 
   template <class T>
-  bool operator()(const T* log_peak, const T* log_halves, const T* log_bw, const T* lowering,
-                  const T* overlap, const T* log_overhead, T* residual) const {
+  bool operator()(const T *log_peak, const T *log_halves, const T *log_bw, const T *lowering,
+                  const T *overlap, const T *log_overhead, T *residual) const {
     using std::exp;
     using std::log;
     const T t = efficiency_seconds<T>(terms, features, exp(log_peak[0]), exp(log_halves[0]),
@@ -35,23 +35,28 @@ struct LogTimeResidual {
   }
 };
 
-ceres::LossFunction* make_loss(const FitOptions& o) {
-  if (o.loss == "none") return nullptr;
-  if (o.loss == "cauchy") return new ceres::CauchyLoss(o.loss_scale);
-  if (o.loss == "huber") return new ceres::HuberLoss(o.loss_scale);
-  if (o.loss == "soft_l1") return new ceres::SoftLOneLoss(o.loss_scale);
+ceres::LossFunction *make_loss(const FitOptions &o) {
+  if (o.loss == "none")
+    return nullptr;
+  if (o.loss == "cauchy")
+    return new ceres::CauchyLoss(o.loss_scale);
+  if (o.loss == "huber")
+    return new ceres::HuberLoss(o.loss_scale);
+  if (o.loss == "soft_l1")
+    return new ceres::SoftLOneLoss(o.loss_scale);
   throw InputError("unknown loss '" + o.loss + "' (soft_l1, cauchy, huber or none)");
 }
 
-constexpr double kTinyHalf = 1e-3;  // a half-performance size this small means "no effect"
-constexpr int kMinSamplesFullGemm = 12;  // below: no Hockney sizes, no overlap
-constexpr double kStreamingPeakSpread = 2.0;  // max/min FLOP per byte above which it is fitted
+constexpr double kTinyHalf = 1e-3;           // a half-performance size this small means "no effect"
+constexpr int kMinSamplesFullGemm = 12;      // below: no Hockney sizes, no overlap
+constexpr double kStreamingPeakSpread = 2.0; // max/min FLOP per byte above which it is fitted
 
 // Ratio of the largest to the smallest arithmetic intensity among samples that compute.
-double intensity_spread(const std::vector<Sample>& samples) {
+double intensity_spread(const std::vector<Sample> &samples) {
   double lo = 0, hi = 0;
-  for (const Sample& s : samples) {
-    if (!(s.flops > 0) || !(s.bytes > 0)) continue;
+  for (const Sample &s : samples) {
+    if (!(s.flops > 0) || !(s.bytes > 0))
+      continue;
     const double ai = s.flops / s.bytes;
     lo = lo == 0 ? ai : std::min(lo, ai);
     hi = std::max(hi, ai);
@@ -61,25 +66,26 @@ double intensity_spread(const std::vector<Sample>& samples) {
 
 struct Start {
   double peak = 1e9;
-  double vector_peak = 1e9;  // peak of the streaming classes (not fitted)
+  double vector_peak = 1e9; // peak of the streaming classes (not fitted)
   std::vector<double> bw;
   double overhead = 1e-7;
 };
 
 // Starting point: the best rates observed (a lower bound of the peaks), else the hw spec.
-Start starting_point(const std::vector<Sample>& samples, const FitOptions& opts,
-                     const Calibration& frame) {
+Start starting_point(const std::vector<Sample> &samples, const FitOptions &opts,
+                     const Calibration &frame) {
   Start s;
   const size_t levels = frame.memory_levels.size();
   s.bw.assign(levels, 0.0);
   double best_rate = 0, min_t = 1e30;
-  for (const Sample& x : samples) {
+  for (const Sample &x : samples) {
     best_rate = std::max(best_rate, x.flops / x.seconds);
     const size_t l = memory_level_for(frame, x.bytes + x.lowered_bytes);
     s.bw[l] = std::max(s.bw[l], (x.bytes + x.lowered_bytes) / x.seconds);
     min_t = std::min(min_t, x.seconds);
   }
-  if (best_rate > 0) s.peak = 1.2 * best_rate;
+  if (best_rate > 0)
+    s.peak = 1.2 * best_rate;
   else if (opts.hw && !samples.empty())
     if (auto u = opts.hw->best_unit(samples[0].dtype, is_gemm_class(samples[0].op_class)))
       s.peak = u->flops_per_second;
@@ -88,18 +94,22 @@ Start starting_point(const std::vector<Sample>& samples, const FitOptions& opts,
     if (auto u = opts.hw->best_unit(samples[0].dtype, false))
       s.vector_peak = std::max(u->flops_per_second, s.vector_peak / 100);
   for (size_t l = 0; l < levels; ++l) {
-    if (s.bw[l] > 0) s.bw[l] *= 1.2;
-    else if (opts.hw && l < opts.hw->memory.size()) s.bw[l] = opts.hw->memory[l].bytes_per_second;
-    else s.bw[l] = 1e10;
+    if (s.bw[l] > 0)
+      s.bw[l] *= 1.2;
+    else if (opts.hw && l < opts.hw->memory.size())
+      s.bw[l] = opts.hw->memory[l].bytes_per_second;
+    else
+      s.bw[l] = 1e10;
   }
   s.overhead = std::max(1e-9, 0.1 * min_t);
   return s;
 }
 
-bool varies(const std::vector<Sample>& samples, int64_t GemmShape::*dim) {
+bool varies(const std::vector<Sample> &samples, int64_t GemmShape::*dim) {
   std::set<int64_t> seen;
-  for (const Sample& s : samples)
-    if (s.gemm) seen.insert((*s.gemm).*dim);
+  for (const Sample &s : samples)
+    if (s.gemm)
+      seen.insert((*s.gemm).*dim);
   return seen.size() > 1;
 }
 
@@ -110,7 +120,7 @@ struct Solved {
 
 // One Ceres solve at fixed tiles. `half_start` is the starting Hockney size; `simple` fixes the
 // sizes at zero and the overlap at 0 (too few samples to tell them from the peak and overhead).
-Solved solve(const std::vector<Sample>& samples, const FitOptions& opts, const Calibration& frame,
+Solved solve(const std::vector<Sample> &samples, const FitOptions &opts, const Calibration &frame,
              double tile_m, double tile_n, double half_start, double peak_scale, bool simple) {
   const bool gemm = is_gemm_class(samples[0].op_class);
   const Start st = starting_point(samples, opts, frame);
@@ -118,13 +128,14 @@ Solved solve(const std::vector<Sample>& samples, const FitOptions& opts, const C
   double log_peak = std::log(st.peak * peak_scale);
   double log_halves[3] = {std::log(half_start), std::log(half_start), std::log(half_start)};
   std::vector<double> log_bw(levels);
-  for (size_t l = 0; l < levels; ++l) log_bw[l] = std::log(st.bw[l]);
+  for (size_t l = 0; l < levels; ++l)
+    log_bw[l] = std::log(st.bw[l]);
   double lowering = 1.0, overlap = 0.5, log_overhead = std::log(st.overhead);
 
   ceres::Problem problem;
   std::vector<bool> level_used(levels, false);
   bool any_flops = false, any_lowered = false;
-  for (const Sample& s : samples) {
+  for (const Sample &s : samples) {
     LogTimeResidual r;
     r.features = s.features();
     r.terms = efficiency_terms(frame, tile_m, tile_n, r.features);
@@ -132,10 +143,10 @@ Solved solve(const std::vector<Sample>& samples, const FitOptions& opts, const C
     level_used[r.terms.level] = true;
     any_flops = any_flops || s.flops > 0;
     any_lowered = any_lowered || s.lowered_bytes > 0;
-    auto* cost = new ceres::AutoDiffCostFunction<LogTimeResidual, 1, 1, 3, 1, 1, 1, 1>(
+    auto *cost = new ceres::AutoDiffCostFunction<LogTimeResidual, 1, 1, 3, 1, 1, 1, 1>(
         new LogTimeResidual(r));
-    problem.AddResidualBlock(cost, make_loss(opts), &log_peak, log_halves,
-                             &log_bw[r.terms.level], &lowering, &overlap, &log_overhead);
+    problem.AddResidualBlock(cost, make_loss(opts), &log_peak, log_halves, &log_bw[r.terms.level],
+                             &lowering, &overlap, &log_overhead);
   }
   // Streaming classes: where FLOPs grow in step with bytes a fitted peak and overlap would only
   // trade places with the bandwidths; the peak is then the spec's (or far above every observed
@@ -150,7 +161,7 @@ Solved solve(const std::vector<Sample>& samples, const FitOptions& opts, const C
     } else {
       problem.SetParameterLowerBound(&log_peak, 0, std::log(st.peak) - std::log(100.0));
       problem.SetParameterUpperBound(&log_peak, 0, std::log(st.vector_peak));
-      log_peak = std::min(log_peak, std::log(st.vector_peak));  // start inside the bounds
+      log_peak = std::min(log_peak, std::log(st.vector_peak)); // start inside the bounds
     }
   } else if (!any_flops) {
     problem.SetParameterBlockConstant(&log_peak);
@@ -158,11 +169,12 @@ Solved solve(const std::vector<Sample>& samples, const FitOptions& opts, const C
     problem.SetParameterLowerBound(&log_peak, 0, std::log(st.peak) - std::log(100.0));
     problem.SetParameterUpperBound(&log_peak, 0, std::log(st.peak) + std::log(100.0));
   }
-  const bool fit_halves = gemm && !simple && (varies(samples, &GemmShape::m) ||
-                                   varies(samples, &GemmShape::n) ||
-                                   varies(samples, &GemmShape::k));
+  const bool fit_halves = gemm && !simple &&
+                          (varies(samples, &GemmShape::m) || varies(samples, &GemmShape::n) ||
+                           varies(samples, &GemmShape::k));
   if (!gemm || !fit_halves) {
-    for (double& h : log_halves) h = std::log(kTinyHalf);
+    for (double &h : log_halves)
+      h = std::log(kTinyHalf);
     problem.SetParameterBlockConstant(log_halves);
   } else {
     // A dimension that never changes cannot be told apart from the peak: keep it at zero.
@@ -181,7 +193,8 @@ Solved solve(const std::vector<Sample>& samples, const FitOptions& opts, const C
     }
   }
   for (size_t l = 0; l < levels; ++l) {
-    if (!level_used[l]) continue;
+    if (!level_used[l])
+      continue;
     problem.SetParameterLowerBound(&log_bw[l], 0, log_bw[l] - std::log(100.0));
     problem.SetParameterUpperBound(&log_bw[l], 0, log_bw[l] + std::log(100.0));
   }
@@ -215,14 +228,17 @@ Solved solve(const std::vector<Sample>& samples, const FitOptions& opts, const C
 
   Solved out;
   out.cost = summary.final_cost;
-  EfficiencyParams& p = out.params;
+  EfficiencyParams &p = out.params;
   p.peak_flops_per_second = std::exp(log_peak);
   p.m_half = gemm ? std::exp(log_halves[0]) : 0;
   p.n_half = gemm ? std::exp(log_halves[1]) : 0;
   p.k_half = gemm ? std::exp(log_halves[2]) : 0;
-  if (p.m_half <= 1.0001 * kTinyHalf) p.m_half = 0;
-  if (p.n_half <= 1.0001 * kTinyHalf) p.n_half = 0;
-  if (p.k_half <= 1.0001 * kTinyHalf) p.k_half = 0;
+  if (p.m_half <= 1.0001 * kTinyHalf)
+    p.m_half = 0;
+  if (p.n_half <= 1.0001 * kTinyHalf)
+    p.n_half = 0;
+  if (p.k_half <= 1.0001 * kTinyHalf)
+    p.k_half = 0;
   p.tile_m = tile_m;
   p.tile_n = tile_n;
   p.lowering_factor = lowering;
@@ -233,24 +249,26 @@ Solved solve(const std::vector<Sample>& samples, const FitOptions& opts, const C
   for (size_t l = 0; l < levels; ++l) {
     size_t best = l;
     for (size_t d = 0; d < levels && !level_used[best]; ++d) {
-      if (l >= d && level_used[l - d]) best = l - d;
-      else if (l + d < levels && level_used[l + d]) best = l + d;
+      if (l >= d && level_used[l - d])
+        best = l - d;
+      else if (l + d < levels && level_used[l + d])
+        best = l + d;
     }
     p.bytes_per_second[l] = std::exp(log_bw[best]);
   }
   return out;
 }
 
-Calibration frame_of(const FitOptions& opts) {
+Calibration frame_of(const FitOptions &opts) {
   Calibration c;
   c.memory_levels = opts.memory_levels;
   c.cores = std::max(1, opts.cores);
   return c;
 }
 
-}  // namespace
+} // namespace
 
-FitOptions fit_options_for(const HwSpec& hw) {
+FitOptions fit_options_for(const HwSpec &hw) {
   FitOptions o;
   for (size_t i = 0; i < hw.memory.size(); ++i)
     o.memory_levels.push_back(
@@ -260,19 +278,20 @@ FitOptions fit_options_for(const HwSpec& hw) {
   return o;
 }
 
-double model_seconds(const Calibration& cal, const EfficiencyParams& p, const KernelFeatures& f) {
+double model_seconds(const Calibration &cal, const EfficiencyParams &p, const KernelFeatures &f) {
   const EfficiencyTerms e = efficiency_terms(cal, p.tile_m, p.tile_n, f);
   return efficiency_seconds<double>(e, f, p.peak_flops_per_second, p.m_half, p.n_half, p.k_half,
                                     p.bytes_per_second.at(e.level), p.lowering_factor, p.overlap,
                                     p.overhead_seconds);
 }
 
-FitStats fit_stats(const Calibration& cal, const std::vector<Sample>& samples) {
+FitStats fit_stats(const Calibration &cal, const std::vector<Sample> &samples) {
   FitStats st;
   double sum_sq = 0, sum_abs = 0;
-  for (const Sample& s : samples) {
-    const ClassCalibration* cc = cal.find(s.op_class, s.dtype);
-    if (!cc) continue;
+  for (const Sample &s : samples) {
+    const ClassCalibration *cc = cal.find(s.op_class, s.dtype);
+    if (!cc)
+      continue;
     const double pred = model_seconds(cal, cc->params, s.features());
     const double rel = std::abs(pred - s.seconds) / s.seconds;
     const double lg = std::log(pred / s.seconds);
@@ -288,10 +307,12 @@ FitStats fit_stats(const Calibration& cal, const std::vector<Sample>& samples) {
   return st;
 }
 
-ClassCalibration fit_class(const std::vector<Sample>& samples, const FitOptions& opts) {
-  if (samples.empty()) throw InputError("no samples to fit");
-  if (opts.memory_levels.empty()) throw InputError("the fit needs at least one memory level");
-  for (const Sample& s : samples)
+ClassCalibration fit_class(const std::vector<Sample> &samples, const FitOptions &opts) {
+  if (samples.empty())
+    throw InputError("no samples to fit");
+  if (opts.memory_levels.empty())
+    throw InputError("the fit needs at least one memory level");
+  for (const Sample &s : samples)
     if (!(s.seconds > 0) || !std::isfinite(s.seconds))
       throw InputError(s.source + ": error: measured time must be positive");
   const Calibration frame = frame_of(opts);
@@ -311,14 +332,15 @@ ClassCalibration fit_class(const std::vector<Sample>& samples, const FitOptions&
   // Two starts, since the max() in the model has local minima: GEMM-like classes from small
   // and large Hockney sizes, streaming classes from a compute-bound and a memory-bound peak.
   const bool gemm = is_gemm_class(cc.op_class);
-  const std::pair<double, double> starts[2] = {
-      {8.0, 1.2}, gemm ? std::pair{64.0, 1.2} : std::pair{8.0, 10.0}};
+  const std::pair<double, double> starts[2] = {{8.0, 1.2},
+                                               gemm ? std::pair{64.0, 1.2} : std::pair{8.0, 10.0}};
   for (double tm : tms)
     for (double tn : tns)
-      for (const auto& [half, peak_scale] : starts) {
+      for (const auto &[half, peak_scale] : starts) {
         Solved s = solve(samples, opts, frame, tm, tn, half, peak_scale, simple);
         // Prefer the smaller tile unless the larger one explains the data clearly better.
-        if (first || s.cost < best.cost * (1 - 1e-2)) best = s;
+        if (first || s.cost < best.cost * (1 - 1e-2))
+          best = s;
         first = false;
       }
   cc.params = best.params;
@@ -328,13 +350,14 @@ ClassCalibration fit_class(const std::vector<Sample>& samples, const FitOptions&
   return cc;
 }
 
-Calibration fit_calibration(const std::vector<Sample>& samples, const FitOptions& opts) {
+Calibration fit_calibration(const std::vector<Sample> &samples, const FitOptions &opts) {
   Calibration cal = frame_of(opts);
   std::map<std::pair<int, int>, std::vector<Sample>> groups;
-  for (const Sample& s : samples) groups[{int(s.op_class), int(s.dtype)}].push_back(s);
-  for (const auto& [key, group] : groups) {
-    const std::string name = std::string(to_string(group[0].op_class)) + "/" +
-                             std::string(to_string(group[0].dtype));
+  for (const Sample &s : samples)
+    groups[{int(s.op_class), int(s.dtype)}].push_back(s);
+  for (const auto &[key, group] : groups) {
+    const std::string name =
+        std::string(to_string(group[0].op_class)) + "/" + std::string(to_string(group[0].dtype));
     if (int(group.size()) < opts.min_samples) {
       if (opts.progress)
         opts.progress("skipped " + name + ": " + std::to_string(group.size()) + " samples");
@@ -353,4 +376,4 @@ Calibration fit_calibration(const std::vector<Sample>& samples, const FitOptions
   return cal;
 }
 
-}  // namespace perfmodel::calibrate
+} // namespace perfmodel::calibrate

@@ -13,33 +13,33 @@
 namespace perfmodel::calibrate {
 
 struct FitOptions {
-  std::vector<MemoryLevelCapacity> memory_levels;  // innermost first; last = DRAM
-  int cores = 1;                                   // cores GEMM tiles are spread over
+  std::vector<MemoryLevelCapacity> memory_levels; // innermost first; last = DRAM
+  int cores = 1;                                  // cores GEMM tiles are spread over
   /// Starting points (from the hw spec): peak per dtype is looked up through `hw` when set.
-  const HwSpec* hw = nullptr;
+  const HwSpec *hw = nullptr;
   std::vector<double> tile_m_candidates = {1, 4, 8, 16, 32, 48, 64, 96};
   std::vector<double> tile_n_candidates = {1, 4, 8, 16, 32, 64};
-  std::string loss = "soft_l1";  // soft_l1 | cauchy | huber | none (plain least squares)
-  double loss_scale = 0.1;       // residual size (log time) where the loss starts to bend
+  std::string loss = "soft_l1"; // soft_l1 | cauchy | huber | none (plain least squares)
+  double loss_scale = 0.1;      // residual size (log time) where the loss starts to bend
   int max_iterations = 200;
-  int min_samples = 3;           // a class x dtype with fewer samples is not fitted
-  std::function<void(const std::string&)> progress;  // one line per fitted class
+  int min_samples = 3; // a class x dtype with fewer samples is not fitted
+  std::function<void(const std::string &)> progress; // one line per fitted class
 };
 
 /// The memory levels and core count of a hw spec, as FitOptions wants them.
-FitOptions fit_options_for(const HwSpec& hw);
+FitOptions fit_options_for(const HwSpec &hw);
 
 /// Fits one op class x dtype from its samples (all of `samples` must be of that class/dtype).
-ClassCalibration fit_class(const std::vector<Sample>& samples, const FitOptions& opts);
+ClassCalibration fit_class(const std::vector<Sample> &samples, const FitOptions &opts);
 
 /// Seconds the model gives for a call with the parameters of `p` (no hw fallback).
-double model_seconds(const Calibration& cal, const EfficiencyParams& p, const KernelFeatures& f);
+double model_seconds(const Calibration &cal, const EfficiencyParams &p, const KernelFeatures &f);
 
 /// Statistics of a calibration over a set of samples.
-FitStats fit_stats(const Calibration& cal, const std::vector<Sample>& samples);
+FitStats fit_stats(const Calibration &cal, const std::vector<Sample> &samples);
 
 /// Groups the samples by class x dtype, fits each group, and fills the overall statistics.
 /// The caller fills the fingerprint, date, hardware and source fields.
-Calibration fit_calibration(const std::vector<Sample>& samples, const FitOptions& opts);
+Calibration fit_calibration(const std::vector<Sample> &samples, const FitOptions &opts);
 
-}  // namespace perfmodel::calibrate
+} // namespace perfmodel::calibrate

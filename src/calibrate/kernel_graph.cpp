@@ -3,7 +3,7 @@
 
 namespace perfmodel::calibrate {
 
-Graph kernel_graph(const io::MeasurementRow& row) {
+Graph kernel_graph(const io::MeasurementRow &row) {
   Graph g;
   g.name = "kernel";
   g.dtype = row.dtype;
@@ -41,19 +41,20 @@ Graph kernel_graph(const io::MeasurementRow& row) {
   return g;
 }
 
-KernelCounts kernel_counts(const io::MeasurementRow& row) {
+KernelCounts kernel_counts(const io::MeasurementRow &row) {
   const Graph g = kernel_graph(row);
-  const Layer& l = g.layers.at(0);
+  const Layer &l = g.layers.at(0);
   KernelCounts k;
   k.cost = layer_cost(g, l, row.pass == KernelPass::fwd ? Pass::fwd : Pass::train);
   k.features = layer_features(g, l, k.cost, row.pass);
   return k;
 }
 
-Sample kernel_sample(const io::MeasurementRow& row) {
-  if (!row.seconds) throw InputError(row.loc, "the row has no measured 'seconds'");
+Sample kernel_sample(const io::MeasurementRow &row) {
+  if (!row.seconds)
+    throw InputError(row.loc, "the row has no measured 'seconds'");
   const Graph g = kernel_graph(row);
   return sample_from_layer(g, g.layers.at(0), row.pass, *row.seconds, row.loc.str());
 }
 
-}  // namespace perfmodel::calibrate
+} // namespace perfmodel::calibrate

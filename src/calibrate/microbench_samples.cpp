@@ -11,21 +11,21 @@ namespace kc = kernels::cpu;
 
 namespace {
 
-double seconds_of(const kc::BenchResult& r, TimeStatistic stat) {
+double seconds_of(const kc::BenchResult &r, TimeStatistic stat) {
   return stat == TimeStatistic::min ? r.time.min_seconds : r.time.median_seconds;
 }
 
-io::MeasurementRow row_of(const kc::BenchResult& r, TimeStatistic stat) {
+io::MeasurementRow row_of(const kc::BenchResult &r, TimeStatistic stat) {
   io::MeasurementRow row;
   row.loc = SourceLoc{"microbench:" + r.bench.name, 0, 0};
   row.dtype = r.bench.dtype;
   row.seconds = seconds_of(r, stat);
   if (r.bench.kind == kc::BenchKind::gemm) {
-    const kc::GemmDims& d = *r.bench.gemm;
+    const kc::GemmDims &d = *r.bench.gemm;
     row.op = io::KernelOp::gemm;
     row.m = d.m, row.n = d.n, row.k = d.k, row.batch = d.batch;
   } else {
-    const kc::ConvDims& d = *r.bench.conv;
+    const kc::ConvDims &d = *r.bench.conv;
     row.op = io::KernelOp::conv2d;
     row.batch = d.batch, row.c = d.c, row.h = d.h, row.w = d.w, row.out_channels = d.out_channels;
     row.kernel_h = d.kernel_h, row.kernel_w = d.kernel_w;
@@ -37,7 +37,7 @@ io::MeasurementRow row_of(const kc::BenchResult& r, TimeStatistic stat) {
   return row;
 }
 
-Sample counted(const kc::BenchResult& r, OpClass c, TimeStatistic stat) {
+Sample counted(const kc::BenchResult &r, OpClass c, TimeStatistic stat) {
   Sample s;
   s.op_class = c;
   s.dtype = r.bench.dtype;
@@ -48,7 +48,7 @@ Sample counted(const kc::BenchResult& r, OpClass c, TimeStatistic stat) {
   return s;
 }
 
-}  // namespace
+} // namespace
 
 std::vector<kc::BenchCase> supplementary_cases(bool quick) {
   std::vector<kc::BenchCase> out;
@@ -69,10 +69,10 @@ std::vector<kc::BenchCase> supplementary_cases(bool quick) {
   struct Big {
     int64_t c, hw, oc, k;
   };
-  const std::vector<Big> big = quick ? std::vector<Big>{{32, 200, 64, 3}}
-                                     : std::vector<Big>{{32, 200, 64, 3}, {64, 160, 64, 3},
-                                                        {16, 256, 32, 5}};
-  for (const Big& b : big) {
+  const std::vector<Big> big =
+      quick ? std::vector<Big>{{32, 200, 64, 3}}
+            : std::vector<Big>{{32, 200, 64, 3}, {64, 160, 64, 3}, {16, 256, 32, 5}};
+  for (const Big &b : big) {
     kc::BenchCase c;
     c.kind = kc::BenchKind::conv;
     c.variant = "im2col";
@@ -87,45 +87,54 @@ std::vector<kc::BenchCase> supplementary_cases(bool quick) {
   return out;
 }
 
-std::optional<Sample> sample_from_bench(const kc::BenchResult& r, TimeStatistic stat) {
-  if (!(seconds_of(r, stat) > 0)) return std::nullopt;
-  const std::string& v = r.bench.variant;
+std::optional<Sample> sample_from_bench(const kc::BenchResult &r, TimeStatistic stat) {
+  if (!(seconds_of(r, stat) > 0))
+    return std::nullopt;
+  const std::string &v = r.bench.variant;
   switch (r.bench.kind) {
-    case kc::BenchKind::gemm:
-      if (!r.bench.gemm) return std::nullopt;
-      return kernel_sample(row_of(r, stat));
-    case kc::BenchKind::conv:
-      if (!r.bench.conv) return std::nullopt;
-      return kernel_sample(row_of(r, stat));
-    case kc::BenchKind::elementwise:
-      // A transcendental map (sigmoid: exp per element) or a broadcast (index arithmetic per
-      // element) costs more than its counts say; such points would tilt the class that
-      // relu/add layers are predicted with.
-      if (v == "sigmoid" || v == "tanh" || v == "gelu" || v == "add_bcast") return std::nullopt;
-      return counted(r, v == "batchnorm" ? OpClass::norm : OpClass::elementwise, stat);
-    case kc::BenchKind::pool: return counted(r, OpClass::pool, stat);
-    case kc::BenchKind::bandwidth:
-      if (v == "copy") return counted(r, OpClass::data_movement, stat);
+  case kc::BenchKind::gemm:
+    if (!r.bench.gemm)
       return std::nullopt;
-    case kc::BenchKind::fma:
-    case kc::BenchKind::launch: return std::nullopt;
+    return kernel_sample(row_of(r, stat));
+  case kc::BenchKind::conv:
+    if (!r.bench.conv)
+      return std::nullopt;
+    return kernel_sample(row_of(r, stat));
+  case kc::BenchKind::elementwise:
+    // A transcendental map (sigmoid: exp per element) or a broadcast (index arithmetic per
+    // element) costs more than its counts say; such points would tilt the class that
+    // relu/add layers are predicted with.
+    if (v == "sigmoid" || v == "tanh" || v == "gelu" || v == "add_bcast")
+      return std::nullopt;
+    return counted(r, v == "batchnorm" ? OpClass::norm : OpClass::elementwise, stat);
+  case kc::BenchKind::pool:
+    return counted(r, OpClass::pool, stat);
+  case kc::BenchKind::bandwidth:
+    if (v == "copy")
+      return counted(r, OpClass::data_movement, stat);
+    return std::nullopt;
+  case kc::BenchKind::fma:
+  case kc::BenchKind::launch:
+    return std::nullopt;
   }
   return std::nullopt;
 }
 
-std::vector<Sample> samples_from_benches(const std::vector<kc::BenchResult>& results,
+std::vector<Sample> samples_from_benches(const std::vector<kc::BenchResult> &results,
                                          TimeStatistic stat) {
   std::vector<Sample> out;
-  for (const auto& r : results)
-    if (auto s = sample_from_bench(r, stat)) out.push_back(*s);
+  for (const auto &r : results)
+    if (auto s = sample_from_bench(r, stat))
+      out.push_back(*s);
   return out;
 }
 
-MicrobenchReference microbench_reference(const std::vector<kc::BenchResult>& results) {
+MicrobenchReference microbench_reference(const std::vector<kc::BenchResult> &results) {
   MicrobenchReference ref;
-  for (const auto& r : results) {
+  for (const auto &r : results) {
     const double t = r.time.median_seconds;
-    if (!(t > 0)) continue;
+    if (!(t > 0))
+      continue;
     if (r.bench.kind == kc::BenchKind::fma)
       ref.fma_flops_per_second = std::max(ref.fma_flops_per_second, r.flops / t);
     if (r.bench.kind == kc::BenchKind::bandwidth)
@@ -136,4 +145,4 @@ MicrobenchReference microbench_reference(const std::vector<kc::BenchResult>& res
   return ref;
 }
 
-}  // namespace perfmodel::calibrate
+} // namespace perfmodel::calibrate

@@ -27,11 +27,11 @@ std::vector<kernels::cpu::BenchCase> supplementary_cases(bool quick);
 enum class TimeStatistic { median, min };
 
 /// The sample of one result, or nullopt for the kinds that are not fitted.
-std::optional<Sample> sample_from_bench(const kernels::cpu::BenchResult& r,
+std::optional<Sample> sample_from_bench(const kernels::cpu::BenchResult &r,
                                         TimeStatistic stat = TimeStatistic::median);
 
 /// Samples of every result that gives one, in order.
-std::vector<Sample> samples_from_benches(const std::vector<kernels::cpu::BenchResult>& results,
+std::vector<Sample> samples_from_benches(const std::vector<kernels::cpu::BenchResult> &results,
                                          TimeStatistic stat = TimeStatistic::median);
 
 /// Machine figures measured by the plan (for the calibration summary): best FLOP/s of the FMA
@@ -41,6 +41,6 @@ struct MicrobenchReference {
   double best_bytes_per_second = 0;
   double launch_seconds = 0;
 };
-MicrobenchReference microbench_reference(const std::vector<kernels::cpu::BenchResult>& results);
+MicrobenchReference microbench_reference(const std::vector<kernels::cpu::BenchResult> &results);
 
-}  // namespace perfmodel::calibrate
+} // namespace perfmodel::calibrate

@@ -3,7 +3,7 @@
 
 namespace perfmodel::calibrate {
 
-Sample sample_from_layer(const Graph& g, const Layer& layer, KernelPass pass, double seconds,
+Sample sample_from_layer(const Graph &g, const Layer &layer, KernelPass pass, double seconds,
                          std::string source) {
   const LayerCost cost = layer_cost(g, layer, pass == KernelPass::fwd ? Pass::fwd : Pass::train);
   const KernelFeatures f = layer_features(g, layer, cost, pass);
@@ -20,4 +20,4 @@ Sample sample_from_layer(const Graph& g, const Layer& layer, KernelPass pass, do
   return s;
 }
 
-}  // namespace perfmodel::calibrate
+} // namespace perfmodel::calibrate

@@ -19,12 +19,12 @@ struct Sample {
   OpClass op_class = OpClass::gemm;
   DType dtype = DType::fp32;
   KernelPass pass = KernelPass::fwd;
-  double flops = 0;                // boda counting rules (perfmodel::layer_cost)
-  double bytes = 0;                // compulsory traffic
-  std::optional<GemmShape> gemm;   // GEMM-like calls, in the orientation of this pass
-  double lowered_bytes = 0;        // bytes of an im2col matrix, 0 when there is none
-  double seconds = 0;              // measured time of one call (median of the runs)
-  std::string source;              // "microbench:gemm/fp32/256x256x256", "file.csv:12", ...
+  double flops = 0;              // boda counting rules (perfmodel::layer_cost)
+  double bytes = 0;              // compulsory traffic
+  std::optional<GemmShape> gemm; // GEMM-like calls, in the orientation of this pass
+  double lowered_bytes = 0;      // bytes of an im2col matrix, 0 when there is none
+  double seconds = 0;            // measured time of one call (median of the runs)
+  std::string source;            // "microbench:gemm/fp32/256x256x256", "file.csv:12", ...
 
   KernelFeatures features() const {
     return KernelFeatures{op_class, dtype, flops, bytes, gemm, lowered_bytes};
@@ -34,7 +34,7 @@ struct Sample {
 /// A sample for one pass part of a layer of a shape-inferred graph: the counts come from
 /// perfmodel::layer_cost (train pass parts for bwd_data / bwd_weight), so samples and
 /// predictions always count the same way.
-Sample sample_from_layer(const Graph& g, const Layer& layer, KernelPass pass, double seconds,
+Sample sample_from_layer(const Graph &g, const Layer &layer, KernelPass pass, double seconds,
                          std::string source);
 
-}  // namespace perfmodel::calibrate
+} // namespace perfmodel::calibrate

@@ -13,12 +13,12 @@ namespace perfmodel::calibrate {
 
 namespace {
 
-constexpr const char* kHeader =
+constexpr const char *kHeader =
     "op_class,dtype,pass,flops,bytes,gemm_m,gemm_n,gemm_k,gemm_groups,lowered_bytes,time (s),"
     "source";
 
 // Splits one CSV line (no embedded newlines in these files) into fields with start columns.
-std::vector<std::pair<std::string, int>> fields_of(const std::string& line) {
+std::vector<std::pair<std::string, int>> fields_of(const std::string &line) {
   std::vector<std::pair<std::string, int>> out;
   std::string cur;
   int start = 1;
@@ -26,9 +26,12 @@ std::vector<std::pair<std::string, int>> fields_of(const std::string& line) {
   for (size_t i = 0; i < line.size(); ++i) {
     const char ch = line[i];
     if (quoted) {
-      if (ch == '"' && i + 1 < line.size() && line[i + 1] == '"') cur += '"', ++i;
-      else if (ch == '"') quoted = false;
-      else cur += ch;
+      if (ch == '"' && i + 1 < line.size() && line[i + 1] == '"')
+        cur += '"', ++i;
+      else if (ch == '"')
+        quoted = false;
+      else
+        cur += ch;
     } else if (ch == '"' && cur.empty()) {
       quoted = true;
     } else if (ch == ',') {
@@ -43,19 +46,21 @@ std::vector<std::pair<std::string, int>> fields_of(const std::string& line) {
   return out;
 }
 
-std::string quoted(const std::string& s) {
-  if (s.find_first_of(",\"\r\n") == std::string::npos) return s;
+std::string quoted(const std::string &s) {
+  if (s.find_first_of(",\"\r\n") == std::string::npos)
+    return s;
   std::string out = "\"";
-  for (char ch : s) out += ch == '"' ? std::string("\"\"") : std::string(1, ch);
+  for (char ch : s)
+    out += ch == '"' ? std::string("\"\"") : std::string(1, ch);
   return out + "\"";
 }
 
-}  // namespace
+} // namespace
 
-std::string write_samples_csv(const std::vector<Sample>& samples) {
+std::string write_samples_csv(const std::vector<Sample> &samples) {
   std::string out = std::string(kHeader) + "\n";
   char buf[512];
-  for (const Sample& s : samples) {
+  for (const Sample &s : samples) {
     const GemmShape g = s.gemm.value_or(GemmShape{0, 0, 0, 0});
     std::snprintf(buf, sizeof buf, "%s,%s,%s,%.17g,%.17g,%lld,%lld,%lld,%lld,%.17g,%.9g,",
                   std::string(to_string(s.op_class)).c_str(),
@@ -67,7 +72,7 @@ std::string write_samples_csv(const std::vector<Sample>& samples) {
   return out;
 }
 
-std::vector<Sample> parse_samples_csv(const std::string& text, const std::string& file) {
+std::vector<Sample> parse_samples_csv(const std::string &text, const std::string &file) {
   std::istringstream in(text);
   std::string line;
   int lineno = 0;
@@ -77,16 +82,17 @@ std::vector<Sample> parse_samples_csv(const std::string& text, const std::string
   std::vector<Sample> out;
   while (std::getline(in, line)) {
     ++lineno;
-    if (line.empty() || line == "\r") continue;
+    if (line.empty() || line == "\r")
+      continue;
     const auto f = fields_of(line);
     if (f.size() != 12)
       throw InputError(SourceLoc{file, lineno, 1},
                        "expected 12 fields, found " + std::to_string(f.size()));
-    auto bad = [&](size_t i, const std::string& what) {
+    auto bad = [&](size_t i, const std::string &what) {
       return InputError(SourceLoc{file, lineno, f[i].second}, what + ", not '" + f[i].first + "'");
     };
     auto num = [&](size_t i) {
-      char* end = nullptr;
+      char *end = nullptr;
       const double v = std::strtod(f[i].first.c_str(), &end);
       if (f[i].first.empty() || *end || !std::isfinite(v) || v < 0)
         throw bad(i, "expected a non-negative number");
@@ -94,41 +100,46 @@ std::vector<Sample> parse_samples_csv(const std::string& text, const std::string
     };
     Sample s;
     auto c = parse_op_class(f[0].first);
-    if (!c) throw bad(0, "unknown op class");
+    if (!c)
+      throw bad(0, "unknown op class");
     s.op_class = *c;
     auto d = parse_dtype(f[1].first);
-    if (!d) throw bad(1, "unknown dtype");
+    if (!d)
+      throw bad(1, "unknown dtype");
     s.dtype = *d;
     auto p = parse_kernel_pass(f[2].first);
-    if (!p) throw bad(2, "unknown pass");
+    if (!p)
+      throw bad(2, "unknown pass");
     s.pass = *p;
     s.flops = num(3);
     s.bytes = num(4);
     const GemmShape g{int64_t(num(5)), int64_t(num(6)), int64_t(num(7)), int64_t(num(8))};
-    if (g.m > 0 && g.n > 0 && g.k > 0 && g.groups > 0) s.gemm = g;
+    if (g.m > 0 && g.n > 0 && g.k > 0 && g.groups > 0)
+      s.gemm = g;
     s.lowered_bytes = num(9);
     s.seconds = num(10);
-    if (!(s.seconds > 0)) throw bad(10, "expected a positive time");
+    if (!(s.seconds > 0))
+      throw bad(10, "expected a positive time");
     s.source = f[11].first;
     out.push_back(s);
   }
   return out;
 }
 
-std::vector<Sample> read_samples_csv(const std::string& path) {
+std::vector<Sample> read_samples_csv(const std::string &path) {
   return parse_samples_csv(io::read_file(path), path);
 }
 
-std::string write_residuals_csv(const Calibration& cal, const std::vector<Sample>& samples) {
+std::string write_residuals_csv(const Calibration &cal, const std::vector<Sample> &samples) {
   std::string out = "op_class,dtype,source,flops,bytes,measured (s),predicted (s),error\n";
   char buf[256];
-  for (const Sample& s : samples) {
+  for (const Sample &s : samples) {
     std::snprintf(buf, sizeof buf, "%s,%s,", std::string(to_string(s.op_class)).c_str(),
                   std::string(to_string(s.dtype)).c_str());
     out += buf + quoted(s.source);
     std::snprintf(buf, sizeof buf, ",%.17g,%.17g,%.9g,", s.flops, s.bytes, s.seconds);
     out += buf;
-    if (const ClassCalibration* cc = cal.find(s.op_class, s.dtype)) {
+    if (const ClassCalibration *cc = cal.find(s.op_class, s.dtype)) {
       const double pred = model_seconds(cal, cc->params, s.features());
       std::snprintf(buf, sizeof buf, "%.9g,%.6g", pred, (pred - s.seconds) / s.seconds);
       out += buf;
@@ -140,4 +151,4 @@ std::string write_residuals_csv(const Calibration& cal, const std::vector<Sample
   return out;
 }
 
-}  // namespace perfmodel::calibrate
+} // namespace perfmodel::calibrate

@@ -12,14 +12,14 @@
 
 namespace perfmodel::calibrate {
 
-std::string write_samples_csv(const std::vector<Sample>& samples);
+std::string write_samples_csv(const std::vector<Sample> &samples);
 /// Errors are "file:line:col: error: ..." (InputError).
-std::vector<Sample> parse_samples_csv(const std::string& text, const std::string& file);
-std::vector<Sample> read_samples_csv(const std::string& path);
+std::vector<Sample> parse_samples_csv(const std::string &text, const std::string &file);
+std::vector<Sample> read_samples_csv(const std::string &path);
 
 /// Every sample with the calibration's prediction and error (`calibrate --residuals`):
 ///   op_class,dtype,source,flops,bytes,measured (s),predicted (s),error
 /// error = (predicted - measured) / measured; empty where the class was not fitted.
-std::string write_residuals_csv(const Calibration& cal, const std::vector<Sample>& samples);
+std::string write_residuals_csv(const Calibration &cal, const std::vector<Sample> &samples);
 
-}  // namespace perfmodel::calibrate
+} // namespace perfmodel::calibrate

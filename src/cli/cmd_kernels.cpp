@@ -20,7 +20,7 @@ struct KernelsArgs {
   OutputOptions out;
 };
 
-std::string shape_of(const io::MeasurementRow& r) {
+std::string shape_of(const io::MeasurementRow &r) {
   auto s = [](int64_t v) { return std::to_string(v); };
   if (r.op == io::KernelOp::gemm)
     return (r.batch > 1 ? s(r.batch) + "*" : "") + s(r.m) + "x" + s(r.n) + "x" + s(r.k);
@@ -28,13 +28,15 @@ std::string shape_of(const io::MeasurementRow& r) {
                     s(r.out_channels) + " k" + s(r.kernel_h) + "x" + s(r.kernel_w) + " s" +
                     s(r.stride_h) + (r.stride_w != r.stride_h ? "x" + s(r.stride_w) : "") + " p" +
                     s(r.pad_h) + (r.pad_w != r.pad_h ? "x" + s(r.pad_w) : "");
-  if (r.dilation_h != 1 || r.dilation_w != 1) out += " d" + s(r.dilation_h) + "x" + s(r.dilation_w);
-  if (r.groups != 1) out += " g" + s(r.groups);
+  if (r.dilation_h != 1 || r.dilation_w != 1)
+    out += " d" + s(r.dilation_h) + "x" + s(r.dilation_w);
+  if (r.groups != 1)
+    out += " g" + s(r.groups);
   return out;
 }
 
 // The roofline of one pass part alone: the part's counts as a one-pass LayerCost.
-LayerTiming roofline_of(const HwSpec& hw, const calibrate::KernelCounts& k, DType dtype) {
+LayerTiming roofline_of(const HwSpec &hw, const calibrate::KernelCounts &k, DType dtype) {
   LayerCost c;
   c.fwd.flops = int64_t(k.features.flops);
   c.fwd.bytes_input = int64_t(k.features.bytes);
@@ -44,22 +46,23 @@ LayerTiming roofline_of(const HwSpec& hw, const calibrate::KernelCounts& k, DTyp
   return roofline_time(hw, c, dtype);
 }
 
-int run_kernels(const KernelsArgs& a) {
+int run_kernels(const KernelsArgs &a) {
   const HwSpec hw = io::load_hw(a.hw);
   std::optional<Calibration> cal;
-  if (!a.calibration.empty()) cal = io::load_calibration(a.calibration);
+  if (!a.calibration.empty())
+    cal = io::load_calibration(a.calibration);
   const auto rows = io::read_measurements_csv(a.input);
 
   report::KernelsView v;
   v.hardware = hw.name;
   v.calibration = cal ? a.calibration : "";
-  for (const auto& row : rows) {
+  for (const auto &row : rows) {
     const calibrate::KernelCounts k = calibrate::kernel_counts(row);
     LayerTiming t;
     try {
       t = cal ? calibrated_time(*cal, hw, k.features) : roofline_of(hw, k, row.dtype);
-    } catch (const InputError& e) {
-      throw InputError(row.loc, e.message());  // e.g. no compute unit for the row's dtype
+    } catch (const InputError &e) {
+      throw InputError(row.loc, e.message()); // e.g. no compute unit for the row's dtype
     }
     report::KernelRowView r;
     r.op = row.op == io::KernelOp::gemm ? "gemm" : "conv2d";
@@ -78,11 +81,11 @@ int run_kernels(const KernelsArgs& a) {
   return 0;
 }
 
-}  // namespace
+} // namespace
 
-void register_kernels(CLI::App& app, Runner& run) {
+void register_kernels(CLI::App &app, Runner &run) {
   auto a = std::make_shared<KernelsArgs>();
-  CLI::App* cmd = app.add_subcommand(
+  CLI::App *cmd = app.add_subcommand(
       "kernels", "Predict single GEMM/conv runs of a measurement CSV; compare with measured times");
   cmd->footer(
       "The CSV has the header op,dtype,pass,m,n,k,batch,c,h,w,out_channels,kernel_h,kernel_w,\n"
@@ -99,4 +102,4 @@ void register_kernels(CLI::App& app, Runner& run) {
   cmd->callback([a, &run] { run = [a] { return run_kernels(*a); }; });
 }
 
-}  // namespace perfmodel::cli
+} // namespace perfmodel::cli

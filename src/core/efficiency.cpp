@@ -14,17 +14,21 @@ struct ClassName {
   std::string_view name;
 };
 constexpr ClassName kClassNames[] = {
-    {OpClass::gemm, "gemm"},           {OpClass::gemv, "gemv"},
-    {OpClass::conv, "conv"},           {OpClass::pointwise, "pointwise"},
-    {OpClass::depthwise, "depthwise"}, {OpClass::elementwise, "elementwise"},
-    {OpClass::norm, "norm"},           {OpClass::pool, "pool"},
+    {OpClass::gemm, "gemm"},
+    {OpClass::gemv, "gemv"},
+    {OpClass::conv, "conv"},
+    {OpClass::pointwise, "pointwise"},
+    {OpClass::depthwise, "depthwise"},
+    {OpClass::elementwise, "elementwise"},
+    {OpClass::norm, "norm"},
+    {OpClass::pool, "pool"},
     {OpClass::data_movement, "data_movement"},
 };
 
 bool finite_positive(double v) { return std::isfinite(v) && v > 0; }
 
 // A LayerCost holding one kernel call's counts, for the roofline fallback.
-LayerCost cost_of(const KernelFeatures& f) {
+LayerCost cost_of(const KernelFeatures &f) {
   LayerCost c;
   c.fwd.flops = int64_t(f.flops);
   c.fwd.bytes_input = int64_t(f.bytes);
@@ -34,7 +38,7 @@ LayerCost cost_of(const KernelFeatures& f) {
   return c;
 }
 
-void add_timing(LayerTiming& sum, const LayerTiming& t) {
+void add_timing(LayerTiming &sum, const LayerTiming &t) {
   sum.compute_seconds += t.compute_seconds;
   sum.memory_seconds += t.memory_seconds;
   sum.overhead_seconds += t.overhead_seconds;
@@ -43,30 +47,36 @@ void add_timing(LayerTiming& sum, const LayerTiming& t) {
 }
 
 Bound largest_term(double compute, double memory, double overhead) {
-  if (compute <= 0 && memory <= 0 && overhead <= 0) return Bound::none;
-  if (compute >= memory && compute >= overhead) return Bound::compute;
-  if (memory >= overhead) return Bound::memory;
+  if (compute <= 0 && memory <= 0 && overhead <= 0)
+    return Bound::none;
+  if (compute >= memory && compute >= overhead)
+    return Bound::compute;
+  if (memory >= overhead)
+    return Bound::memory;
   return Bound::overhead;
 }
 
-}  // namespace
+} // namespace
 
 std::string_view to_string(OpClass c) {
-  for (const auto& n : kClassNames)
-    if (n.c == c) return n.name;
+  for (const auto &n : kClassNames)
+    if (n.c == c)
+      return n.name;
   return "?";
 }
 
 std::optional<OpClass> parse_op_class(std::string_view s) {
-  for (const auto& n : kClassNames)
-    if (n.name == s) return n.c;
+  for (const auto &n : kClassNames)
+    if (n.name == s)
+      return n.c;
   return std::nullopt;
 }
 
-const std::vector<OpClass>& all_op_classes() {
+const std::vector<OpClass> &all_op_classes() {
   static const std::vector<OpClass> all = [] {
     std::vector<OpClass> v;
-    for (const auto& n : kClassNames) v.push_back(n.c);
+    for (const auto &n : kClassNames)
+      v.push_back(n.c);
     return v;
   }();
   return all;
@@ -79,55 +89,68 @@ bool is_gemm_class(OpClass c) {
 
 std::string_view to_string(KernelPass p) {
   switch (p) {
-    case KernelPass::fwd: return "fwd";
-    case KernelPass::bwd_data: return "bwd_data";
-    case KernelPass::bwd_weight: return "bwd_weight";
+  case KernelPass::fwd:
+    return "fwd";
+  case KernelPass::bwd_data:
+    return "bwd_data";
+  case KernelPass::bwd_weight:
+    return "bwd_weight";
   }
   return "?";
 }
 
 std::optional<KernelPass> parse_kernel_pass(std::string_view s) {
-  if (s == "fwd") return KernelPass::fwd;
-  if (s == "bwd_data") return KernelPass::bwd_data;
-  if (s == "bwd_filter" || s == "bwd_weight") return KernelPass::bwd_weight;
+  if (s == "fwd")
+    return KernelPass::fwd;
+  if (s == "bwd_data")
+    return KernelPass::bwd_data;
+  if (s == "bwd_filter" || s == "bwd_weight")
+    return KernelPass::bwd_weight;
   return std::nullopt;
 }
 
-OpClass op_class_of(const Graph& g, const Layer& layer) {
+OpClass op_class_of(const Graph &g, const Layer &layer) {
   switch (layer.op) {
-    case OpKind::linear:
-    case OpKind::matmul: return OpClass::gemm;
-    case OpKind::conv2d: {
-      const int64_t groups = layer.attrs.get_int("groups", 1);
-      int64_t in_channels = 0;
-      if (!layer.inputs.empty() && g.tensors.count(layer.inputs[0])) {
-        const Shape& s = g.tensor(layer.inputs[0]).shape;
-        if (s.size() >= 2) in_channels = s[1];
-      }
-      return groups > 1 && groups == in_channels ? OpClass::depthwise : OpClass::conv;
+  case OpKind::linear:
+  case OpKind::matmul:
+    return OpClass::gemm;
+  case OpKind::conv2d: {
+    const int64_t groups = layer.attrs.get_int("groups", 1);
+    int64_t in_channels = 0;
+    if (!layer.inputs.empty() && g.tensors.count(layer.inputs[0])) {
+      const Shape &s = g.tensor(layer.inputs[0]).shape;
+      if (s.size() >= 2)
+        in_channels = s[1];
     }
-    case OpKind::conv_transpose2d: return OpClass::conv;
-    case OpKind::activation:
-    case OpKind::elementwise:
-    case OpKind::dropout: return OpClass::elementwise;
-    case OpKind::batch_norm:
-    case OpKind::layer_norm:
-    case OpKind::softmax: return OpClass::norm;
-    case OpKind::max_pool:
-    case OpKind::avg_pool:
-    case OpKind::global_avg_pool:
-    case OpKind::global_max_pool:
-    case OpKind::reduce: return OpClass::pool;
-    default: return OpClass::data_movement;
+    return groups > 1 && groups == in_channels ? OpClass::depthwise : OpClass::conv;
+  }
+  case OpKind::conv_transpose2d:
+    return OpClass::conv;
+  case OpKind::activation:
+  case OpKind::elementwise:
+  case OpKind::dropout:
+    return OpClass::elementwise;
+  case OpKind::batch_norm:
+  case OpKind::layer_norm:
+  case OpKind::softmax:
+    return OpClass::norm;
+  case OpKind::max_pool:
+  case OpKind::avg_pool:
+  case OpKind::global_avg_pool:
+  case OpKind::global_max_pool:
+  case OpKind::reduce:
+    return OpClass::pool;
+  default:
+    return OpClass::data_movement;
   }
 }
 
-KernelFeatures layer_features(const Graph& g, const Layer& layer, const LayerCost& cost,
+KernelFeatures layer_features(const Graph &g, const Layer &layer, const LayerCost &cost,
                               KernelPass pass) {
   KernelFeatures f;
   f.op_class = op_class_of(g, layer);
   f.dtype = layer.dtype;
-  const PassCost& part = pass == KernelPass::fwd        ? cost.fwd
+  const PassCost &part = pass == KernelPass::fwd        ? cost.fwd
                          : pass == KernelPass::bwd_data ? cost.bwd_data
                                                         : cost.bwd_weight;
   f.flops = double(part.flops);
@@ -135,11 +158,14 @@ KernelFeatures layer_features(const Graph& g, const Layer& layer, const LayerCos
   if (cost.gemm) {
     GemmShape s = *cost.gemm;
     // dX = dY W^T: (m x n)(n x k); dW = X^T dY: (k x m)(m x n).
-    if (pass == KernelPass::bwd_data) s = GemmShape{s.m, s.k, s.n, s.groups};
-    if (pass == KernelPass::bwd_weight) s = GemmShape{s.k, s.n, s.m, s.groups};
+    if (pass == KernelPass::bwd_data)
+      s = GemmShape{s.m, s.k, s.n, s.groups};
+    if (pass == KernelPass::bwd_weight)
+      s = GemmShape{s.k, s.n, s.m, s.groups};
     f.gemm = s;
     // A matrix-vector product runs another code path (no packing, one pass over the matrix).
-    if (f.op_class == OpClass::gemm && (s.m == 1 || s.n == 1)) f.op_class = OpClass::gemv;
+    if (f.op_class == OpClass::gemm && (s.m == 1 || s.n == 1))
+      f.op_class = OpClass::gemv;
   }
   // A convolution is lowered to a GEMM through an im2col matrix unless it is a plain 1x1
   // (the matrix is then the input itself) or depthwise (done directly).
@@ -149,67 +175,82 @@ KernelFeatures layer_features(const Graph& g, const Layer& layer, const LayerCos
     const auto stride = layer.attrs.get_ints("stride", {1, 1}, 2);
     const auto pad = layer.attrs.get_ints("pad", {0, 0}, 2);
     bool plain_1x1 = true;
-    for (int64_t v : kernel) plain_1x1 = plain_1x1 && v == 1;
-    for (int64_t v : stride) plain_1x1 = plain_1x1 && v == 1;
-    for (int64_t v : pad) plain_1x1 = plain_1x1 && v == 0;
+    for (int64_t v : kernel)
+      plain_1x1 = plain_1x1 && v == 1;
+    for (int64_t v : stride)
+      plain_1x1 = plain_1x1 && v == 1;
+    for (int64_t v : pad)
+      plain_1x1 = plain_1x1 && v == 0;
     if (!plain_1x1) {
-      const GemmShape& s = *cost.gemm;
-      f.lowered_bytes = double(s.m) * double(s.k) * double(s.groups) * double(bytes_of(layer.dtype));
+      const GemmShape &s = *cost.gemm;
+      f.lowered_bytes =
+          double(s.m) * double(s.k) * double(s.groups) * double(bytes_of(layer.dtype));
     } else if (layer.op == OpKind::conv2d) {
-      f.op_class = OpClass::pointwise;  // another code path: the GEMM reads the input as is
+      f.op_class = OpClass::pointwise; // another code path: the GEMM reads the input as is
     }
   }
   return f;
 }
 
-const ClassCalibration* Calibration::find(OpClass c, DType dtype) const {
-  for (const auto& cc : classes)
-    if (cc.op_class == c && cc.dtype == dtype) return &cc;
+const ClassCalibration *Calibration::find(OpClass c, DType dtype) const {
+  for (const auto &cc : classes)
+    if (cc.op_class == c && cc.dtype == dtype)
+      return &cc;
   return nullptr;
 }
 
-bool is_valid(const Calibration& cal, std::string* error) {
-  auto fail = [&](const std::string& msg) {
-    if (error) *error = msg;
+bool is_valid(const Calibration &cal, std::string *error) {
+  auto fail = [&](const std::string &msg) {
+    if (error)
+      *error = msg;
     return false;
   };
-  if (cal.version != 1) return fail("unsupported calibration version " + std::to_string(cal.version));
-  if (cal.cores < 1) return fail("cores must be at least 1");
-  if (cal.memory_levels.empty()) return fail("at least one memory level is needed");
+  if (cal.version != 1)
+    return fail("unsupported calibration version " + std::to_string(cal.version));
+  if (cal.cores < 1)
+    return fail("cores must be at least 1");
+  if (cal.memory_levels.empty())
+    return fail("at least one memory level is needed");
   for (size_t i = 0; i + 1 < cal.memory_levels.size(); ++i)
     if (!finite_positive(cal.memory_levels[i].capacity_bytes))
       return fail("memory level '" + cal.memory_levels[i].name + "' needs a positive capacity");
-  for (const auto& cc : cal.classes) {
-    const std::string what = std::string(to_string(cc.op_class)) + "/" +
-                             std::string(to_string(cc.dtype)) + ": ";
-    const EfficiencyParams& p = cc.params;
-    if (!finite_positive(p.peak_flops_per_second)) return fail(what + "peak must be positive");
+  for (const auto &cc : cal.classes) {
+    const std::string what =
+        std::string(to_string(cc.op_class)) + "/" + std::string(to_string(cc.dtype)) + ": ";
+    const EfficiencyParams &p = cc.params;
+    if (!finite_positive(p.peak_flops_per_second))
+      return fail(what + "peak must be positive");
     if (p.bytes_per_second.size() != cal.memory_levels.size())
       return fail(what + "needs one bandwidth per memory level (" +
                   std::to_string(cal.memory_levels.size()) + ")");
     for (double bw : p.bytes_per_second)
-      if (!finite_positive(bw)) return fail(what + "bandwidths must be positive");
+      if (!finite_positive(bw))
+        return fail(what + "bandwidths must be positive");
     for (double v : {p.m_half, p.n_half, p.k_half, p.lowering_factor, p.overhead_seconds})
-      if (!std::isfinite(v) || v < 0) return fail(what + "sizes, lowering and overhead must be >= 0");
-    if (!(p.tile_m >= 1) || !(p.tile_n >= 1)) return fail(what + "tiles must be at least 1");
-    if (!(p.overlap >= 0 && p.overlap <= 1)) return fail(what + "overlap must be in [0, 1]");
+      if (!std::isfinite(v) || v < 0)
+        return fail(what + "sizes, lowering and overhead must be >= 0");
+    if (!(p.tile_m >= 1) || !(p.tile_n >= 1))
+      return fail(what + "tiles must be at least 1");
+    if (!(p.overlap >= 0 && p.overlap <= 1))
+      return fail(what + "overlap must be in [0, 1]");
   }
   return true;
 }
 
-size_t memory_level_for(const Calibration& cal, double working_set_bytes) {
+size_t memory_level_for(const Calibration &cal, double working_set_bytes) {
   for (size_t i = 0; i + 1 < cal.memory_levels.size(); ++i)
-    if (working_set_bytes <= cal.memory_levels[i].capacity_bytes) return i;
+    if (working_set_bytes <= cal.memory_levels[i].capacity_bytes)
+      return i;
   return cal.memory_levels.empty() ? 0 : cal.memory_levels.size() - 1;
 }
 
-EfficiencyTerms efficiency_terms(const Calibration& cal, double tile_m, double tile_n,
-                                 const KernelFeatures& f) {
+EfficiencyTerms efficiency_terms(const Calibration &cal, double tile_m, double tile_n,
+                                 const KernelFeatures &f) {
   EfficiencyTerms e;
   e.quantized_flops = f.flops;
   e.level = memory_level_for(cal, f.bytes + f.lowered_bytes);
   if (f.gemm && is_gemm_class(f.op_class) && f.gemm->m > 0 && f.gemm->n > 0 && f.gemm->k > 0) {
-    const GemmShape& s = *f.gemm;
+    const GemmShape &s = *f.gemm;
     e.m = double(s.m);
     e.n = double(s.n);
     e.k = double(s.k);
@@ -225,24 +266,27 @@ EfficiencyTerms efficiency_terms(const Calibration& cal, double tile_m, double t
   return e;
 }
 
-LayerTiming calibrated_time(const Calibration& cal, const HwSpec& hw, const KernelFeatures& f) {
-  const ClassCalibration* cc = cal.find(f.op_class, f.dtype);
+LayerTiming calibrated_time(const Calibration &cal, const HwSpec &hw, const KernelFeatures &f) {
+  const ClassCalibration *cc = cal.find(f.op_class, f.dtype);
   if (!cc || cc->params.bytes_per_second.size() != cal.memory_levels.size())
     return roofline_time(hw, cost_of(f), f.dtype);
   LayerTiming t;
-  if (auto unit = hw.best_unit(f.dtype, is_gemm_class(f.op_class))) t.unit = *unit;
+  if (auto unit = hw.best_unit(f.dtype, is_gemm_class(f.op_class)))
+    t.unit = *unit;
   t.unit.dtype = f.dtype;
-  if (f.flops <= 0 && f.bytes <= 0) return t;  // views: no work, no call
-  const EfficiencyParams& p = cc->params;
+  if (f.flops <= 0 && f.bytes <= 0)
+    return t; // views: no work, no call
+  const EfficiencyParams &p = cc->params;
   t.unit.flops_per_second = p.peak_flops_per_second;
   const EfficiencyTerms e = efficiency_terms(cal, p.tile_m, p.tile_n, f);
   const double bw = p.bytes_per_second[e.level];
   const double zero = 0.0;
   t.seconds = efficiency_seconds<double>(e, f, p.peak_flops_per_second, p.m_half, p.n_half,
                                          p.k_half, bw, p.lowering_factor, p.overlap, zero);
-  const double work = t.seconds;  // compute + memory part, before the overhead
+  const double work = t.seconds; // compute + memory part, before the overhead
   double hockney = 1;
-  if (e.m > 0) hockney = e.m / (e.m + p.m_half) * e.n / (e.n + p.n_half) * e.k / (e.k + p.k_half);
+  if (e.m > 0)
+    hockney = e.m / (e.m + p.m_half) * e.n / (e.n + p.n_half) * e.k / (e.k + p.k_half);
   t.compute_seconds = e.quantized_flops / (p.peak_flops_per_second * hockney);
   t.memory_seconds = (f.bytes + p.lowering_factor * f.lowered_bytes) / bw;
   t.overhead_seconds = p.overhead_seconds;
@@ -252,13 +296,14 @@ LayerTiming calibrated_time(const Calibration& cal, const HwSpec& hw, const Kern
   return t;
 }
 
-LayerTiming calibrated_layer_time(const Calibration& cal, const HwSpec& hw, const Graph& g,
-                                  const Layer& layer, const LayerCost& cost, Pass pass) {
+LayerTiming calibrated_layer_time(const Calibration &cal, const HwSpec &hw, const Graph &g,
+                                  const Layer &layer, const LayerCost &cost, Pass pass) {
   LayerTiming sum = calibrated_time(cal, hw, layer_features(g, layer, cost, KernelPass::fwd));
   if (pass == Pass::train) {
     for (KernelPass kp : {KernelPass::bwd_data, KernelPass::bwd_weight}) {
       const KernelFeatures f = layer_features(g, layer, cost, kp);
-      if (f.flops > 0 || f.bytes > 0) add_timing(sum, calibrated_time(cal, hw, f));
+      if (f.flops > 0 || f.bytes > 0)
+        add_timing(sum, calibrated_time(cal, hw, f));
     }
     sum.bound = largest_term(sum.compute_seconds, sum.memory_seconds, sum.overhead_seconds);
   }
@@ -267,4 +312,4 @@ LayerTiming calibrated_layer_time(const Calibration& cal, const HwSpec& hw, cons
   return sum;
 }
 
-}  // namespace perfmodel
+} // namespace perfmodel

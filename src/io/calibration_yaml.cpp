@@ -20,75 +20,87 @@ std::string num(double v) {
   return buf;
 }
 
-SourceLoc at(const std::string& file, const YAML::Node& n) {
+SourceLoc at(const std::string &file, const YAML::Node &n) {
   const YAML::Mark m = n.Mark();
   return m.is_null() ? SourceLoc{file, 0, 0} : SourceLoc{file, m.line + 1, m.column + 1};
 }
 
 // Checks that a map only has known keys, and that the required ones are there.
-void check_keys(const std::string& file, const YAML::Node& map, const std::string& what,
-                const std::set<std::string>& known, const std::set<std::string>& required) {
-  if (!map.IsMap()) throw InputError(at(file, map), what + " must be a mapping");
-  for (const auto& kv : map) {
+void check_keys(const std::string &file, const YAML::Node &map, const std::string &what,
+                const std::set<std::string> &known, const std::set<std::string> &required) {
+  if (!map.IsMap())
+    throw InputError(at(file, map), what + " must be a mapping");
+  for (const auto &kv : map) {
     const std::string key = kv.first.as<std::string>();
-    if (!known.count(key)) throw InputError(at(file, kv.first), "unknown key '" + key + "' in " + what);
+    if (!known.count(key))
+      throw InputError(at(file, kv.first), "unknown key '" + key + "' in " + what);
   }
-  for (const auto& key : required)
-    if (!map[key]) throw InputError(at(file, map), what + " needs '" + key + "'");
+  for (const auto &key : required)
+    if (!map[key])
+      throw InputError(at(file, map), what + " needs '" + key + "'");
 }
 
-double number(const std::string& file, const YAML::Node& n, const std::string& key) {
+double number(const std::string &file, const YAML::Node &n, const std::string &key) {
   try {
     const double v = n.as<double>();
-    if (!std::isfinite(v)) throw YAML::BadConversion(n.Mark());
+    if (!std::isfinite(v))
+      throw YAML::BadConversion(n.Mark());
     return v;
-  } catch (const YAML::BadConversion&) {
+  } catch (const YAML::BadConversion &) {
     throw InputError(at(file, n), "'" + key + "' must be a number");
   }
 }
 
-int integer(const std::string& file, const YAML::Node& n, const std::string& key) {
+int integer(const std::string &file, const YAML::Node &n, const std::string &key) {
   try {
     return n.as<int>();
-  } catch (const YAML::BadConversion&) {
+  } catch (const YAML::BadConversion &) {
     throw InputError(at(file, n), "'" + key + "' must be an integer");
   }
 }
 
-std::string text(const std::string& file, const YAML::Node& n, const std::string& key) {
-  if (!n.IsScalar()) throw InputError(at(file, n), "'" + key + "' must be a string");
+std::string text(const std::string &file, const YAML::Node &n, const std::string &key) {
+  if (!n.IsScalar())
+    throw InputError(at(file, n), "'" + key + "' must be a string");
   return n.as<std::string>();
 }
 
-FitStats read_stats(const std::string& file, const YAML::Node& n) {
+FitStats read_stats(const std::string &file, const YAML::Node &n) {
   check_keys(file, n, "fit", {"samples", "rms_log_error", "mape", "max_error"}, {"samples"});
   FitStats s;
   s.samples = integer(file, n["samples"], "samples");
-  if (n["rms_log_error"]) s.rms_log_error = number(file, n["rms_log_error"], "rms_log_error");
-  if (n["mape"]) s.mape = number(file, n["mape"], "mape");
-  if (n["max_error"]) s.max_error = number(file, n["max_error"], "max_error");
+  if (n["rms_log_error"])
+    s.rms_log_error = number(file, n["rms_log_error"], "rms_log_error");
+  if (n["mape"])
+    s.mape = number(file, n["mape"], "mape");
+  if (n["max_error"])
+    s.max_error = number(file, n["max_error"], "max_error");
   return s;
 }
 
-ClassCalibration read_class(const std::string& file, const YAML::Node& n) {
+ClassCalibration read_class(const std::string &file, const YAML::Node &n) {
   check_keys(file, n, "class",
              {"op_class", "dtype", "peak_flops_per_second", "m_half", "n_half", "k_half", "tile_m",
-              "tile_n", "bytes_per_second", "lowering_factor", "overlap", "overhead_seconds", "fit"},
+              "tile_n", "bytes_per_second", "lowering_factor", "overlap", "overhead_seconds",
+              "fit"},
              {"op_class", "dtype", "peak_flops_per_second", "bytes_per_second"});
   ClassCalibration c;
   const std::string oc = text(file, n["op_class"], "op_class");
   auto parsed = parse_op_class(oc);
-  if (!parsed) throw InputError(at(file, n["op_class"]), "unknown op class '" + oc + "'");
+  if (!parsed)
+    throw InputError(at(file, n["op_class"]), "unknown op class '" + oc + "'");
   c.op_class = *parsed;
   const std::string dt = text(file, n["dtype"], "dtype");
   auto d = parse_dtype(dt);
-  if (!d) throw InputError(at(file, n["dtype"]), "unknown dtype '" + dt + "'");
+  if (!d)
+    throw InputError(at(file, n["dtype"]), "unknown dtype '" + dt + "'");
   c.dtype = *d;
-  EfficiencyParams& p = c.params;
+  EfficiencyParams &p = c.params;
   p.peak_flops_per_second = number(file, n["peak_flops_per_second"], "peak_flops_per_second");
   // Optional number with its allowed range, checked where it is written.
-  auto opt = [&](const char* key, double& v, double lo = 0, double hi = 1e300) {
-    if (!n[key]) return;
+  auto opt = [&](const char *key, double &v, double lo = 0, double hi = 1e300) {
+    if (!n[key])
+      return;
     v = number(file, n[key], key);
     if (v < lo || v > hi)
       throw InputError(at(file, n[key]), std::string("'") + key + "' must be " +
@@ -104,9 +116,12 @@ ClassCalibration read_class(const std::string& file, const YAML::Node& n) {
   opt("overlap", p.overlap, 0, 1);
   opt("overhead_seconds", p.overhead_seconds);
   const YAML::Node bw = n["bytes_per_second"];
-  if (!bw.IsSequence()) throw InputError(at(file, bw), "'bytes_per_second' must be a list");
-  for (const auto& v : bw) p.bytes_per_second.push_back(number(file, v, "bytes_per_second"));
-  if (n["fit"]) c.stats = read_stats(file, n["fit"]);
+  if (!bw.IsSequence())
+    throw InputError(at(file, bw), "'bytes_per_second' must be a list");
+  for (const auto &v : bw)
+    p.bytes_per_second.push_back(number(file, v, "bytes_per_second"));
+  if (n["fit"])
+    c.stats = read_stats(file, n["fit"]);
   return c;
 }
 
@@ -116,7 +131,7 @@ std::string exact(double v) {
   return buf;
 }
 
-void write_stats(YAML::Emitter& e, const FitStats& s) {
+void write_stats(YAML::Emitter &e, const FitStats &s) {
   e << YAML::Key << "fit" << YAML::Value << YAML::Flow << YAML::BeginMap;
   e << YAML::Key << "samples" << YAML::Value << s.samples;
   e << YAML::Key << "rms_log_error" << YAML::Value << num(s.rms_log_error);
@@ -125,18 +140,20 @@ void write_stats(YAML::Emitter& e, const FitStats& s) {
   e << YAML::EndMap;
 }
 
-}  // namespace
+} // namespace
 
-Calibration parse_calibration_yaml(const std::string& src, const std::string& file) {
+Calibration parse_calibration_yaml(const std::string &src, const std::string &file) {
   YAML::Node root;
   try {
     root = YAML::Load(src);
-  } catch (const YAML::ParserException& e) {
+  } catch (const YAML::ParserException &e) {
     throw InputError(SourceLoc{file, e.mark.line + 1, e.mark.column + 1}, e.msg);
   }
-  if (!root.IsMap()) throw InputError(SourceLoc{file, 1, 1}, "a calibration must be a mapping");
+  if (!root.IsMap())
+    throw InputError(SourceLoc{file, 1, 1}, "a calibration must be a mapping");
   Calibration cal;
-  if (!root["version"]) throw InputError(at(file, root), "calibration needs 'version'");
+  if (!root["version"])
+    throw InputError(at(file, root), "calibration needs 'version'");
   cal.version = integer(file, root["version"], "version");
   if (cal.version != 1)
     throw InputError(at(file, root["version"]),
@@ -149,30 +166,39 @@ Calibration parse_calibration_yaml(const std::string& src, const std::string& fi
   check_keys(file, dev, "device", {"kind", "name", "cores", "isa_hash"}, {"kind", "name"});
   cal.device.kind = text(file, dev["kind"], "kind");
   cal.device.name = text(file, dev["name"], "name");
-  if (dev["cores"]) cal.device.cores = integer(file, dev["cores"], "cores");
-  if (dev["isa_hash"]) cal.device.isa_hash = text(file, dev["isa_hash"], "isa_hash");
-  if (root["date"]) cal.date = text(file, root["date"], "date");
+  if (dev["cores"])
+    cal.device.cores = integer(file, dev["cores"], "cores");
+  if (dev["isa_hash"])
+    cal.device.isa_hash = text(file, dev["isa_hash"], "isa_hash");
+  if (root["date"])
+    cal.date = text(file, root["date"], "date");
   if (root["perfmodel_version"])
     cal.perfmodel_version = text(file, root["perfmodel_version"], "perfmodel_version");
-  if (root["hardware"]) cal.hardware = text(file, root["hardware"], "hardware");
-  if (root["source"]) cal.source = text(file, root["source"], "source");
+  if (root["hardware"])
+    cal.hardware = text(file, root["hardware"], "hardware");
+  if (root["source"])
+    cal.source = text(file, root["source"], "source");
   cal.cores = integer(file, root["cores"], "cores");
   const YAML::Node levels = root["memory_levels"];
-  if (!levels.IsSequence()) throw InputError(at(file, levels), "'memory_levels' must be a list");
-  for (const auto& l : levels) {
+  if (!levels.IsSequence())
+    throw InputError(at(file, levels), "'memory_levels' must be a list");
+  for (const auto &l : levels) {
     check_keys(file, l, "memory level", {"name", "capacity_bytes"}, {"name", "capacity_bytes"});
     cal.memory_levels.push_back(
         {text(file, l["name"], "name"), number(file, l["capacity_bytes"], "capacity_bytes")});
   }
-  if (root["fit"]) cal.stats = read_stats(file, root["fit"]);
+  if (root["fit"])
+    cal.stats = read_stats(file, root["fit"]);
   const YAML::Node classes = root["classes"];
-  if (!classes.IsSequence()) throw InputError(at(file, classes), "'classes' must be a list");
-  for (const auto& c : classes) {
+  if (!classes.IsSequence())
+    throw InputError(at(file, classes), "'classes' must be a list");
+  for (const auto &c : classes) {
     cal.classes.push_back(read_class(file, c));
     std::string error;
     Calibration one = cal;
     one.classes = {cal.classes.back()};
-    if (!is_valid(one, &error)) throw InputError(at(file, c), error);
+    if (!is_valid(one, &error))
+      throw InputError(at(file, c), error);
     for (size_t i = 0; i + 1 < cal.classes.size(); ++i)
       if (cal.classes[i].op_class == cal.classes.back().op_class &&
           cal.classes[i].dtype == cal.classes.back().dtype)
@@ -181,19 +207,20 @@ Calibration parse_calibration_yaml(const std::string& src, const std::string& fi
                                           std::string(to_string(cal.classes[i].dtype)));
   }
   std::string error;
-  if (!is_valid(cal, &error)) throw InputError(at(file, root), error);
+  if (!is_valid(cal, &error))
+    throw InputError(at(file, root), error);
   return cal;
 }
 
-Calibration read_calibration_yaml(const std::string& path) {
+Calibration read_calibration_yaml(const std::string &path) {
   return parse_calibration_yaml(read_file(path), path);
 }
 
-Calibration load_calibration(const std::string& spec) {
+Calibration load_calibration(const std::string &spec) {
   return read_calibration_yaml(resolve_resource(spec, "calibration", {".yaml", ".yml"}));
 }
 
-std::string write_calibration_yaml(const Calibration& cal) {
+std::string write_calibration_yaml(const Calibration &cal) {
   YAML::Emitter e;
   e << YAML::BeginMap;
   e << YAML::Key << "version" << YAML::Value << cal.version;
@@ -210,14 +237,14 @@ std::string write_calibration_yaml(const Calibration& cal) {
   e << YAML::Key << "source" << YAML::Value << cal.source;
   e << YAML::Key << "cores" << YAML::Value << cal.cores;
   e << YAML::Key << "memory_levels" << YAML::Value << YAML::BeginSeq;
-  for (const auto& l : cal.memory_levels)
-    e << YAML::Flow << YAML::BeginMap << YAML::Key << "name" << YAML::Value << l.name
-      << YAML::Key << "capacity_bytes" << YAML::Value << exact(l.capacity_bytes) << YAML::EndMap;
+  for (const auto &l : cal.memory_levels)
+    e << YAML::Flow << YAML::BeginMap << YAML::Key << "name" << YAML::Value << l.name << YAML::Key
+      << "capacity_bytes" << YAML::Value << exact(l.capacity_bytes) << YAML::EndMap;
   e << YAML::EndSeq;
   write_stats(e, cal.stats);
   e << YAML::Key << "classes" << YAML::Value << YAML::BeginSeq;
-  for (const auto& c : cal.classes) {
-    const EfficiencyParams& p = c.params;
+  for (const auto &c : cal.classes) {
+    const EfficiencyParams &p = c.params;
     e << YAML::BeginMap;
     e << YAML::Key << "op_class" << YAML::Value << std::string(to_string(c.op_class));
     e << YAML::Key << "dtype" << YAML::Value << std::string(to_string(c.dtype));
@@ -228,7 +255,8 @@ std::string write_calibration_yaml(const Calibration& cal) {
     e << YAML::Key << "tile_m" << YAML::Value << num(p.tile_m);
     e << YAML::Key << "tile_n" << YAML::Value << num(p.tile_n);
     e << YAML::Key << "bytes_per_second" << YAML::Value << YAML::Flow << YAML::BeginSeq;
-    for (double bw : p.bytes_per_second) e << num(bw);
+    for (double bw : p.bytes_per_second)
+      e << num(bw);
     e << YAML::EndSeq;
     e << YAML::Key << "lowering_factor" << YAML::Value << num(p.lowering_factor);
     e << YAML::Key << "overlap" << YAML::Value << num(p.overlap);
@@ -241,4 +269,4 @@ std::string write_calibration_yaml(const Calibration& cal) {
          std::string(e.c_str()) + "\n";
 }
 
-}  // namespace perfmodel::io
+} // namespace perfmodel::io

@@ -1,4 +1,5 @@
-// The measurement CSV reader: RFC 4180 fields, named columns, per-row validation with file:line:col.
+// The measurement CSV reader: RFC 4180 fields, named columns, per-row validation with
+// file:line:col.
 #include "io/measurements_csv.hpp"
 
 #include <charconv>
@@ -14,7 +15,7 @@ namespace {
 
 struct Field {
   std::string text;
-  int column = 1;  // 1-based character column where the field starts
+  int column = 1; // 1-based character column where the field starts
 };
 
 // Splits CSV text into records of fields; quoted fields may hold commas, quotes and newlines.
@@ -24,7 +25,7 @@ struct Record {
   std::vector<Field> fields;
 };
 
-std::vector<Record> split_csv(const std::string& text, const std::string& file) {
+std::vector<Record> split_csv(const std::string &text, const std::string &file) {
   std::vector<Record> records;
   Record rec;
   Field field;
@@ -38,7 +39,8 @@ std::vector<Record> split_csv(const std::string& text, const std::string& file) 
   auto end_record = [&] {
     end_field();
     const bool blank = rec.fields.size() == 1 && rec.fields[0].text.empty();
-    if (!blank) records.push_back(rec);
+    if (!blank)
+      records.push_back(rec);
     rec = Record{};
   };
   rec.line = 1;
@@ -75,7 +77,8 @@ std::vector<Record> split_csv(const std::string& text, const std::string& file) 
     if (ch == ',') {
       end_field();
     } else if (ch == '\n' || ch == '\r') {
-      if (ch == '\r' && i + 1 < text.size() && text[i + 1] == '\n') ++i;
+      if (ch == '\r' && i + 1 < text.size() && text[i + 1] == '\n')
+        ++i;
       end_record();
       ++line;
       col = 0;
@@ -87,34 +90,38 @@ std::vector<Record> split_csv(const std::string& text, const std::string& file) 
   }
   if (quoted)
     throw InputError(SourceLoc{file, line, col}, "unterminated quoted field");
-  if (field_started || !rec.fields.empty()) end_record();
+  if (field_started || !rec.fields.empty())
+    end_record();
   return records;
 }
 
-std::string trim(const std::string& s) {
+std::string trim(const std::string &s) {
   size_t b = s.find_first_not_of(" \t"), e = s.find_last_not_of(" \t");
   return b == std::string::npos ? "" : s.substr(b, e - b + 1);
 }
 
-}  // namespace
+} // namespace
 
-const std::vector<std::string>& measurement_columns() {
+const std::vector<std::string> &measurement_columns() {
   static const std::vector<std::string> cols = {
-      "op",         "dtype",      "pass",    "m",        "n",        "k",
-      "batch",      "c",          "h",       "w",        "out_channels",
-      "kernel_h",   "kernel_w",   "stride_h", "stride_w", "pad_h",   "pad_w",
-      "dilation_h", "dilation_w", "groups",  "seconds"};
+      "op",       "dtype",      "pass",         "m",
+      "n",        "k",          "batch",        "c",
+      "h",        "w",          "out_channels", "kernel_h",
+      "kernel_w", "stride_h",   "stride_w",     "pad_h",
+      "pad_w",    "dilation_h", "dilation_w",   "groups",
+      "seconds"};
   return cols;
 }
 
-std::vector<MeasurementRow> parse_measurements_csv(const std::string& text,
-                                                   const std::string& file) {
+std::vector<MeasurementRow> parse_measurements_csv(const std::string &text,
+                                                   const std::string &file) {
   const std::vector<Record> records = split_csv(text, file);
-  if (records.empty()) throw InputError(SourceLoc{file, 1, 1}, "empty measurement file (no header)");
-  std::map<std::string, size_t> index;  // known column -> field index
+  if (records.empty())
+    throw InputError(SourceLoc{file, 1, 1}, "empty measurement file (no header)");
+  std::map<std::string, size_t> index; // known column -> field index
   for (size_t i = 0; i < records[0].fields.size(); ++i) {
     const std::string name = trim(records[0].fields[i].text);
-    for (const auto& c : measurement_columns())
+    for (const auto &c : measurement_columns())
       if (c == name) {
         if (index.count(name))
           throw InputError(SourceLoc{file, records[0].line, records[0].fields[i].column},
@@ -127,23 +134,27 @@ std::vector<MeasurementRow> parse_measurements_csv(const std::string& text,
 
   std::vector<MeasurementRow> rows;
   for (size_t r = 1; r < records.size(); ++r) {
-    const Record& rec = records[r];
+    const Record &rec = records[r];
     MeasurementRow row;
     row.loc = SourceLoc{file, rec.line, 0};
     // The cell of a column, with its location; "" when the column or the cell is missing.
-    auto cell = [&](const std::string& name, SourceLoc* where) -> std::string {
+    auto cell = [&](const std::string &name, SourceLoc *where) -> std::string {
       *where = SourceLoc{file, rec.line, 1};
       auto it = index.find(name);
-      if (it == index.end() || it->second >= rec.fields.size()) return "";
+      if (it == index.end() || it->second >= rec.fields.size())
+        return "";
       where->column = rec.fields[it->second].column;
       return trim(rec.fields[it->second].text);
     };
     SourceLoc at;
     const std::string op = cell("op", &at);
-    if (op == "gemm") row.op = KernelOp::gemm;
-    else if (op == "conv2d") row.op = KernelOp::conv2d;
-    else throw InputError(at, op.empty() ? "missing op (gemm or conv2d)"
-                                          : "unknown op '" + op + "' (gemm or conv2d)");
+    if (op == "gemm")
+      row.op = KernelOp::gemm;
+    else if (op == "conv2d")
+      row.op = KernelOp::conv2d;
+    else
+      throw InputError(at, op.empty() ? "missing op (gemm or conv2d)"
+                                      : "unknown op '" + op + "' (gemm or conv2d)");
     const std::string dt = cell("dtype", &at);
     if (!dt.empty()) {
       auto d = parse_dtype(dt);
@@ -162,12 +173,13 @@ std::vector<MeasurementRow> parse_measurements_csv(const std::string& text,
       row.pass = *p;
     }
     // An integer cell: empty -> `fallback` (nullopt = required), else a whole number >= min.
-    auto integer = [&](const std::string& name, std::optional<int64_t> fallback,
+    auto integer = [&](const std::string &name, std::optional<int64_t> fallback,
                        int64_t min) -> int64_t {
       SourceLoc where;
       const std::string s = cell(name, &where);
       if (s.empty()) {
-        if (!fallback) throw InputError(where, op + " needs a value for '" + name + "'");
+        if (!fallback)
+          throw InputError(where, op + " needs a value for '" + name + "'");
         return *fallback;
       }
       int64_t v = 0;
@@ -208,8 +220,8 @@ std::vector<MeasurementRow> parse_measurements_csv(const std::string& text,
           (row.w + 2 * row.pad_w - row.dilation_w * (row.kernel_w - 1) - 1) / row.stride_w + 1;
       if (oh < 1 || ow < 1)
         throw InputError(SourceLoc{file, rec.line, 1},
-                         "the kernel does not fit the padded input (output " +
-                             std::to_string(oh) + "x" + std::to_string(ow) + ")");
+                         "the kernel does not fit the padded input (output " + std::to_string(oh) +
+                             "x" + std::to_string(ow) + ")");
     }
     const std::string sec = cell("seconds", &at);
     if (!sec.empty()) {
@@ -224,23 +236,31 @@ std::vector<MeasurementRow> parse_measurements_csv(const std::string& text,
   return rows;
 }
 
-std::vector<MeasurementRow> read_measurements_csv(const std::string& path) {
+std::vector<MeasurementRow> read_measurements_csv(const std::string &path) {
   return parse_measurements_csv(read_file(path), path);
 }
 
 std::string measurements_csv_header() {
   std::string s;
-  for (const auto& c : measurement_columns()) s += (s.empty() ? "" : ",") + c;
+  for (const auto &c : measurement_columns())
+    s += (s.empty() ? "" : ",") + c;
   return s + "\n";
 }
 
-std::string measurements_csv_line(const MeasurementRow& r) {
+std::string measurements_csv_line(const MeasurementRow &r) {
   std::ostringstream o;
   const bool conv = r.op == KernelOp::conv2d;
-  auto n = [&](int64_t v, bool used) { o << ','; if (used) o << v; };
+  auto n = [&](int64_t v, bool used) {
+    o << ',';
+    if (used)
+      o << v;
+  };
   o << (conv ? "conv2d" : "gemm") << ',' << to_string(r.dtype) << ','
     << (conv ? to_string(r.pass) == "bwd_weight" ? "bwd_filter" : to_string(r.pass) : "fwd");
-  n(r.m, !conv); n(r.n, !conv); n(r.k, !conv); n(r.batch, true);
+  n(r.m, !conv);
+  n(r.n, !conv);
+  n(r.k, !conv);
+  n(r.batch, true);
   for (int64_t v : {r.c, r.h, r.w, r.out_channels, r.kernel_h, r.kernel_w, r.stride_h, r.stride_w,
                     r.pad_h, r.pad_w, r.dilation_h, r.dilation_w, r.groups})
     n(v, conv);
@@ -254,4 +274,4 @@ std::string measurements_csv_line(const MeasurementRow& r) {
   return o.str();
 }
 
-}  // namespace perfmodel::io
+} // namespace perfmodel::io

@@ -19,7 +19,7 @@ namespace perfmodel::io {
 enum class KernelOp { gemm, conv2d };
 
 struct MeasurementRow {
-  SourceLoc loc;                     // file:line of the row
+  SourceLoc loc; // file:line of the row
   KernelOp op = KernelOp::gemm;
   DType dtype = DType::fp32;         // default fp32
   KernelPass pass = KernelPass::fwd; // conv2d only; default fwd
@@ -28,21 +28,21 @@ struct MeasurementRow {
   int64_t c = 0, h = 0, w = 0, out_channels = 0;
   int64_t kernel_h = 1, kernel_w = 1, stride_h = 1, stride_w = 1, pad_h = 0, pad_w = 0;
   int64_t dilation_h = 1, dilation_w = 1, groups = 1;
-  std::optional<double> seconds;     // measured time of one run, when given
+  std::optional<double> seconds; // measured time of one run, when given
 };
 
 /// The column names the reader understands, in the order.
-const std::vector<std::string>& measurement_columns();
+const std::vector<std::string> &measurement_columns();
 
 /// Parses CSV text (RFC 4180 quoting); `file` names it in errors. Every problem of a row
 /// (unknown op or dtype, missing or non-positive size, bad number) throws
 /// InputError("file:line:col: error: ...").
-std::vector<MeasurementRow> parse_measurements_csv(const std::string& text,
-                                                   const std::string& file);
-std::vector<MeasurementRow> read_measurements_csv(const std::string& path);
+std::vector<MeasurementRow> parse_measurements_csv(const std::string &text,
+                                                   const std::string &file);
+std::vector<MeasurementRow> read_measurements_csv(const std::string &path);
 
 /// One CSV line (with header order measurement_columns()) for a row; used by writers and tests.
 std::string measurements_csv_header();
-std::string measurements_csv_line(const MeasurementRow& r);
+std::string measurements_csv_line(const MeasurementRow &r);
 
-}  // namespace perfmodel::io
+} // namespace perfmodel::io

@@ -22,31 +22,35 @@ std::string num(double v) {
   return buf;
 }
 
-void fit_json(const FitStats& s, nlohmann::ordered_json& j) {
-  j = {{"samples", s.samples}, {"rms_log_error", s.rms_log_error}, {"mape", s.mape},
+void fit_json(const FitStats &s, nlohmann::ordered_json &j) {
+  j = {{"samples", s.samples},
+       {"rms_log_error", s.rms_log_error},
+       {"mape", s.mape},
        {"max_error", s.max_error}};
 }
 
-}  // namespace
+} // namespace
 
-std::string render_calibration(const Calibration& cal, Format f) {
+std::string render_calibration(const Calibration &cal, Format f) {
   if (f == Format::json) {
     nlohmann::ordered_json j;
     j["schema"] = "perfmodel.calibration/1";
-    j["device"] = {{"kind", cal.device.kind}, {"name", cal.device.name},
-                   {"cores", cal.device.cores}, {"isa_hash", cal.device.isa_hash}};
+    j["device"] = {{"kind", cal.device.kind},
+                   {"name", cal.device.name},
+                   {"cores", cal.device.cores},
+                   {"isa_hash", cal.device.isa_hash}};
     j["date"] = cal.date;
     j["perfmodel_version"] = cal.perfmodel_version;
     j["hardware"] = cal.hardware;
     j["source"] = cal.source;
     j["cores"] = cal.cores;
     j["memory_levels"] = nlohmann::ordered_json::array();
-    for (const auto& l : cal.memory_levels)
+    for (const auto &l : cal.memory_levels)
       j["memory_levels"].push_back({{"name", l.name}, {"capacity_bytes", l.capacity_bytes}});
     fit_json(cal.stats, j["fit"]);
     j["classes"] = nlohmann::ordered_json::array();
-    for (const auto& c : cal.classes) {
-      const EfficiencyParams& p = c.params;
+    for (const auto &c : cal.classes) {
+      const EfficiencyParams &p = c.params;
       nlohmann::ordered_json cj{{"op_class", std::string(to_string(c.op_class))},
                                 {"dtype", std::string(to_string(c.dtype))},
                                 {"peak_flops_per_second", p.peak_flops_per_second},
@@ -65,11 +69,13 @@ std::string render_calibration(const Calibration& cal, Format f) {
     return j.dump(2) + "\n";
   }
   std::vector<std::string> header = {"class", "dtype", "samples", "peak", "m/n/k half", "tile"};
-  for (const auto& l : cal.memory_levels) header.push_back("bw " + l.name);
-  for (const char* h : {"lowering", "overlap", "overhead", "MAPE", "max error"}) header.push_back(h);
+  for (const auto &l : cal.memory_levels)
+    header.push_back("bw " + l.name);
+  for (const char *h : {"lowering", "overlap", "overhead", "MAPE", "max error"})
+    header.push_back(h);
   std::vector<std::vector<std::string>> rows;
-  for (const auto& c : cal.classes) {
-    const EfficiencyParams& p = c.params;
+  for (const auto &c : cal.classes) {
+    const EfficiencyParams &p = c.params;
     const bool gemm = is_gemm_class(c.op_class);
     std::vector<std::string> r = {std::string(to_string(c.op_class)),
                                   std::string(to_string(c.dtype)),
@@ -78,7 +84,8 @@ std::string render_calibration(const Calibration& cal, Format f) {
                                   gemm ? num(p.m_half) + "/" + num(p.n_half) + "/" + num(p.k_half)
                                        : "-",
                                   gemm ? num(p.tile_m) + "x" + num(p.tile_n) : "-"};
-    for (double bw : p.bytes_per_second) r.push_back(si(bw, "B/s"));
+    for (double bw : p.bytes_per_second)
+      r.push_back(si(bw, "B/s"));
     r.push_back(num(p.lowering_factor));
     r.push_back(num(p.overlap));
     r.push_back(si(p.overhead_seconds, "s"));
@@ -88,10 +95,12 @@ std::string render_calibration(const Calibration& cal, Format f) {
   }
   if (f == Format::csv) {
     std::string out;
-    for (size_t i = 0; i < header.size(); ++i) out += (i ? "," : "") + csv_field(header[i]);
+    for (size_t i = 0; i < header.size(); ++i)
+      out += (i ? "," : "") + csv_field(header[i]);
     out += "\n";
-    for (const auto& r : rows) {
-      for (size_t i = 0; i < r.size(); ++i) out += (i ? "," : "") + csv_field(r[i]);
+    for (const auto &r : rows) {
+      for (size_t i = 0; i < r.size(); ++i)
+        out += (i ? "," : "") + csv_field(r[i]);
       out += "\n";
     }
     return out;
@@ -102,20 +111,24 @@ std::string render_calibration(const Calibration& cal, Format f) {
                             " samples, MAPE " + pct(cal.stats.mape);
   if (f == Format::md) {
     std::string out = "**" + md_cell(title) + "**\n\n|";
-    for (const auto& h : header) out += " " + md_cell(h) + " |";
+    for (const auto &h : header)
+      out += " " + md_cell(h) + " |";
     out += "\n|";
-    for (size_t i = 0; i < header.size(); ++i) out += "---|";
+    for (size_t i = 0; i < header.size(); ++i)
+      out += "---|";
     out += "\n";
-    for (const auto& r : rows) {
+    for (const auto &r : rows) {
       out += "|";
-      for (const auto& c : r) out += " " + md_cell(c) + " |";
+      for (const auto &c : r)
+        out += " " + md_cell(c) + " |";
       out += "\n";
     }
     return out;
   }
   TextTable t(header);
-  for (auto& r : rows) t.add(r);
+  for (auto &r : rows)
+    t.add(r);
   return title + "\n" + t.str();
 }
 
-}  // namespace perfmodel::report
+} // namespace perfmodel::report

@@ -18,7 +18,7 @@ FitOptions test_options() {
   return o;
 }
 
-Calibration frame(const FitOptions& o) {
+Calibration frame(const FitOptions &o) {
   Calibration c;
   c.memory_levels = o.memory_levels;
   c.cores = o.cores;
@@ -43,7 +43,7 @@ EfficiencyParams true_gemm_params() {
 // GEMM-like samples over small, skinny and large shapes; half of them lowered (conv-like).
 // Sizes up to 4000 so that every memory level (DRAM included) holds compute- and memory-bound
 // calls: only then are the bandwidths and the overlap separately identifiable.
-std::vector<Sample> gemm_samples(const EfficiencyParams& p, const FitOptions& o, OpClass cls) {
+std::vector<Sample> gemm_samples(const EfficiencyParams &p, const FitOptions &o, OpClass cls) {
   const Calibration cal = frame(o);
   std::vector<Sample> out;
   const int64_t sizes[] = {1, 3, 8, 20, 50, 128, 300, 700, 1500, 4000};
@@ -51,7 +51,8 @@ std::vector<Sample> gemm_samples(const EfficiencyParams& p, const FitOptions& o,
   for (int64_t m : sizes)
     for (int64_t n : sizes)
       for (int64_t k : sizes) {
-        if ((i++ % 3) != 0 && !(m == 1 || n == 1)) continue;  // thin the grid, keep GEMVs
+        if ((i++ % 3) != 0 && !(m == 1 || n == 1))
+          continue; // thin the grid, keep GEMVs
         Sample s;
         s.op_class = cls;
         s.gemm = GemmShape{m, n, k, 1};
@@ -65,12 +66,12 @@ std::vector<Sample> gemm_samples(const EfficiencyParams& p, const FitOptions& o,
   return out;
 }
 
-void check_close(double fitted, double truth, double tol, const char* what) {
+void check_close(double fitted, double truth, double tol, const char *what) {
   INFO(what << ": fitted " << fitted << ", true " << truth);
   CHECK(std::abs(fitted - truth) <= tol * std::abs(truth));
 }
 
-}  // namespace
+} // namespace
 
 TEST_CASE("fit recovers known GEMM parameters within 1%") {
   const FitOptions o = test_options();
@@ -78,7 +79,7 @@ TEST_CASE("fit recovers known GEMM parameters within 1%") {
   const std::vector<Sample> samples = gemm_samples(truth, o, OpClass::conv);
   REQUIRE(samples.size() > 100);
   const ClassCalibration cc = fit_class(samples, o);
-  const EfficiencyParams& p = cc.params;
+  const EfficiencyParams &p = cc.params;
   CHECK(p.tile_m == truth.tile_m);
   CHECK(p.tile_n == truth.tile_n);
   check_close(p.peak_flops_per_second, truth.peak_flops_per_second, 0.01, "peak");
@@ -97,7 +98,7 @@ TEST_CASE("fit recovers known GEMM parameters within 1%") {
 TEST_CASE("fit recovers a streaming class: bandwidth per level and overhead") {
   const FitOptions o = test_options();
   EfficiencyParams truth;
-  truth.peak_flops_per_second = 4e12;  // never the limit: a streaming op
+  truth.peak_flops_per_second = 4e12; // never the limit: a streaming op
   truth.bytes_per_second = {5e11, 2e11, 1e11, 3e10};
   truth.overlap = 0.0;
   truth.overhead_seconds = 3e-6;
@@ -107,7 +108,7 @@ TEST_CASE("fit recovers a streaming class: bandwidth per level and overhead") {
     Sample s;
     s.op_class = OpClass::elementwise;
     s.bytes = bytes;
-    s.flops = bytes / 8;  // one FLOP per output element of a binary op
+    s.flops = bytes / 8; // one FLOP per output element of a binary op
     s.seconds = model_seconds(cal, truth, s.features());
     samples.push_back(s);
   }
@@ -127,7 +128,8 @@ TEST_CASE("robust loss keeps outliers from dragging the fit") {
   std::normal_distribution<double> noise(0.0, 0.02);
   for (size_t i = 0; i < samples.size(); ++i) {
     samples[i].seconds *= std::exp(noise(rng));
-    if (i % 25 == 0) samples[i].seconds *= 4;  // a disturbed run
+    if (i % 25 == 0)
+      samples[i].seconds *= 4; // a disturbed run
   }
   FitOptions robust = o;
   robust.tile_m_candidates = {16};
@@ -154,7 +156,7 @@ TEST_CASE("fit_calibration groups by class and dtype and skips thin groups") {
   lone.seconds = 1e-4;
   samples.push_back(lone);
   std::vector<std::string> lines;
-  o.progress = [&](const std::string& s) { lines.push_back(s); };
+  o.progress = [&](const std::string &s) { lines.push_back(s); };
   const Calibration cal = fit_calibration(samples, o);
   REQUIRE(cal.classes.size() == 1);
   CHECK(cal.classes[0].op_class == OpClass::gemm);
@@ -186,7 +188,7 @@ TEST_CASE("a streaming class whose intensity varies gets its peak fitted") {
   const Calibration cal = frame(o);
   std::vector<Sample> samples;
   for (double bytes = 4e3; bytes < 4e8; bytes *= 2.1)
-    for (double ai : {0.05, 0.2, 1.0}) {  // 2x2 windows ... 3x3 stride-1 windows
+    for (double ai : {0.05, 0.2, 1.0}) { // 2x2 windows ... 3x3 stride-1 windows
       Sample s;
       s.op_class = OpClass::pool;
       s.bytes = bytes;

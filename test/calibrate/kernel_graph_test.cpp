@@ -19,7 +19,7 @@ io::MeasurementRow conv_row() {
   return r;
 }
 
-}  // namespace
+} // namespace
 
 TEST_CASE("gemm rows: boda FLOPs and compulsory bytes, batch as groups") {
   io::MeasurementRow r;

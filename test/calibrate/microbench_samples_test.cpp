@@ -9,7 +9,7 @@ namespace kc = perfmodel::kernels::cpu;
 
 namespace {
 
-kc::BenchResult result(kc::BenchKind kind, const std::string& variant, double seconds) {
+kc::BenchResult result(kc::BenchKind kind, const std::string &variant, double seconds) {
   kc::BenchResult r;
   r.bench.kind = kind;
   r.bench.variant = variant;
@@ -20,7 +20,7 @@ kc::BenchResult result(kc::BenchKind kind, const std::string& variant, double se
   return r;
 }
 
-}  // namespace
+} // namespace
 
 TEST_CASE("each benchmark kind maps to its class, machine-only kinds give none") {
   kc::BenchResult g = result(kc::BenchKind::gemm, "", 1e-4);
@@ -28,7 +28,7 @@ TEST_CASE("each benchmark kind maps to its class, machine-only kinds give none")
   auto s = sample_from_bench(g);
   REQUIRE(s);
   CHECK(s->op_class == OpClass::gemm);
-  CHECK(s->flops == 2.0 * 32 * 16 * 8);  // recounted by the core, not the benchmark's 1000
+  CHECK(s->flops == 2.0 * 32 * 16 * 8); // recounted by the core, not the benchmark's 1000
   CHECK(s->source == "microbench:case/");
 
   kc::BenchResult c = result(kc::BenchKind::conv, "depthwise", 1e-4);
@@ -47,12 +47,12 @@ TEST_CASE("each benchmark kind maps to its class, machine-only kinds give none")
   CHECK_FALSE(sample_from_bench(result(kc::BenchKind::elementwise, "sigmoid", 1e-5)));
   CHECK_FALSE(sample_from_bench(result(kc::BenchKind::bandwidth, "triad", 1e-5)));
   CHECK_FALSE(sample_from_bench(result(kc::BenchKind::fma, "", 1e-5)));
-  CHECK_FALSE(sample_from_bench(result(kc::BenchKind::pool, "max", 0)));  // not timed
+  CHECK_FALSE(sample_from_bench(result(kc::BenchKind::pool, "max", 0))); // not timed
 
   const auto all = samples_from_benches({g, c, result(kc::BenchKind::launch, "pool", 2e-6)});
   CHECK(all.size() == 2);
-  const auto ref = microbench_reference({result(kc::BenchKind::fma, "", 1e-6),
-                                         result(kc::BenchKind::launch, "pool", 2e-6)});
+  const auto ref = microbench_reference(
+      {result(kc::BenchKind::fma, "", 1e-6), result(kc::BenchKind::launch, "pool", 2e-6)});
   CHECK(ref.fma_flops_per_second == doctest::Approx(1e9));
   CHECK(ref.launch_seconds == 2e-6);
 }
@@ -63,12 +63,12 @@ TEST_CASE("supplementary matrix-vector cases span the memory levels") {
   CHECK(quick.size() < full.size());
   double lo = 1e30, hi = 0;
   int convs = 0;
-  for (const auto& c : full) {
+  for (const auto &c : full) {
     if (c.kind == kc::BenchKind::conv) {
       REQUIRE(c.conv);
-      const double lowered = 4.0 * c.conv->out_h() * c.conv->out_w() * c.conv->c *
-                             c.conv->kernel_h * c.conv->kernel_w;
-      CHECK(lowered > 40e6);  // beyond the L3
+      const double lowered =
+          4.0 * c.conv->out_h() * c.conv->out_w() * c.conv->c * c.conv->kernel_h * c.conv->kernel_w;
+      CHECK(lowered > 40e6); // beyond the L3
       ++convs;
       continue;
     }
@@ -79,8 +79,8 @@ TEST_CASE("supplementary matrix-vector cases span the memory levels") {
     lo = std::min(lo, bytes);
     hi = std::max(hi, bytes);
   }
-  CHECK(lo < 96e3);   // inside an L1
-  CHECK(hi > 100e6);  // beyond any L3
+  CHECK(lo < 96e3);  // inside an L1
+  CHECK(hi > 100e6); // beyond any L3
   CHECK(convs == 3);
   kc::BenchResult r;
   r.bench = full[0];

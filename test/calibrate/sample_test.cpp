@@ -31,6 +31,6 @@ TEST_CASE("sample_from_layer counts with the core and keeps the pass and source"
   const Sample w = sample_from_layer(g, g.layers[0], KernelPass::bwd_weight, 3e-5, "");
   CHECK(w.pass == KernelPass::bwd_weight);
   CHECK(w.bytes == double(train.bwd_weight.bytes()));
-  CHECK(w.gemm->m == 100);  // dW = X^T dY: (k x m)(m x n)
+  CHECK(w.gemm->m == 100); // dW = X^T dY: (k x m)(m x n)
   CHECK(w.features().flops == w.flops);
 }

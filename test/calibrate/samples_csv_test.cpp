@@ -36,10 +36,10 @@ TEST_CASE("samples round-trip through CSV, quoted sources included") {
 }
 
 TEST_CASE("bad sample files name the place") {
-  auto error_of = [](const std::string& text) -> std::string {
+  auto error_of = [](const std::string &text) -> std::string {
     try {
       parse_samples_csv(text, "s.csv");
-    } catch (const InputError& e) {
+    } catch (const InputError &e) {
       return e.what();
     }
     return "";

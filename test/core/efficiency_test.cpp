@@ -58,10 +58,11 @@ Graph conv_graph(int64_t c, int64_t oc, int64_t k, int64_t stride, int64_t group
   return g;
 }
 
-}  // namespace
+} // namespace
 
 TEST_CASE("op class and pass names round-trip") {
-  for (OpClass c : all_op_classes()) CHECK(parse_op_class(to_string(c)) == c);
+  for (OpClass c : all_op_classes())
+    CHECK(parse_op_class(to_string(c)) == c);
   CHECK_FALSE(parse_op_class("conv2d"));
   CHECK(parse_kernel_pass("bwd_filter") == KernelPass::bwd_weight);
   CHECK(parse_kernel_pass("bwd_data") == KernelPass::bwd_data);
@@ -72,7 +73,7 @@ TEST_CASE("op class and pass names round-trip") {
 
 TEST_CASE("conv layers: dense, depthwise and lowered bytes") {
   const Graph dense = conv_graph(8, 16, 3, 1, 1);
-  const Layer& l = dense.layers[0];
+  const Layer &l = dense.layers[0];
   CHECK(op_class_of(dense, l) == OpClass::conv);
   const LayerCost cost = layer_cost(dense, l, Pass::train);
   const KernelFeatures f = layer_features(dense, l, cost, KernelPass::fwd);
@@ -80,7 +81,7 @@ TEST_CASE("conv layers: dense, depthwise and lowered bytes") {
   CHECK(f.gemm->m == 256);
   CHECK(f.gemm->n == 16);
   CHECK(f.gemm->k == 72);
-  CHECK(f.lowered_bytes == 256.0 * 72 * 4);  // the im2col matrix
+  CHECK(f.lowered_bytes == 256.0 * 72 * 4); // the im2col matrix
   // Backward parts: dX = dY W^T (m x k over n), dW = X^T dY (k x n over m).
   const KernelFeatures bd = layer_features(dense, l, cost, KernelPass::bwd_data);
   CHECK(bd.gemm->n == 72);
@@ -91,12 +92,12 @@ TEST_CASE("conv layers: dense, depthwise and lowered bytes") {
   CHECK(bw.flops == double(cost.bwd_weight.flops));
 
   const Graph pointwise = conv_graph(8, 16, 1, 1, 1);
-  const KernelFeatures pf = layer_features(
-      pointwise, pointwise.layers[0], layer_cost(pointwise, pointwise.layers[0], Pass::fwd),
-      KernelPass::fwd);
+  const KernelFeatures pf =
+      layer_features(pointwise, pointwise.layers[0],
+                     layer_cost(pointwise, pointwise.layers[0], Pass::fwd), KernelPass::fwd);
   CHECK(pf.lowered_bytes == 0);
   CHECK(pf.op_class == OpClass::pointwise);
-  const Graph strided = conv_graph(8, 16, 1, 2, 1);  // 1x1 stride 2: lowered (im2col path)
+  const Graph strided = conv_graph(8, 16, 1, 2, 1); // 1x1 stride 2: lowered (im2col path)
   CHECK(layer_features(strided, strided.layers[0],
                        layer_cost(strided, strided.layers[0], Pass::fwd), KernelPass::fwd)
             .op_class == OpClass::conv);
@@ -142,7 +143,7 @@ TEST_CASE("calibrated time: overlap, overhead, Hockney sizes and bound") {
   f.op_class = OpClass::gemm;
   f.gemm = GemmShape{1000, 1000, 1000, 1};
   f.flops = 2e9;
-  f.bytes = 12e6;  // DRAM level: 1.2 ms of memory, 20 ms of compute
+  f.bytes = 12e6; // DRAM level: 1.2 ms of memory, 20 ms of compute
   LayerTiming t = calibrated_time(c, hw, f);
   CHECK(t.compute_seconds == doctest::Approx(0.02));
   CHECK(t.memory_seconds == doctest::Approx(12e-4));
@@ -153,7 +154,7 @@ TEST_CASE("calibrated time: overlap, overhead, Hockney sizes and bound") {
   t = calibrated_time(c, hw, f);
   CHECK(t.seconds == doctest::Approx(0.02 + 0.5 * 12e-4 + 1e-6));
 
-  c.classes[0].params.k_half = 1000;  // half the rate at k = k_half
+  c.classes[0].params.k_half = 1000; // half the rate at k = k_half
   t = calibrated_time(c, hw, f);
   CHECK(t.compute_seconds == doctest::Approx(0.04));
 
@@ -165,7 +166,7 @@ TEST_CASE("calibrated time: overlap, overhead, Hockney sizes and bound") {
   CHECK(t.bound == Bound::overhead);
   CHECK(t.seconds == doctest::Approx(2e-6 + 80 / 2e11));
 
-  KernelFeatures view;  // a reshape: no work, no call
+  KernelFeatures view; // a reshape: no work, no call
   view.op_class = OpClass::data_movement;
   CHECK(calibrated_time(c, hw, view).seconds == 0);
 }
@@ -224,7 +225,7 @@ TEST_CASE("a matrix-vector product is gemv, a batch of rows is gemm") {
     l.attrs.set("out_features", int64_t{32});
     g.layers.push_back(l);
     infer_shapes(g);
-    const Layer& fc = g.layers[0];
+    const Layer &fc = g.layers[0];
     const KernelFeatures f = layer_features(g, fc, layer_cost(g, fc, Pass::fwd), KernelPass::fwd);
     CHECK(f.op_class == (batch == 1 ? OpClass::gemv : OpClass::gemm));
     CHECK(is_gemm_class(f.op_class));

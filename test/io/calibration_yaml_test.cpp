@@ -36,16 +36,16 @@ Calibration sample_calibration() {
   return c;
 }
 
-std::string error_of(const std::string& text) {
+std::string error_of(const std::string &text) {
   try {
     parse_calibration_yaml(text, "c.yaml");
-  } catch (const InputError& e) {
+  } catch (const InputError &e) {
     return e.what();
   }
   return "";
 }
 
-}  // namespace
+} // namespace
 
 TEST_CASE("calibration YAML round-trips") {
   const Calibration c = sample_calibration();
@@ -59,7 +59,7 @@ TEST_CASE("calibration YAML round-trips") {
   CHECK(back.memory_levels.size() == 3);
   CHECK(back.memory_levels[1].capacity_bytes == 2097152);
   REQUIRE(back.classes.size() == 1);
-  const EfficiencyParams& p = back.classes[0].params;
+  const EfficiencyParams &p = back.classes[0].params;
   CHECK(back.classes[0].op_class == OpClass::conv);
   CHECK(p.peak_flops_per_second == doctest::Approx(1.234e11));
   CHECK(p.m_half == doctest::Approx(3.5));
@@ -74,7 +74,8 @@ TEST_CASE("calibration YAML round-trips") {
 
 TEST_CASE("calibration YAML errors carry file:line:col") {
   const std::string good = write_calibration_yaml(sample_calibration());
-  CHECK(error_of("version: 2\n").find("c.yaml:1:10: error: unsupported calibration version 2") == 0);
+  CHECK(error_of("version: 2\n").find("c.yaml:1:10: error: unsupported calibration version 2") ==
+        0);
   CHECK(error_of("[1, 2]\n") == "c.yaml:1:1: error: a calibration must be a mapping");
   CHECK(error_of("version: 1\nfoo: 3\n") == "c.yaml:2:1: error: unknown key 'foo' in calibration");
   CHECK(error_of("version: [\n").find("c.yaml:2:") == 0);

@@ -11,16 +11,16 @@ using namespace perfmodel::io;
 namespace {
 
 // The message of the InputError `text` raises ("" when it parses).
-std::string error_of(const std::string& text) {
+std::string error_of(const std::string &text) {
   try {
     parse_measurements_csv(text, "m.csv");
-  } catch (const InputError& e) {
+  } catch (const InputError &e) {
     return e.what();
   }
   return "";
 }
 
-}  // namespace
+} // namespace
 
 TEST_CASE("gemm and conv rows with defaults and an unknown column") {
   const std::string text =

@@ -35,7 +35,7 @@ Calibration small() {
   return c;
 }
 
-}  // namespace
+} // namespace
 
 TEST_CASE("table shows rates with SI prefixes and the fit errors") {
   const std::string t = render_calibration(small(), Format::table);

@@ -35,7 +35,7 @@ KernelsView two_rows() {
   return v;
 }
 
-}  // namespace
+} // namespace
 
 TEST_CASE("errors and MAPE only over measured rows") {
   const KernelsView v = two_rows();
@@ -60,9 +60,11 @@ TEST_CASE("JSON has the schema, rows in order and the summary") {
   CHECK(j["calibration"].is_null());
 
   KernelsView none = two_rows();
-  for (auto& r : none.rows) r.measured_seconds.reset();
+  for (auto &r : none.rows)
+    r.measured_seconds.reset();
   finish_kernels_view(none);
-  CHECK_FALSE(nlohmann::json::parse(render_kernels(none, Format::json))["summary"].contains("mape"));
+  CHECK_FALSE(
+      nlohmann::json::parse(render_kernels(none, Format::json))["summary"].contains("mape"));
 }
 
 TEST_CASE("table, CSV and Markdown renderings") {
@@ -75,7 +77,8 @@ TEST_CASE("table, CSV and Markdown renderings") {
   CHECK(t.find("11.0us") != std::string::npos);
   CHECK(t.find("MAPE over 2 measured rows: 20.00%") != std::string::npos);
   const std::string csv = render_kernels(v, Format::csv);
-  CHECK(csv.find("op,dtype,pass,shape,flops,bytes (B),predicted (s),bound,measured (s),error\n") == 0);
+  CHECK(csv.find("op,dtype,pass,shape,flops,bytes (B),predicted (s),bound,measured (s),error\n") ==
+        0);
   CHECK(csv.find("conv2d,fp32,fwd,n1 c3 8x8 o4 k3x3 s1 p1,65536,14336,2e-05,compute,,\n") !=
         std::string::npos);
   const std::string md = render_kernels(v, Format::md);
