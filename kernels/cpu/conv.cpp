@@ -12,66 +12,70 @@ namespace perfmodel::kernels::cpu {
 namespace {
 
 // Range of output columns x with 0 <= x*s - p + off < w (off = kernel tap offset).
-inline void valid_range(int64_t w, int64_t ow, int64_t s, int64_t p, int64_t off, int64_t& x0,
-                        int64_t& x1) {
+inline void valid_range(int64_t w, int64_t ow, int64_t s, int64_t p, int64_t off, int64_t &x0,
+                        int64_t &x1) {
   // smallest x with x*s >= p - off; largest x with x*s <= w - 1 + p - off
   const int64_t lo = p - off, hi = w - 1 + p - off;
   x0 = lo <= 0 ? 0 : (lo + s - 1) / s;
   x1 = hi < 0 ? 0 : std::min(ow, hi / s + 1);
-  if (x1 < x0) x1 = x0;
+  if (x1 < x0)
+    x1 = x0;
 }
 
 // Columns of one image and one group: col[(ci*kh + i)*kw + j][y*ow + x].
-void im2col(const ConvGeom& g, const float* in, int64_t cg, float* col) {
+void im2col(const ConvGeom &g, const float *in, int64_t cg, float *col) {
   const int64_t rows = cg * g.kh * g.kw, plane = g.oh * g.ow;
   parallel_for(rows, 4, [&](int64_t r0, int64_t r1) {
     for (int64_t r = r0; r < r1; ++r) {
       const int64_t ci = r / (g.kh * g.kw), i = (r / g.kw) % g.kh, j = r % g.kw;
-      const float* src = in + ci * g.h * g.w;
-      float* dst = col + r * plane;
+      const float *src = in + ci * g.h * g.w;
+      float *dst = col + r * plane;
       int64_t x0, x1;
       valid_range(g.w, g.ow, g.sw, g.pad_left, j * g.dw, x0, x1);
       for (int64_t y = 0; y < g.oh; ++y) {
-        float* d = dst + y * g.ow;
+        float *d = dst + y * g.ow;
         const int64_t iy = y * g.sh - g.pad_top + i * g.dh;
         if (iy < 0 || iy >= g.h) {
           std::memset(d, 0, sizeof(float) * g.ow);
           continue;
         }
-        const float* s = src + iy * g.w - g.pad_left + j * g.dw;
+        const float *s = src + iy * g.w - g.pad_left + j * g.dw;
         std::fill(d, d + x0, 0.0f);
         if (g.sw == 1)
           std::memcpy(d + x0, s + x0, sizeof(float) * (x1 - x0));
         else
-          for (int64_t x = x0; x < x1; ++x) d[x] = s[x * g.sw];
+          for (int64_t x = x0; x < x1; ++x)
+            d[x] = s[x * g.sw];
         std::fill(d + x1, d + g.ow, 0.0f);
       }
     }
   });
 }
 
-void add_bias(const ConvGeom& g, const float* bias, float* out) {
-  if (!bias) return;
+void add_bias(const ConvGeom &g, const float *bias, float *out) {
+  if (!bias)
+    return;
   const int64_t plane = g.oh * g.ow;
   parallel_for(g.n * g.oc, 1, [&](int64_t p0, int64_t p1) {
     for (int64_t p = p0; p < p1; ++p) {
       const float b = bias[p % g.oc];
-      float* o = out + p * plane;
-      for (int64_t i = 0; i < plane; ++i) o[i] += b;
+      float *o = out + p * plane;
+      for (int64_t i = 0; i < plane; ++i)
+        o[i] += b;
     }
   });
 }
 
 // One output plane per task: out[n, oc] = sum_{i,j} w[oc, i, j] * in[n, oc / mult] shifted.
-void depthwise(const ConvGeom& g, const float* in, const float* weight, const float* bias,
-               float* out) {
+void depthwise(const ConvGeom &g, const float *in, const float *weight, const float *bias,
+               float *out) {
   const int64_t mult = g.oc / g.c, plane = g.oh * g.ow;
   parallel_for(g.n * g.oc, 1, [&](int64_t p0, int64_t p1) {
     for (int64_t p = p0; p < p1; ++p) {
       const int64_t n = p / g.oc, o = p % g.oc;
-      const float* src = in + (n * g.c + o / mult) * g.h * g.w;
-      const float* wt = weight + o * g.kh * g.kw;
-      float* dst = out + p * plane;
+      const float *src = in + (n * g.c + o / mult) * g.h * g.w;
+      const float *wt = weight + o * g.kh * g.kw;
+      float *dst = out + p * plane;
       std::fill(dst, dst + plane, bias ? bias[o] : 0.0f);
       for (int64_t j = 0; j < g.kw; ++j) {
         int64_t x0, x1;
@@ -80,13 +84,16 @@ void depthwise(const ConvGeom& g, const float* in, const float* weight, const fl
           const float wv = wt[i * g.kw + j];
           for (int64_t y = 0; y < g.oh; ++y) {
             const int64_t iy = y * g.sh - g.pad_top + i * g.dh;
-            if (iy < 0 || iy >= g.h) continue;
-            const float* s = src + iy * g.w - g.pad_left + j * g.dw;
-            float* d = dst + y * g.ow;
+            if (iy < 0 || iy >= g.h)
+              continue;
+            const float *s = src + iy * g.w - g.pad_left + j * g.dw;
+            float *d = dst + y * g.ow;
             if (g.sw == 1)
-              for (int64_t x = x0; x < x1; ++x) d[x] += wv * s[x];
+              for (int64_t x = x0; x < x1; ++x)
+                d[x] += wv * s[x];
             else
-              for (int64_t x = x0; x < x1; ++x) d[x] += wv * s[x * g.sw];
+              for (int64_t x = x0; x < x1; ++x)
+                d[x] += wv * s[x * g.sw];
           }
         }
       }
@@ -94,10 +101,11 @@ void depthwise(const ConvGeom& g, const float* in, const float* weight, const fl
   });
 }
 
-}  // namespace
+} // namespace
 
-ConvPath conv_path(const ConvGeom& g) {
-  if (g.groups == g.c && g.groups > 1 && g.oc % g.c == 0) return ConvPath::depthwise;
+ConvPath conv_path(const ConvGeom &g) {
+  if (g.groups == g.c && g.groups > 1 && g.oc % g.c == 0)
+    return ConvPath::depthwise;
   if (g.kh == 1 && g.kw == 1 && g.sh == 1 && g.sw == 1 && g.pad_top == 0 && g.pad_left == 0 &&
       g.oh == g.h && g.ow == g.w)
     return ConvPath::direct1x1;
@@ -106,29 +114,35 @@ ConvPath conv_path(const ConvGeom& g) {
 
 std::string_view to_string(ConvPath p) {
   switch (p) {
-    case ConvPath::im2col: return "im2col";
-    case ConvPath::direct1x1: return "direct1x1";
-    case ConvPath::depthwise: return "depthwise";
+  case ConvPath::im2col:
+    return "im2col";
+  case ConvPath::direct1x1:
+    return "direct1x1";
+  case ConvPath::depthwise:
+    return "depthwise";
   }
   return "?";
 }
 
-int64_t conv_workspace(const ConvGeom& g, bool transposed) {
-  if (transposed) return (g.oc / g.groups) * g.kh * g.kw * g.h * g.w;
-  if (conv_path(g) != ConvPath::im2col) return 0;
+int64_t conv_workspace(const ConvGeom &g, bool transposed) {
+  if (transposed)
+    return (g.oc / g.groups) * g.kh * g.kw * g.h * g.w;
+  if (conv_path(g) != ConvPath::im2col)
+    return 0;
   return (g.c / g.groups) * g.kh * g.kw * g.oh * g.ow;
 }
 
-void conv2d(const ConvGeom& g, const float* in, const float* weight, const float* bias,
-            float* out, float* workspace) {
+void conv2d(const ConvGeom &g, const float *in, const float *weight, const float *bias, float *out,
+            float *workspace) {
   const ConvPath path = conv_path(g);
-  if (path == ConvPath::depthwise) return depthwise(g, in, weight, bias, out);
+  if (path == ConvPath::depthwise)
+    return depthwise(g, in, weight, bias, out);
   const int64_t cg = g.c / g.groups, ocg = g.oc / g.groups, plane = g.oh * g.ow;
   const int64_t kdim = cg * g.kh * g.kw;
   for (int64_t n = 0; n < g.n; ++n) {
     for (int64_t gr = 0; gr < g.groups; ++gr) {
-      const float* src = in + (n * g.c + gr * cg) * g.h * g.w;
-      const float* cols = src;  // 1x1 stride 1: the input already is the column matrix
+      const float *src = in + (n * g.c + gr * cg) * g.h * g.w;
+      const float *cols = src; // 1x1 stride 1: the input already is the column matrix
       if (path == ConvPath::im2col) {
         im2col(g, src, cg, workspace);
         cols = workspace;
@@ -141,8 +155,8 @@ void conv2d(const ConvGeom& g, const float* in, const float* weight, const float
   add_bias(g, bias, out);
 }
 
-void conv_transpose2d(const ConvGeom& g, const float* in, const float* weight, const float* bias,
-                      float* out, float* col) {
+void conv_transpose2d(const ConvGeom &g, const float *in, const float *weight, const float *bias,
+                      float *out, float *col) {
   const int64_t cg = g.c / g.groups, ocg = g.oc / g.groups, in_plane = g.h * g.w;
   const int64_t out_plane = g.oh * g.ow, rows = ocg * g.kh * g.kw;
   std::memset(out, 0, sizeof(float) * g.n * g.oc * out_plane);
@@ -151,19 +165,21 @@ void conv_transpose2d(const ConvGeom& g, const float* in, const float* weight, c
       // col[rows x in_plane] = W_g^T[rows x cg] * in_g[cg x in_plane]; W_g is [cg x rows]
       gemm(rows, in_plane, cg, weight + gr * cg * rows, rows, true,
            in + (n * g.c + gr * cg) * in_plane, in_plane, false, col, in_plane);
-      float* dst = out + (n * g.oc + gr * ocg) * out_plane;
+      float *dst = out + (n * g.oc + gr * ocg) * out_plane;
       // col2im: each thread owns whole output channels, so the scatter-adds never race.
       parallel_for(ocg, 1, [&](int64_t o0, int64_t o1) {
         for (int64_t o = o0; o < o1; ++o)
           for (int64_t i = 0; i < g.kh; ++i)
             for (int64_t j = 0; j < g.kw; ++j) {
-              const float* c = col + ((o * g.kh + i) * g.kw + j) * in_plane;
+              const float *c = col + ((o * g.kh + i) * g.kw + j) * in_plane;
               for (int64_t y = 0; y < g.h; ++y) {
                 const int64_t oy = y * g.sh - g.pad_top + i * g.dh;
-                if (oy < 0 || oy >= g.oh) continue;
+                if (oy < 0 || oy >= g.oh)
+                  continue;
                 for (int64_t x = 0; x < g.w; ++x) {
                   const int64_t ox = x * g.sw - g.pad_left + j * g.dw;
-                  if (ox >= 0 && ox < g.ow) dst[o * out_plane + oy * g.ow + ox] += c[y * g.w + x];
+                  if (ox >= 0 && ox < g.ow)
+                    dst[o * out_plane + oy * g.ow + ox] += c[y * g.w + x];
                 }
               }
             }
@@ -173,4 +189,4 @@ void conv_transpose2d(const ConvGeom& g, const float* in, const float* weight, c
   add_bias(g, bias, out);
 }
 
-}  // namespace perfmodel::kernels::cpu
+} // namespace perfmodel::kernels::cpu

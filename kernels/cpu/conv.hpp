@@ -22,20 +22,20 @@ struct ConvGeom {
 
 /// Which code path conv2d() takes for a geometry (what its microbenchmarks must cover).
 enum class ConvPath { im2col, direct1x1, depthwise };
-ConvPath conv_path(const ConvGeom& g);
+ConvPath conv_path(const ConvGeom &g);
 std::string_view to_string(ConvPath p);
 
 /// Scratch floats conv2d()/conv_transpose2d() need (im2col / col2im columns of one group).
-int64_t conv_workspace(const ConvGeom& g, bool transposed);
+int64_t conv_workspace(const ConvGeom &g, bool transposed);
 
 /// out[n, oc, oh, ow] = sum over the window of in * weight (+ bias[oc] when bias != nullptr).
 /// `workspace` must hold conv_workspace(g, false) floats.
-void conv2d(const ConvGeom& g, const float* in, const float* weight, const float* bias,
-            float* out, float* workspace);
+void conv2d(const ConvGeom &g, const float *in, const float *weight, const float *bias, float *out,
+            float *workspace);
 
 /// Transposed convolution (the gradient of conv2d w.r.t. its input): GEMM + col2im.
 /// `workspace` must hold conv_workspace(g, true) floats.
-void conv_transpose2d(const ConvGeom& g, const float* in, const float* weight, const float* bias,
-                      float* out, float* workspace);
+void conv_transpose2d(const ConvGeom &g, const float *in, const float *weight, const float *bias,
+                      float *out, float *workspace);
 
-}  // namespace perfmodel::kernels::cpu
+} // namespace perfmodel::kernels::cpu

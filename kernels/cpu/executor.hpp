@@ -19,30 +19,30 @@ using TensorStore = std::map<std::string, Tensor>;
 
 /// One layer ready to run: the kernel call with every pointer, weight and workspace resolved.
 struct PreparedLayer {
-  std::string path;               // the code path: "im2col+gemm", "gemm", "depthwise", "view", ...
-  std::function<void()> run;      // one execution; never allocates
-  std::vector<Tensor> owned;      // weights and workspace the run refers to
+  std::string path;          // the code path: "im2col+gemm", "gemm", "depthwise", "view", ...
+  std::function<void()> run; // one execution; never allocates
+  std::vector<Tensor> owned; // weights and workspace the run refers to
 };
 
 /// Builds the run of one layer. Throws InputError (with the layer's location) for an op or
 /// attribute the executor cannot run.
-PreparedLayer prepare_layer(const Graph& g, const Layer& layer, TensorStore& store, uint64_t seed);
+PreparedLayer prepare_layer(const Graph &g, const Layer &layer, TensorStore &store, uint64_t seed);
 
 class Executor {
- public:
+public:
   /// Allocates every tensor (inputs and constants random in [-1, 1), integer ones in [0, 1000)),
   /// creates random weights and prepares every layer. fp32 whatever the graph's dtype.
-  explicit Executor(const Graph& g, uint64_t seed = 1);
+  explicit Executor(const Graph &g, uint64_t seed = 1);
 
   size_t size() const { return layers_.size(); }
-  const std::string& path(size_t i) const { return layers_.at(i).path; }
+  const std::string &path(size_t i) const { return layers_.at(i).path; }
   void run_layer(size_t i) { layers_.at(i).run(); }
   void run_all();
 
-  Tensor& tensor(const std::string& name);
+  Tensor &tensor(const std::string &name);
 
- private:
-  const Graph* graph_;
+private:
+  const Graph *graph_;
   TensorStore store_;
   std::vector<PreparedLayer> layers_;
 };
@@ -50,28 +50,28 @@ class Executor {
 struct MeasureOptions {
   int warmup = 3;
   int iters = 10;
-  int threads = 0;    // 0 = every hardware thread
+  int threads = 0; // 0 = every hardware thread
   uint64_t seed = 1;
   /// Called before each layer is timed: (index, count, layer name).
-  std::function<void(size_t, size_t, const std::string&)> progress;
+  std::function<void(size_t, size_t, const std::string &)> progress;
 };
 
 struct LayerMeasurement {
   std::string name;
   OpKind op = OpKind::generic;
   std::string path;
-  TimingStats time;  // cache_state "warm": a full forward pass and the warm-up ran just before
+  TimingStats time; // cache_state "warm": a full forward pass and the warm-up ran just before
 };
 
 struct GraphMeasurement {
-  std::vector<LayerMeasurement> layers;  // graph order
-  TimingStats network;                   // whole forward passes, layer after layer
+  std::vector<LayerMeasurement> layers; // graph order
+  TimingStats network;                  // whole forward passes, layer after layer
   int threads = 1;
   std::string executed_dtype = "fp32";
 };
 
 /// One full forward pass (so every input holds real data), then per layer: `warmup` untimed
 /// runs and `iters` timed runs; then `warmup` + `iters` whole forward passes.
-GraphMeasurement measure_graph(const Graph& g, const MeasureOptions& opts);
+GraphMeasurement measure_graph(const Graph &g, const MeasureOptions &opts);
 
-}  // namespace perfmodel::kernels::cpu
+} // namespace perfmodel::kernels::cpu

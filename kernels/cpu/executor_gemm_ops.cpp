@@ -8,9 +8,9 @@
 
 namespace perfmodel::kernels::cpu::detail {
 
-void prep_conv(LayerContext& c, bool transposed) {
-  const Shape& is = c.in(0).shape;
-  const Shape& os = c.out_shape(0);
+void prep_conv(LayerContext &c, bool transposed) {
+  const Shape &is = c.in(0).shape;
+  const Shape &os = c.out_shape(0);
   need_rank(c, is, 4, "input");
   need_rank(c, os, 4, "output");
   ConvGeom geo;
@@ -21,69 +21,83 @@ void prep_conv(LayerContext& c, bool transposed) {
     k = {c.l.params[0].shape[2], c.l.params[0].shape[3]};
   const auto s = c.l.attrs.get_ints("stride", {1, 1}, 2);
   const auto d = c.l.attrs.get_ints("dilation", {1, 1}, 2);
-  if (k.size() != 2 || s.size() != 2 || d.size() != 2) c.fail("kernel/stride/dilation must be 2-D");
+  if (k.size() != 2 || s.size() != 2 || d.size() != 2)
+    c.fail("kernel/stride/dilation must be 2-D");
   geo.kh = k[0], geo.kw = k[1], geo.sh = s[0], geo.sw = s[1], geo.dh = d[0], geo.dw = d[1];
   std::tie(geo.pad_top, geo.pad_left) = c.pads();
   geo.groups = c.l.attrs.get_int("groups", 1);
   if (geo.groups < 1 || geo.c % geo.groups || geo.oc % geo.groups)
     c.fail("groups must divide the input and output channels");
-  if (os[0] != is[0]) c.fail("batch of output differs from input");
-  const float* in = c.in(0).ptr();
-  const float* wt = transposed ? c.own({geo.c, geo.oc / geo.groups, geo.kh, geo.kw}).ptr()
+  if (os[0] != is[0])
+    c.fail("batch of output differs from input");
+  const float *in = c.in(0).ptr();
+  const float *wt = transposed ? c.own({geo.c, geo.oc / geo.groups, geo.kh, geo.kw}).ptr()
                                : c.own({geo.oc, geo.c / geo.groups, geo.kh, geo.kw}).ptr();
-  const float* bias = c.has_bias() ? c.own({geo.oc}).ptr() : nullptr;
-  float* ws = c.own({std::max<int64_t>(conv_workspace(geo, transposed), 1)}).ptr();
-  float* out = c.out(0).ptr();
+  const float *bias = c.has_bias() ? c.own({geo.oc}).ptr() : nullptr;
+  float *ws = c.own({std::max<int64_t>(conv_workspace(geo, transposed), 1)}).ptr();
+  float *out = c.out(0).ptr();
   if (transposed) {
     c.p.path = "gemm+col2im";
     c.p.run = [=] { conv_transpose2d(geo, in, wt, bias, out, ws); };
   } else {
     const ConvPath path = conv_path(geo);
-    c.p.path = path == ConvPath::im2col ? "im2col+gemm" : path == ConvPath::direct1x1 ? "gemm" : "depthwise";
+    c.p.path = path == ConvPath::im2col      ? "im2col+gemm"
+               : path == ConvPath::direct1x1 ? "gemm"
+                                             : "depthwise";
     c.p.run = [=] { conv2d(geo, in, wt, bias, out, ws); };
   }
 }
 
-void prep_linear(LayerContext& c) {
-  const Shape& is = c.in(0).shape;
-  const Shape& os = c.out_shape(0);
-  if (is.empty() || os.empty()) c.fail("linear needs a rank >= 1 input");
+void prep_linear(LayerContext &c) {
+  const Shape &is = c.in(0).shape;
+  const Shape &os = c.out_shape(0);
+  if (is.empty() || os.empty())
+    c.fail("linear needs a rank >= 1 input");
   const int64_t k = is.back(), n = os.back(), m = numel(is) / std::max<int64_t>(k, 1);
-  if (m * n != numel(os)) c.fail("output " + shape_str(os) + " does not match input " + shape_str(is));
-  const float* in = c.in(0).ptr();
-  const float* wt = c.own({n, k}).ptr();  // [out_features, in_features], used transposed
-  const float* bias = c.has_bias() ? c.own({n}).ptr() : nullptr;
-  float* out = c.out(0).ptr();
+  if (m * n != numel(os))
+    c.fail("output " + shape_str(os) + " does not match input " + shape_str(is));
+  const float *in = c.in(0).ptr();
+  const float *wt = c.own({n, k}).ptr(); // [out_features, in_features], used transposed
+  const float *bias = c.has_bias() ? c.own({n}).ptr() : nullptr;
+  float *out = c.out(0).ptr();
   c.p.path = "gemm";
   c.p.run = [=] {
     gemm(m, n, k, in, k, false, wt, k, true, out, n);
     if (bias)
       for (int64_t r = 0; r < m; ++r)
-        for (int64_t j = 0; j < n; ++j) out[r * n + j] += bias[j];
+        for (int64_t j = 0; j < n; ++j)
+          out[r * n + j] += bias[j];
   };
 }
 
-void prep_matmul(LayerContext& c) {
+void prep_matmul(LayerContext &c) {
   auto ops = c.operands();
-  if (ops.size() != 2) c.fail("matmul takes 2 operands, got " + std::to_string(ops.size()));
+  if (ops.size() != 2)
+    c.fail("matmul takes 2 operands, got " + std::to_string(ops.size()));
   Shape a = ops[0].shape, b = ops[1].shape;
-  const Shape& os = c.out_shape(0);
-  if (a.size() == 1) a.insert(a.begin(), 1);
-  if (b.size() == 1) b.push_back(1);
+  const Shape &os = c.out_shape(0);
+  if (a.size() == 1)
+    a.insert(a.begin(), 1);
+  if (b.size() == 1)
+    b.push_back(1);
   const int64_t m = a[a.size() - 2], k = a.back(), n = b.back();
-  if (b[b.size() - 2] != k) c.fail("inner dimensions differ: " + shape_str(a) + " x " + shape_str(b));
+  if (b[b.size() - 2] != k)
+    c.fail("inner dimensions differ: " + shape_str(a) + " x " + shape_str(b));
   const int64_t batch = (m * n) != 0 ? numel(os) / (m * n) : 0;
   // Batch offsets of A and B for each output batch index (numpy broadcasting of batch dims).
   const size_t br = std::max(a.size(), b.size()) - 2;
   Shape ob(br, 1);
-  auto bdims = [&](const Shape& s) {
+  auto bdims = [&](const Shape &s) {
     Shape d(br, 1);
-    for (size_t i = 0; i + 2 < s.size(); ++i) d[br - (s.size() - 2) + i] = s[i];
+    for (size_t i = 0; i + 2 < s.size(); ++i)
+      d[br - (s.size() - 2) + i] = s[i];
     return d;
   };
   const Shape ad = bdims(a), bd = bdims(b);
-  for (size_t i = 0; i < br; ++i) ob[i] = std::max(ad[i], bd[i]);
-  if (numel(ob) != batch) c.fail("output shape " + shape_str(os) + " does not match the operands");
+  for (size_t i = 0; i < br; ++i)
+    ob[i] = std::max(ad[i], bd[i]);
+  if (numel(ob) != batch)
+    c.fail("output shape " + shape_str(os) + " does not match the operands");
   std::vector<int64_t> aoff(batch), boff(batch);
   const auto ast = strides_of(ad), bst = strides_of(bd), ost = strides_of(ob);
   for (int64_t i = 0; i < batch; ++i) {
@@ -96,9 +110,9 @@ void prep_matmul(LayerContext& c) {
     aoff[i] = ai * m * k;
     boff[i] = bi * k * n;
   }
-  const float* pa = ops[0].ptr();
-  const float* pb = ops[1].ptr();
-  float* out = c.out(0).ptr();
+  const float *pa = ops[0].ptr();
+  const float *pb = ops[1].ptr();
+  float *out = c.out(0).ptr();
   c.p.path = "gemm";
   c.p.run = [=] {
     for (int64_t i = 0; i < batch; ++i)
@@ -106,9 +120,9 @@ void prep_matmul(LayerContext& c) {
   };
 }
 
-void prep_pool(LayerContext& c, bool max) {
-  const Shape& is = c.in(0).shape;
-  const Shape& os = c.out_shape(0);
+void prep_pool(LayerContext &c, bool max) {
+  const Shape &is = c.in(0).shape;
+  const Shape &os = c.out_shape(0);
   need_rank(c, is, 4, "input");
   need_rank(c, os, 4, "output");
   PoolGeom geo;
@@ -116,14 +130,15 @@ void prep_pool(LayerContext& c, bool max) {
   const auto k = c.l.attrs.get_ints("kernel", {1, 1}, 2);
   const auto s = c.l.attrs.get_ints("stride", k, 2);
   const auto d = c.l.attrs.get_ints("dilation", {1, 1}, 2);
-  if (k.size() != 2 || s.size() != 2 || d.size() != 2) c.fail("kernel/stride/dilation must be 2-D");
+  if (k.size() != 2 || s.size() != 2 || d.size() != 2)
+    c.fail("kernel/stride/dilation must be 2-D");
   geo.kh = k[0], geo.kw = k[1], geo.sh = s[0], geo.sw = s[1], geo.dh = d[0], geo.dw = d[1];
   std::tie(geo.pad_top, geo.pad_left) = c.pads();
   geo.count_include_pad = c.l.attrs.get_int("count_include_pad", 0) != 0;
-  const float* in = c.in(0).ptr();
-  float* out = c.out(0).ptr();
+  const float *in = c.in(0).ptr();
+  float *out = c.out(0).ptr();
   c.p.path = max ? "maxpool" : "avgpool";
   c.p.run = [=] { max ? max_pool(geo, in, out) : avg_pool(geo, in, out); };
 }
 
-}  // namespace perfmodel::kernels::cpu::detail
+} // namespace perfmodel::kernels::cpu::detail

@@ -12,27 +12,24 @@ namespace {
 
 template <typename T>
 using RowMat = Eigen::Matrix<T, Eigen::Dynamic, Eigen::Dynamic, Eigen::RowMajor>;
-template <typename T>
-using CMap = Eigen::Map<const RowMat<T>, 0, Eigen::OuterStride<>>;
-template <typename T>
-using MMap = Eigen::Map<RowMat<T>, 0, Eigen::OuterStride<>>;
+template <typename T> using CMap = Eigen::Map<const RowMat<T>, 0, Eigen::OuterStride<>>;
+template <typename T> using MMap = Eigen::Map<RowMat<T>, 0, Eigen::OuterStride<>>;
 
-template <typename T>
-struct Operands {
+template <typename T> struct Operands {
   int64_t k;
-  const T* a;
+  const T *a;
   int64_t lda;
   bool at;
-  const T* b;
+  const T *b;
   int64_t ldb;
   bool bt;
-  T* c;
+  T *c;
   int64_t ldc;
   bool acc;
 };
 
 template <typename T, typename L, typename R>
-void assign(MMap<T>& C, const L& A, const R& B, bool acc) {
+void assign(MMap<T> &C, const L &A, const R &B, bool acc) {
   if (acc)
     C.noalias() += A * B;
   else
@@ -41,16 +38,18 @@ void assign(MMap<T>& C, const L& A, const R& B, bool acc) {
 
 // One block of C: rows [r0, r1), columns [c0, c1).
 template <typename T>
-void block(const Operands<T>& o, int64_t r0, int64_t r1, int64_t c0, int64_t c1) {
+void block(const Operands<T> &o, int64_t r0, int64_t r1, int64_t c0, int64_t c1) {
   const int64_t rows = r1 - r0, cols = c1 - c0, k = o.k;
-  if (rows <= 0 || cols <= 0) return;
+  if (rows <= 0 || cols <= 0)
+    return;
   MMap<T> C(o.c + r0 * o.ldc + c0, rows, cols, Eigen::OuterStride<>(o.ldc));
   if (k == 0) {
-    if (!o.acc) C.setZero();
+    if (!o.acc)
+      C.setZero();
     return;
   }
   // A block: [rows x k] directly, or the transpose of a [k x rows] column slice.
-  auto run_b = [&](const auto& A) {
+  auto run_b = [&](const auto &A) {
     if (o.bt) {
       CMap<T> B(o.b + c0 * o.ldb, cols, k, Eigen::OuterStride<>(o.ldb));
       assign<T>(C, A, B.transpose(), o.acc);
@@ -68,9 +67,9 @@ void block(const Operands<T>& o, int64_t r0, int64_t r1, int64_t c0, int64_t c1)
   }
 }
 
-template <typename T>
-void gemm_impl(int64_t m, int64_t n, const Operands<T>& o) {
-  if (m <= 0 || n <= 0) return;
+template <typename T> void gemm_impl(int64_t m, int64_t n, const Operands<T> &o) {
+  if (m <= 0 || n <= 0)
+    return;
   if (m * n * o.k < kGemmParallelMacs || num_threads() == 1) {
     block(o, 0, m, 0, n);
     return;
@@ -80,24 +79,22 @@ void gemm_impl(int64_t m, int64_t n, const Operands<T>& o) {
     parallel_for(m, 8, [&](int64_t r0, int64_t r1) { block(o, r0, r1, 0, n); });
   } else {
     const int64_t vec = 16, nvec = (n + vec - 1) / vec;
-    parallel_for(nvec, 1, [&](int64_t v0, int64_t v1) {
-      block(o, 0, m, v0 * vec, std::min(n, v1 * vec));
-    });
+    parallel_for(nvec, 1,
+                 [&](int64_t v0, int64_t v1) { block(o, 0, m, v0 * vec, std::min(n, v1 * vec)); });
   }
 }
 
-}  // namespace
+} // namespace
 
-void gemm(int64_t m, int64_t n, int64_t k, const float* a, int64_t lda, bool a_transposed,
-          const float* b, int64_t ldb, bool b_transposed, float* c, int64_t ldc,
-          bool accumulate) {
+void gemm(int64_t m, int64_t n, int64_t k, const float *a, int64_t lda, bool a_transposed,
+          const float *b, int64_t ldb, bool b_transposed, float *c, int64_t ldc, bool accumulate) {
   gemm_impl<float>(m, n, {k, a, lda, a_transposed, b, ldb, b_transposed, c, ldc, accumulate});
 }
 
-void gemm(int64_t m, int64_t n, int64_t k, const double* a, int64_t lda, bool a_transposed,
-          const double* b, int64_t ldb, bool b_transposed, double* c, int64_t ldc,
+void gemm(int64_t m, int64_t n, int64_t k, const double *a, int64_t lda, bool a_transposed,
+          const double *b, int64_t ldb, bool b_transposed, double *c, int64_t ldc,
           bool accumulate) {
   gemm_impl<double>(m, n, {k, a, lda, a_transposed, b, ldb, b_transposed, c, ldc, accumulate});
 }
 
-}  // namespace perfmodel::kernels::cpu
+} // namespace perfmodel::kernels::cpu

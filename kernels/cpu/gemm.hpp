@@ -7,20 +7,21 @@ namespace perfmodel::kernels::cpu {
 
 /// Row-major operands: C[m x n] (leading dim ldc) = A * B, where A is [m x k] (lda) or, with
 /// `a_transposed`, stored as [k x m] (lda) and used transposed (transposed convolution), and B
-/// is [k x n] (ldb) or, with `b_transposed`, stored as [n x k] (ldb) (a linear layer's weight). `accumulate` adds into C instead of overwriting it.
-/// The product is split by rows of C (or by columns when n > m) into one block per thread,
-/// each block an Eigen single-threaded GEMM; small products (below kGemmParallelMacs) run on
-/// the calling thread alone because waking a worker costs more than it saves.
-void gemm(int64_t m, int64_t n, int64_t k, const float* a, int64_t lda, bool a_transposed,
-          const float* b, int64_t ldb, bool b_transposed, float* c, int64_t ldc,
+/// is [k x n] (ldb) or, with `b_transposed`, stored as [n x k] (ldb) (a linear layer's weight).
+/// `accumulate` adds into C instead of overwriting it. The product is split by rows of C (or by
+/// columns when n > m) into one block per thread, each block an Eigen single-threaded GEMM; small
+/// products (below kGemmParallelMacs) run on the calling thread alone because waking a worker costs
+/// more than it saves.
+void gemm(int64_t m, int64_t n, int64_t k, const float *a, int64_t lda, bool a_transposed,
+          const float *b, int64_t ldb, bool b_transposed, float *c, int64_t ldc,
           bool accumulate = false);
 
 /// Same in double precision (microbenchmarks of the fp64 path).
-void gemm(int64_t m, int64_t n, int64_t k, const double* a, int64_t lda, bool a_transposed,
-          const double* b, int64_t ldb, bool b_transposed, double* c, int64_t ldc,
+void gemm(int64_t m, int64_t n, int64_t k, const double *a, int64_t lda, bool a_transposed,
+          const double *b, int64_t ldb, bool b_transposed, double *c, int64_t ldc,
           bool accumulate = false);
 
 /// Multiply-accumulates below which a GEMM is not split across threads.
 inline constexpr int64_t kGemmParallelMacs = 1 << 16;
 
-}  // namespace perfmodel::kernels::cpu
+} // namespace perfmodel::kernels::cpu

@@ -21,14 +21,16 @@ namespace perfmodel::kernels::cpu {
 
 namespace {
 
-constexpr double kMinSampleSeconds = 2e-4;  // short kernels repeat inside one sample
+constexpr double kMinSampleSeconds = 2e-4; // short kernels repeat inside one sample
 
-std::atomic<float> g_sink{0};  // results of read/fma kernels land here so they are not elided
+std::atomic<float> g_sink{0}; // results of read/fma kernels land here so they are not elided
 
-Buffer filled(int64_t n, float v) { return Buffer(static_cast<size_t>(std::max<int64_t>(n, 1)), v); }
+Buffer filled(int64_t n, float v) {
+  return Buffer(static_cast<size_t>(std::max<int64_t>(n, 1)), v);
+}
 
 // Times fn with enough inner repetitions that one sample lasts at least kMinSampleSeconds.
-TimingStats timed(const std::function<void()>& fn, int warmup, int iters) {
+TimingStats timed(const std::function<void()> &fn, int warmup, int iters) {
   const double t0 = now_seconds();
   fn();
   const double once = std::max(now_seconds() - t0, 1e-9);
@@ -36,7 +38,7 @@ TimingStats timed(const std::function<void()>& fn, int warmup, int iters) {
   return time_runs(fn, warmup, iters, inner);
 }
 
-void run_bandwidth(const BenchCase& c, BenchResult& r, int warmup, int iters) {
+void run_bandwidth(const BenchCase &c, BenchResult &r, int warmup, int iters) {
   const int arrays = c.variant == "read" ? 1 : c.variant == "copy" ? 2 : 3;
   const int t = num_threads();
   const int64_t n = std::max<int64_t>(c.working_set_bytes / (4 * arrays), 16 * t);
@@ -44,24 +46,30 @@ void run_bandwidth(const BenchCase& c, BenchResult& r, int warmup, int iters) {
   // inside one parallel_for, so a working set that fits in L1 measures L1 and not the pool's
   // wake-up (about 32 MiB of traffic per call). copy is the executor's data-movement call
   // (parallel_copy: one sweep per call, wake-up included), which calibration fits layers with.
-  const int64_t reps = c.variant == "copy" ? 1
-                       : std::max<int64_t>(1, (int64_t(32) << 20) / std::max<int64_t>(4 * n * arrays, 1));
-  Buffer a = filled(n, 1.0f), b = filled(arrays > 1 ? n : 1, 2.0f), d = filled(arrays > 2 ? n : 1, 0.5f);
+  const int64_t reps =
+      c.variant == "copy"
+          ? 1
+          : std::max<int64_t>(1, (int64_t(32) << 20) / std::max<int64_t>(4 * n * arrays, 1));
+  Buffer a = filled(n, 1.0f), b = filled(arrays > 1 ? n : 1, 2.0f),
+         d = filled(arrays > 2 ? n : 1, 0.5f);
   std::function<void(int64_t, int64_t)> kernel;
   if (c.variant == "read")
     kernel = [&](int64_t s, int64_t e) {
       float acc = 0;
-      for (int64_t i = 0; i < reps; ++i) acc += stream_read(a.data() + s, e - s);
+      for (int64_t i = 0; i < reps; ++i)
+        acc += stream_read(a.data() + s, e - s);
       g_sink.store(acc, std::memory_order_relaxed);
     };
   else if (c.variant == "copy")
     kernel = [&](int64_t s, int64_t e) { stream_copy(a.data() + s, b.data() + s, e - s); };
   else if (c.variant == "triad")
     kernel = [&](int64_t s, int64_t e) {
-      for (int64_t i = 0; i < reps; ++i) stream_triad(a.data() + s, b.data() + s, d.data() + s, 0.5f, e - s);
+      for (int64_t i = 0; i < reps; ++i)
+        stream_triad(a.data() + s, b.data() + s, d.data() + s, 0.5f, e - s);
     };
   else
-    throw InputError("microbenchmark " + c.name + ": unknown bandwidth variant '" + c.variant + "'");
+    throw InputError("microbenchmark " + c.name + ": unknown bandwidth variant '" + c.variant +
+                     "'");
   auto fn = [&] {
     if (c.variant == "copy")
       parallel_copy(a.data(), b.data(), n);
@@ -73,7 +81,7 @@ void run_bandwidth(const BenchCase& c, BenchResult& r, int warmup, int iters) {
   r.time = timed(fn, warmup, iters);
 }
 
-void run_fma(const BenchCase& c, BenchResult& r, int warmup, int iters) {
+void run_fma(const BenchCase &c, BenchResult &r, int warmup, int iters) {
   const bool fp64 = c.dtype == DType::fp64;
   const int64_t rounds = 1 << 20;
   const int t = num_threads();
@@ -88,7 +96,7 @@ void run_fma(const BenchCase& c, BenchResult& r, int warmup, int iters) {
   r.time = timed(fn, warmup, iters);
 }
 
-void run_gemm(const BenchCase& c, BenchResult& r, int warmup, int iters) {
+void run_gemm(const BenchCase &c, BenchResult &r, int warmup, int iters) {
   const GemmDims g = *c.gemm;
   if (g.m <= 0 || g.n <= 0 || g.k <= 0 || g.batch <= 0)
     throw InputError("microbenchmark " + c.name + ": GEMM dimensions must be positive");
@@ -98,16 +106,16 @@ void run_gemm(const BenchCase& c, BenchResult& r, int warmup, int iters) {
   Tensor out = zero_tensor({g.batch, g.m, g.n});
   auto fn = [&] {
     for (int64_t i = 0; i < g.batch; ++i)
-      gemm(g.m, g.n, g.k, a.ptr() + i * g.m * g.k, g.k, false, b.ptr() + i * g.k * g.n, g.k,
-           true, out.ptr() + i * g.m * g.n, g.n);
+      gemm(g.m, g.n, g.k, a.ptr() + i * g.m * g.k, g.k, false, b.ptr() + i * g.k * g.n, g.k, true,
+           out.ptr() + i * g.m * g.n, g.n);
   };
   r.flops = 2.0 * g.batch * g.m * g.n * g.k;
   r.bytes = 4.0 * g.batch * (g.m * g.k + g.k * g.n + g.m * g.n);
   r.time = timed(fn, warmup, iters);
 }
 
-ConvGeom geom(const BenchCase& c) {
-  const ConvDims& d = *c.conv;
+ConvGeom geom(const BenchCase &c) {
+  const ConvDims &d = *c.conv;
   ConvGeom g;
   g.n = d.batch, g.c = d.c, g.h = d.h, g.w = d.w, g.oc = d.out_channels;
   g.oh = d.out_h(), g.ow = d.out_w();
@@ -120,7 +128,7 @@ ConvGeom geom(const BenchCase& c) {
   return g;
 }
 
-void run_conv(const BenchCase& c, BenchResult& r, int warmup, int iters) {
+void run_conv(const BenchCase &c, BenchResult &r, int warmup, int iters) {
   const ConvGeom g = geom(c);
   Tensor in = random_tensor({g.n, g.c, g.h, g.w}, 1);
   Tensor wt = random_tensor({g.oc, g.c / g.groups, g.kh, g.kw}, 2), bias = random_tensor({g.oc}, 3);
@@ -133,7 +141,7 @@ void run_conv(const BenchCase& c, BenchResult& r, int warmup, int iters) {
   r.time = timed(fn, warmup, iters);
 }
 
-void run_map(const BenchCase& c, BenchResult& r, int warmup, int iters) {
+void run_map(const BenchCase &c, BenchResult &r, int warmup, int iters) {
   const bool binary = c.variant == "add" || c.variant == "add_bcast";
   // Working set: input + output (+ second input of a same-shape add); 64 channels of planes.
   const int64_t n = std::max<int64_t>(c.working_set_bytes / (4 * (c.variant == "add" ? 3 : 2)), 64);
@@ -149,21 +157,25 @@ void run_map(const BenchCase& c, BenchResult& r, int warmup, int iters) {
   } else if (c.variant == "add") {
     fn = [&] { elementwise("add", {x.ptr(), y.ptr()}, {x.shape, y.shape}, out.shape, out.ptr()); };
   } else if (c.variant == "add_bcast") {
-    fn = [&] { elementwise("add", {x.ptr(), cb.ptr()}, {x.shape, cb.shape}, out.shape, out.ptr()); };
+    fn = [&] {
+      elementwise("add", {x.ptr(), cb.ptr()}, {x.shape, cb.shape}, out.shape, out.ptr());
+    };
   } else if (c.variant == "batchnorm") {
     flops_per = 2;
     fn = [&] { batch_norm(1, ch, plane, x.ptr(), cs.ptr(), cs.ptr(), out.ptr()); };
   } else {
-    throw InputError("microbenchmark " + c.name + ": unknown elementwise variant '" + c.variant + "'");
+    throw InputError("microbenchmark " + c.name + ": unknown elementwise variant '" + c.variant +
+                     "'");
   }
   r.flops = flops_per * double(total);
-  r.bytes = 4.0 * double(total) * (c.variant == "add" ? 3 : 2) +
-            (c.variant == "add_bcast" || c.variant == "batchnorm" ? 4.0 * ch * (binary ? 1 : 4) : 0.0);
+  r.bytes =
+      4.0 * double(total) * (c.variant == "add" ? 3 : 2) +
+      (c.variant == "add_bcast" || c.variant == "batchnorm" ? 4.0 * ch * (binary ? 1 : 4) : 0.0);
   r.time = timed(fn, warmup, iters);
 }
 
-void run_pool(const BenchCase& c, BenchResult& r, int warmup, int iters) {
-  const ConvDims& d = *c.conv;
+void run_pool(const BenchCase &c, BenchResult &r, int warmup, int iters) {
+  const ConvDims &d = *c.conv;
   Tensor in = random_tensor({1, d.c, d.h, d.w}, 1);
   std::function<void()> fn;
   Tensor out;
@@ -187,7 +199,7 @@ void run_pool(const BenchCase& c, BenchResult& r, int warmup, int iters) {
   r.time = timed(fn, warmup, iters);
 }
 
-void run_launch(const BenchCase& c, BenchResult& r, int warmup, int iters) {
+void run_launch(const BenchCase &c, BenchResult &r, int warmup, int iters) {
   std::function<void()> fn;
   if (c.variant == "pool")
     fn = [] { parallel_for(num_threads(), 1, [](int64_t, int64_t) {}); };
@@ -198,17 +210,24 @@ void run_launch(const BenchCase& c, BenchResult& r, int warmup, int iters) {
   r.time = timed(fn, warmup, iters);
 }
 
-}  // namespace
+} // namespace
 
 std::string_view to_string(BenchKind k) {
   switch (k) {
-    case BenchKind::bandwidth: return "bandwidth";
-    case BenchKind::fma: return "fma";
-    case BenchKind::gemm: return "gemm";
-    case BenchKind::conv: return "conv";
-    case BenchKind::elementwise: return "elementwise";
-    case BenchKind::pool: return "pool";
-    case BenchKind::launch: return "launch";
+  case BenchKind::bandwidth:
+    return "bandwidth";
+  case BenchKind::fma:
+    return "fma";
+  case BenchKind::gemm:
+    return "gemm";
+  case BenchKind::conv:
+    return "conv";
+  case BenchKind::elementwise:
+    return "elementwise";
+  case BenchKind::pool:
+    return "pool";
+  case BenchKind::launch:
+    return "launch";
   }
   return "?";
 }
@@ -220,7 +239,7 @@ double BenchResult::bytes_per_second() const {
   return time.median_seconds > 0 ? bytes / time.median_seconds : 0.0;
 }
 
-BenchResult run_bench(const BenchCase& c, const MicrobenchOptions& opts) {
+BenchResult run_bench(const BenchCase &c, const MicrobenchOptions &opts) {
   ThreadCountScope scope(c.threads > 0 ? c.threads : opts.threads);
   BenchResult r;
   r.bench = c;
@@ -231,26 +250,41 @@ BenchResult run_bench(const BenchCase& c, const MicrobenchOptions& opts) {
       ((c.kind == BenchKind::conv || c.kind == BenchKind::pool) && !c.conv))
     throw InputError("microbenchmark " + c.name + ": missing dimensions");
   switch (c.kind) {
-    case BenchKind::bandwidth: run_bandwidth(c, r, warmup, iters); break;
-    case BenchKind::fma: run_fma(c, r, warmup, iters); break;
-    case BenchKind::gemm: run_gemm(c, r, warmup, iters); break;
-    case BenchKind::conv: run_conv(c, r, warmup, iters); break;
-    case BenchKind::elementwise: run_map(c, r, warmup, iters); break;
-    case BenchKind::pool: run_pool(c, r, warmup, iters); break;
-    case BenchKind::launch: run_launch(c, r, warmup, iters); break;
+  case BenchKind::bandwidth:
+    run_bandwidth(c, r, warmup, iters);
+    break;
+  case BenchKind::fma:
+    run_fma(c, r, warmup, iters);
+    break;
+  case BenchKind::gemm:
+    run_gemm(c, r, warmup, iters);
+    break;
+  case BenchKind::conv:
+    run_conv(c, r, warmup, iters);
+    break;
+  case BenchKind::elementwise:
+    run_map(c, r, warmup, iters);
+    break;
+  case BenchKind::pool:
+    run_pool(c, r, warmup, iters);
+    break;
+  case BenchKind::launch:
+    run_launch(c, r, warmup, iters);
+    break;
   }
   return r;
 }
 
-std::vector<BenchResult> run_microbenchmarks(const MicrobenchOptions& opts) {
+std::vector<BenchResult> run_microbenchmarks(const MicrobenchOptions &opts) {
   const auto plan = microbench_plan(opts);
   std::vector<BenchResult> out;
   out.reserve(plan.size());
   for (size_t i = 0; i < plan.size(); ++i) {
-    if (opts.progress) opts.progress(i, plan.size(), plan[i]);
+    if (opts.progress)
+      opts.progress(i, plan.size(), plan[i]);
     out.push_back(run_bench(plan[i], opts));
   }
   return out;
 }
 
-}  // namespace perfmodel::kernels::cpu
+} // namespace perfmodel::kernels::cpu

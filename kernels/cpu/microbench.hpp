@@ -34,13 +34,13 @@ struct ConvDims {
 
 /// One microbenchmark to run.
 struct BenchCase {
-  std::string name;       // unique, e.g. "gemm/fp32/256x256x256", "bw/triad/1.00MB"
+  std::string name; // unique, e.g. "gemm/fp32/256x256x256", "bw/triad/1.00MB"
   BenchKind kind = BenchKind::gemm;
-  std::string variant;    // bandwidth: read|copy|triad; elementwise: relu|add|...; pool: max|avg;
-                          // conv: im2col|direct1x1|depthwise; launch: pool|thread; fma: ""
+  std::string variant; // bandwidth: read|copy|triad; elementwise: relu|add|...; pool: max|avg;
+                       // conv: im2col|direct1x1|depthwise; launch: pool|thread; fma: ""
   DType dtype = DType::fp32;
-  int threads = 0;        // 0 = every hardware thread
-  int64_t working_set_bytes = 0;  // bandwidth/elementwise/pool: bytes of all arrays touched
+  int threads = 0;               // 0 = every hardware thread
+  int64_t working_set_bytes = 0; // bandwidth/elementwise/pool: bytes of all arrays touched
   std::optional<GemmDims> gemm;
   std::optional<ConvDims> conv;
 };
@@ -49,7 +49,7 @@ struct BenchCase {
 /// executor's layers (compulsory traffic; bandwidth kernels count every byte read or written).
 struct BenchResult {
   BenchCase bench;
-  int threads = 1;        // threads actually used
+  int threads = 1; // threads actually used
   double flops = 0;
   double bytes = 0;
   TimingStats time;
@@ -58,22 +58,22 @@ struct BenchResult {
 };
 
 struct MicrobenchOptions {
-  bool quick = false;     // the --quick plan (<= ~25 s on 2 cores) instead of the full one
-  int threads = 0;        // 0 = every hardware thread
-  int warmup = 0;         // 0 = the plan's default for the kind
-  int iters = 0;          // 0 = the plan's default
-  std::string only;       // run only cases whose name contains this ("" = all)
+  bool quick = false; // the --quick plan (<= ~25 s on 2 cores) instead of the full one
+  int threads = 0;    // 0 = every hardware thread
+  int warmup = 0;     // 0 = the plan's default for the kind
+  int iters = 0;      // 0 = the plan's default
+  std::string only;   // run only cases whose name contains this ("" = all)
   /// Called before each case with (index, count, case); progress on stderr in the CLI.
-  std::function<void(size_t, size_t, const BenchCase&)> progress;
+  std::function<void(size_t, size_t, const BenchCase &)> progress;
 };
 
 /// The cases of the quick or full plan, in run order.
-std::vector<BenchCase> microbench_plan(const MicrobenchOptions& opts);
+std::vector<BenchCase> microbench_plan(const MicrobenchOptions &opts);
 
 /// Runs one case. Throws perfmodel::InputError for a malformed case.
-BenchResult run_bench(const BenchCase& c, const MicrobenchOptions& opts);
+BenchResult run_bench(const BenchCase &c, const MicrobenchOptions &opts);
 
 /// Runs the whole plan.
-std::vector<BenchResult> run_microbenchmarks(const MicrobenchOptions& opts);
+std::vector<BenchResult> run_microbenchmarks(const MicrobenchOptions &opts);
 
-}  // namespace perfmodel::kernels::cpu
+} // namespace perfmodel::kernels::cpu

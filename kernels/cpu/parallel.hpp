@@ -21,18 +21,18 @@ void set_num_threads(int n);
 
 /// Splits [0, n) into at most num_threads() contiguous chunks of at least `grain` items and
 /// runs fn(begin, end) on them, the first chunk on the calling thread; returns when all are done.
-void parallel_for(int64_t n, int64_t grain, const std::function<void(int64_t, int64_t)>& fn);
+void parallel_for(int64_t n, int64_t grain, const std::function<void(int64_t, int64_t)> &fn);
 
 /// RAII override of the thread count (tests, single-thread microbenchmarks).
 class ThreadCountScope {
- public:
+public:
   explicit ThreadCountScope(int n);
   ~ThreadCountScope();
-  ThreadCountScope(const ThreadCountScope&) = delete;
-  ThreadCountScope& operator=(const ThreadCountScope&) = delete;
+  ThreadCountScope(const ThreadCountScope &) = delete;
+  ThreadCountScope &operator=(const ThreadCountScope &) = delete;
 
- private:
+private:
   int saved_;
 };
 
-}  // namespace perfmodel::kernels::cpu
+} // namespace perfmodel::kernels::cpu

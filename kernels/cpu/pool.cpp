@@ -11,8 +11,7 @@ namespace perfmodel::kernels::cpu {
 
 namespace {
 
-template <bool Max>
-void pool(const PoolGeom& g, const float* in, float* out) {
+template <bool Max> void pool(const PoolGeom &g, const float *in, float *out) {
   // Clipped window bounds per output column, computed once per call (undilated windows):
   // the inner loops then run without bounds checks.
   const bool plain = g.dh == 1 && g.dw == 1;
@@ -24,8 +23,8 @@ void pool(const PoolGeom& g, const float* in, float* out) {
   }
   parallel_for(g.n * g.c, 1, [&](int64_t p0, int64_t p1) {
     for (int64_t p = p0; p < p1; ++p) {
-      const float* src = in + p * g.h * g.w;
-      float* dst = out + p * g.oh * g.ow;
+      const float *src = in + p * g.h * g.w;
+      float *dst = out + p * g.oh * g.ow;
       for (int64_t y = 0; y < g.oh; ++y) {
         const int64_t y0 = y * g.sh - g.pad_top;
         if (plain) {
@@ -33,12 +32,13 @@ void pool(const PoolGeom& g, const float* in, float* out) {
           for (int64_t x = 0; x < g.ow; ++x) {
             float acc = Max ? -std::numeric_limits<float>::infinity() : 0.0f;
             for (int64_t iy = yb; iy < ye; ++iy) {
-              const float* row = src + iy * g.w;
-              for (int64_t ix = xb[x]; ix < xe[x]; ++ix) acc = Max ? std::max(acc, row[ix]) : acc + row[ix];
+              const float *row = src + iy * g.w;
+              for (int64_t ix = xb[x]; ix < xe[x]; ++ix)
+                acc = Max ? std::max(acc, row[ix]) : acc + row[ix];
             }
             if constexpr (!Max) {
               int64_t div = (ye - yb) * (xe[x] - xb[x]);
-              if (g.count_include_pad) {  // the window clipped to the padded input (PyTorch)
+              if (g.count_include_pad) { // the window clipped to the padded input (PyTorch)
                 const int64_t x0 = x * g.sw - g.pad_left;
                 div = (std::min(y0 + g.kh, g.h + g.pad_top) - y0) *
                       (std::min(x0 + g.kw, g.w + g.pad_left) - x0);
@@ -55,10 +55,12 @@ void pool(const PoolGeom& g, const float* in, float* out) {
           int64_t count = 0;
           for (int64_t i = 0; i < g.kh; ++i) {
             const int64_t iy = y0 + i * g.dh;
-            if (iy < 0 || iy >= g.h) continue;
+            if (iy < 0 || iy >= g.h)
+              continue;
             for (int64_t j = 0; j < g.kw; ++j) {
               const int64_t ix = x0 + j * g.dw;
-              if (ix < 0 || ix >= g.w) continue;
+              if (ix < 0 || ix >= g.w)
+                continue;
               const float v = src[iy * g.w + ix];
               acc = Max ? std::max(acc, v) : acc + v;
               ++count;
@@ -80,26 +82,28 @@ void pool(const PoolGeom& g, const float* in, float* out) {
   });
 }
 
-}  // namespace
+} // namespace
 
-void max_pool(const PoolGeom& g, const float* in, float* out) { pool<true>(g, in, out); }
-void avg_pool(const PoolGeom& g, const float* in, float* out) { pool<false>(g, in, out); }
+void max_pool(const PoolGeom &g, const float *in, float *out) { pool<true>(g, in, out); }
+void avg_pool(const PoolGeom &g, const float *in, float *out) { pool<false>(g, in, out); }
 
-void global_pool(int64_t planes, int64_t plane_size, bool max, const float* in, float* out) {
+void global_pool(int64_t planes, int64_t plane_size, bool max, const float *in, float *out) {
   parallel_for(planes, 1, [&](int64_t p0, int64_t p1) {
     for (int64_t p = p0; p < p1; ++p) {
-      const float* s = in + p * plane_size;
+      const float *s = in + p * plane_size;
       if (max) {
         float m = -std::numeric_limits<float>::infinity();
-        for (int64_t i = 0; i < plane_size; ++i) m = std::max(m, s[i]);
+        for (int64_t i = 0; i < plane_size; ++i)
+          m = std::max(m, s[i]);
         out[p] = m;
       } else {
         float acc = 0;
-        for (int64_t i = 0; i < plane_size; ++i) acc += s[i];
+        for (int64_t i = 0; i < plane_size; ++i)
+          acc += s[i];
         out[p] = plane_size ? acc / float(plane_size) : 0.0f;
       }
     }
   });
 }
 
-}  // namespace perfmodel::kernels::cpu
+} // namespace perfmodel::kernels::cpu

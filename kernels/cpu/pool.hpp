@@ -10,12 +10,12 @@ namespace perfmodel::kernels::cpu {
 struct PoolGeom {
   int64_t n = 1, c = 0, h = 0, w = 0, oh = 0, ow = 0;
   int64_t kh = 1, kw = 1, sh = 1, sw = 1, pad_top = 0, pad_left = 0, dh = 1, dw = 1;
-  bool count_include_pad = false;  // average pool: divide by the full window, pads included
+  bool count_include_pad = false; // average pool: divide by the full window, pads included
 };
 
-void max_pool(const PoolGeom& g, const float* in, float* out);
-void avg_pool(const PoolGeom& g, const float* in, float* out);
+void max_pool(const PoolGeom &g, const float *in, float *out);
+void avg_pool(const PoolGeom &g, const float *in, float *out);
 /// in [n, c, h, w] -> out [n, c]: mean or max over each plane.
-void global_pool(int64_t planes, int64_t plane_size, bool max, const float* in, float* out);
+void global_pool(int64_t planes, int64_t plane_size, bool max, const float *in, float *out);
 
-}  // namespace perfmodel::kernels::cpu
+} // namespace perfmodel::kernels::cpu

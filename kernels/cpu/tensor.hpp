@@ -19,16 +19,16 @@ struct Tensor {
   std::shared_ptr<Buffer> data;
 
   int64_t size() const { return numel(shape); }
-  float* ptr() { return data->data(); }
-  const float* ptr() const { return data->data(); }
+  float *ptr() { return data->data(); }
+  const float *ptr() const { return data->data(); }
 };
 
 /// A tensor of `shape` filled with uniform values in [lo, hi) from a fixed-seed generator.
-Tensor random_tensor(const Shape& shape, uint64_t seed, float lo = -1.0f, float hi = 1.0f);
+Tensor random_tensor(const Shape &shape, uint64_t seed, float lo = -1.0f, float hi = 1.0f);
 /// A zero-filled tensor.
-Tensor zero_tensor(const Shape& shape);
+Tensor zero_tensor(const Shape &shape);
 
 /// Row-major strides of a shape, in elements.
-std::vector<int64_t> strides_of(const Shape& shape);
+std::vector<int64_t> strides_of(const Shape &shape);
 
-}  // namespace perfmodel::kernels::cpu
+} // namespace perfmodel::kernels::cpu

@@ -20,32 +20,39 @@ TimingStats summarize(std::vector<double> samples, int warmup) {
   s.warmup = warmup;
   s.iters = static_cast<int>(samples.size());
   s.samples_seconds = samples;
-  if (samples.empty()) return s;
+  if (samples.empty())
+    return s;
   std::sort(samples.begin(), samples.end());
   const size_t n = samples.size();
   s.median_seconds = n % 2 ? samples[n / 2] : 0.5 * (samples[n / 2 - 1] + samples[n / 2]);
   s.mean_seconds = std::accumulate(samples.begin(), samples.end(), 0.0) / double(n);
   double ss = 0;
-  for (double v : samples) ss += (v - s.mean_seconds) * (v - s.mean_seconds);
+  for (double v : samples)
+    ss += (v - s.mean_seconds) * (v - s.mean_seconds);
   s.sd_seconds = n > 1 ? std::sqrt(ss / double(n - 1)) : 0.0;
   s.min_seconds = samples.front();
   s.max_seconds = samples.back();
-  const double range = s.median_seconds > 0 ? (s.max_seconds - s.min_seconds) / s.median_seconds : 0;
+  const double range =
+      s.median_seconds > 0 ? (s.max_seconds - s.min_seconds) / s.median_seconds : 0;
   const double cv = s.mean_seconds > 0 ? s.sd_seconds / s.mean_seconds : 0;
   s.noisy = range > kNoisyRangeFraction || cv > kNoisySdFraction;
   return s;
 }
 
-TimingStats time_runs(const std::function<void()>& fn, int warmup, int iters, int inner) {
-  if (iters < 1) throw InputError("timing: --iters must be at least 1, got " + std::to_string(iters));
-  if (warmup < 0) throw InputError("timing: --warmup must be >= 0, got " + std::to_string(warmup));
+TimingStats time_runs(const std::function<void()> &fn, int warmup, int iters, int inner) {
+  if (iters < 1)
+    throw InputError("timing: --iters must be at least 1, got " + std::to_string(iters));
+  if (warmup < 0)
+    throw InputError("timing: --warmup must be >= 0, got " + std::to_string(warmup));
   inner = std::max(inner, 1);
-  for (int i = 0; i < warmup; ++i) fn();
+  for (int i = 0; i < warmup; ++i)
+    fn();
   std::vector<double> samples;
   samples.reserve(static_cast<size_t>(iters));
   for (int i = 0; i < iters; ++i) {
     const double t0 = now_seconds();
-    for (int j = 0; j < inner; ++j) fn();
+    for (int j = 0; j < inner; ++j)
+      fn();
     samples.push_back((now_seconds() - t0) / inner);
   }
   TimingStats s = summarize(std::move(samples), warmup);
@@ -53,4 +60,4 @@ TimingStats time_runs(const std::function<void()>& fn, int warmup, int iters, in
   return s;
 }
 
-}  // namespace perfmodel::kernels::cpu
+} // namespace perfmodel::kernels::cpu

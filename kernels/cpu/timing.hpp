@@ -19,11 +19,11 @@ struct TimingStats {
   int iters = 0;
   double median_seconds = 0;
   double mean_seconds = 0;
-  double sd_seconds = 0;  // sample standard deviation (n - 1)
+  double sd_seconds = 0; // sample standard deviation (n - 1)
   double min_seconds = 0;
   double max_seconds = 0;
   std::string cache_state = "warm";
-  bool noisy = false;      // spread above the thresholds above; reported, never hidden
+  bool noisy = false; // spread above the thresholds above; reported, never hidden
   std::vector<double> samples_seconds;
 };
 
@@ -32,9 +32,9 @@ TimingStats summarize(std::vector<double> samples, int warmup);
 
 /// Runs `fn` `warmup` times untimed, then `iters` times timed with a steady clock.
 /// `inner` > 1 runs fn that many times per timed sample and divides (for very short kernels).
-TimingStats time_runs(const std::function<void()>& fn, int warmup, int iters, int inner = 1);
+TimingStats time_runs(const std::function<void()> &fn, int warmup, int iters, int inner = 1);
 
 /// Seconds on a monotonic clock (std::chrono::steady_clock).
 double now_seconds();
 
-}  // namespace perfmodel::kernels::cpu
+} // namespace perfmodel::kernels::cpu

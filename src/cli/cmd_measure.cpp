@@ -38,7 +38,8 @@ std::string cpu_name() {
   while (std::getline(f, line))
     if (line.rfind("model name", 0) == 0) {
       const auto colon = line.find(':');
-      if (colon != std::string::npos) return line.substr(line.find_first_not_of(' ', colon + 1));
+      if (colon != std::string::npos)
+        return line.substr(line.find_first_not_of(' ', colon + 1));
     }
   return "unknown CPU";
 }
@@ -48,7 +49,7 @@ std::string device_str(int threads) {
          (threads == 1 ? "" : "s") + ")";
 }
 
-report::MeasuredStats to_view(const kernels::cpu::TimingStats& t) {
+report::MeasuredStats to_view(const kernels::cpu::TimingStats &t) {
   report::MeasuredStats s;
   s.warmup = t.warmup;
   s.iters = t.iters;
@@ -62,20 +63,21 @@ report::MeasuredStats to_view(const kernels::cpu::TimingStats& t) {
   return s;
 }
 
-int run_microbench(const MeasureArgs& a) {
+int run_microbench(const MeasureArgs &a) {
   namespace kc = kernels::cpu;
   kc::MicrobenchOptions o;
   o.quick = a.quick;
   o.threads = a.threads;
   o.only = a.only;
   if (!a.quiet)
-    o.progress = [](size_t i, size_t n, const kc::BenchCase& c) {
+    o.progress = [](size_t i, size_t n, const kc::BenchCase &c) {
       std::fprintf(stderr, "microbench [%zu/%zu] %s\n", i + 1, n, c.name.c_str());
     };
   const auto results = kc::run_microbenchmarks(o);
-  if (results.empty()) throw InputError("measure: --only '" + a.only + "' matches no microbenchmark");
+  if (results.empty())
+    throw InputError("measure: --only '" + a.only + "' matches no microbenchmark");
   std::vector<report::BenchRow> rows;
-  for (const auto& r : results) {
+  for (const auto &r : results) {
     report::BenchRow b;
     b.name = r.bench.name;
     b.kind = std::string(kc::to_string(r.bench.kind));
@@ -93,16 +95,19 @@ int run_microbench(const MeasureArgs& a) {
   return 0;
 }
 
-int run_measure(const MeasureArgs& a) {
+int run_measure(const MeasureArgs &a) {
   namespace kc = kernels::cpu;
   if (a.device != "cpu")
     throw InputError("measure: --device '" + a.device + "' is not supported (cpu)");
-  if (a.microbench) return run_microbench(a);
-  if (a.model.model.empty()) throw InputError("measure: --model is required (or --microbench)");
-  const report::Format fmt = output_format(a.out);  // reject a bad --format before running
+  if (a.microbench)
+    return run_microbench(a);
+  if (a.model.model.empty())
+    throw InputError("measure: --model is required (or --microbench)");
+  const report::Format fmt = output_format(a.out); // reject a bad --format before running
   const HwSpec hw = io::load_hw(a.hw);
   std::optional<Calibration> cal;
-  if (!a.calibration.empty()) cal = io::load_calibration(a.calibration);
+  if (!a.calibration.empty())
+    cal = io::load_calibration(a.calibration);
   const Graph g = io::load_model(a.model.model, load_options(a.model));
   PredictOptions po;
   po.calibration = cal ? &*cal : nullptr;
@@ -113,12 +118,14 @@ int run_measure(const MeasureArgs& a) {
   mo.iters = a.iters;
   mo.threads = a.threads;
   if (!a.quiet)
-    mo.progress = [](size_t i, size_t n, const std::string& name) {
+    mo.progress = [](size_t i, size_t n, const std::string &name) {
       std::fprintf(stderr, "measure [%zu/%zu] %s\n", i + 1, n, name.c_str());
     };
   if (g.dtype != DType::fp32 && !a.quiet)
-    std::fprintf(stderr, "measure: note: the CPU executor runs fp32; the model's %s is predicted "
-                 "but executed in fp32\n", std::string(to_string(g.dtype)).c_str());
+    std::fprintf(stderr,
+                 "measure: note: the CPU executor runs fp32; the model's %s is predicted "
+                 "but executed in fp32\n",
+                 std::string(to_string(g.dtype)).c_str());
   const kc::GraphMeasurement m = kc::measure_graph(g, mo);
 
   report::MeasurementRun run;
@@ -129,17 +136,18 @@ int run_measure(const MeasureArgs& a) {
   run.min_layer_seconds = a.min_layer_us * 1e-6;
   run.noisy_range_fraction = kc::kNoisyRangeFraction;
   run.noisy_sd_fraction = kc::kNoisySdFraction;
-  for (const auto& l : m.layers) run.layers.push_back({l.name, l.path, to_view(l.time)});
+  for (const auto &l : m.layers)
+    run.layers.push_back({l.name, l.path, to_view(l.time)});
   run.network = to_view(m.network);
   emit(a.out, report::render_measurement(report::make_measurement_view(p, run), fmt));
   return 0;
 }
 
-}  // namespace
+} // namespace
 
-void register_measure(CLI::App& app, Runner& run) {
+void register_measure(CLI::App &app, Runner &run) {
   auto a = std::make_shared<MeasureArgs>();
-  CLI::App* cmd = app.add_subcommand(
+  CLI::App *cmd = app.add_subcommand(
       "measure", "Run a model layer by layer on this CPU and compare with the prediction");
   cmd->footer(
       "Each layer runs with random data: warm-up runs, then timed runs (median, mean, sd, min,\n"
@@ -179,4 +187,4 @@ void register_measure(CLI::App& app, Runner& run) {
   cmd->callback([a, &run] { run = [a] { return run_measure(*a); }; });
 }
 
-}  // namespace perfmodel::cli
+} // namespace perfmodel::cli

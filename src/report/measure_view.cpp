@@ -35,40 +35,45 @@ std::string num(double v) {
   return buf;
 }
 
-json stats_json(const MeasuredStats& s) {
-  return json{{"median_seconds", s.median_seconds}, {"mean_seconds", s.mean_seconds},
-              {"sd_seconds", s.sd_seconds},         {"min_seconds", s.min_seconds},
-              {"max_seconds", s.max_seconds},       {"warmup", s.warmup},
-              {"iters", s.iters},                   {"cache_state", s.cache_state},
+json stats_json(const MeasuredStats &s) {
+  return json{{"median_seconds", s.median_seconds},
+              {"mean_seconds", s.mean_seconds},
+              {"sd_seconds", s.sd_seconds},
+              {"min_seconds", s.min_seconds},
+              {"max_seconds", s.max_seconds},
+              {"warmup", s.warmup},
+              {"iters", s.iters},
+              {"cache_state", s.cache_state},
               {"noisy", s.noisy}};
 }
 
 double median(std::vector<double> v) {
-  if (v.empty()) return 0;
+  if (v.empty())
+    return 0;
   std::sort(v.begin(), v.end());
   const size_t n = v.size();
   return n % 2 ? v[n / 2] : 0.5 * (v[n / 2 - 1] + v[n / 2]);
 }
 
-std::string summary_lines(const MeasurementView& v) {
-  const auto& s = v.summary;
+std::string summary_lines(const MeasurementView &v) {
+  const auto &s = v.summary;
   std::ostringstream o;
   o << "per-layer MAPE " << pct_abs(s.mape) << " (median |error| " << pct_abs(s.median_abs_error)
-    << ") over " << s.layers_in_summary << " layers measured at >= "
-    << si(v.run.min_layer_seconds, "s") << "\n";
+    << ") over " << s.layers_in_summary
+    << " layers measured at >= " << si(v.run.min_layer_seconds, "s") << "\n";
   o << "end to end: measured " << si(s.measured_total_seconds, "s") << " (sum of layers "
     << si(s.measured_layer_sum_seconds, "s") << "), predicted "
     << si(s.predicted_total_seconds, "s") << ", error " << pct(s.end_to_end_error) << "\n";
   if (s.noisy_layers > 0)
     o << s.noisy_layers << " noisy layer(s): (max-min)/median > "
-      << pct_abs(v.run.noisy_range_fraction) << " or sd/mean > "
-      << pct_abs(v.run.noisy_sd_fraction) << " (reported, not dropped)\n";
+      << pct_abs(v.run.noisy_range_fraction) << " or sd/mean > " << pct_abs(v.run.noisy_sd_fraction)
+      << " (reported, not dropped)\n";
   return o.str();
 }
 
-}  // namespace
+} // namespace
 
-MeasurementView make_measurement_view(const Prediction& p, const MeasurementRun& run) {
+MeasurementView make_measurement_view(const Prediction &p, const MeasurementRun &run) {
   if (p.layers.size() != run.layers.size())
     throw InputError("measure: " + std::to_string(run.layers.size()) + " measured layers for " +
                      std::to_string(p.layers.size()) + " predicted ones");
@@ -81,8 +86,8 @@ MeasurementView make_measurement_view(const Prediction& p, const MeasurementRun&
   v.run = run;
   std::vector<double> abs_errors;
   for (size_t i = 0; i < p.layers.size(); ++i) {
-    const LayerPrediction& lp = p.layers[i];
-    const MeasuredLayer& ml = run.layers[i];
+    const LayerPrediction &lp = p.layers[i];
+    const MeasuredLayer &ml = run.layers[i];
     if (lp.layer->name != ml.name)
       throw InputError("measure: layer " + std::to_string(i) + " is '" + ml.name +
                        "' measured but '" + lp.layer->name + "' predicted");
@@ -95,17 +100,21 @@ MeasurementView make_measurement_view(const Prediction& p, const MeasurementRun&
     r.bytes = double(lp.cost.total.bytes());
     r.predicted_seconds = lp.timing.seconds;
     r.measured = ml.stats;
-    if (ml.stats.median_seconds > 0) r.error = r.predicted_seconds / ml.stats.median_seconds - 1.0;
+    if (ml.stats.median_seconds > 0)
+      r.error = r.predicted_seconds / ml.stats.median_seconds - 1.0;
     r.in_summary = r.error && ml.stats.median_seconds >= run.min_layer_seconds;
-    if (r.in_summary) abs_errors.push_back(std::fabs(*r.error));
+    if (r.in_summary)
+      abs_errors.push_back(std::fabs(*r.error));
     v.summary.measured_layer_sum_seconds += ml.stats.median_seconds;
     v.summary.noisy_layers += ml.stats.noisy ? 1 : 0;
     v.rows.push_back(std::move(r));
   }
-  auto& s = v.summary;
+  auto &s = v.summary;
   s.layers_in_summary = static_cast<int>(abs_errors.size());
-  for (double e : abs_errors) s.mape += e;
-  if (!abs_errors.empty()) s.mape /= double(abs_errors.size());
+  for (double e : abs_errors)
+    s.mape += e;
+  if (!abs_errors.empty())
+    s.mape /= double(abs_errors.size());
   s.median_abs_error = median(abs_errors);
   s.predicted_total_seconds = p.totals.predicted_seconds;
   s.measured_total_seconds = run.network.median_seconds;
@@ -114,8 +123,8 @@ MeasurementView make_measurement_view(const Prediction& p, const MeasurementRun&
   return v;
 }
 
-std::string render_measurement(const MeasurementView& v, Format f) {
-  const auto& s = v.summary;
+std::string render_measurement(const MeasurementView &v, Format f) {
+  const auto &s = v.summary;
   if (f == Format::json) {
     json j;
     j["schema"] = "perfmodel.measurement/1";
@@ -132,7 +141,7 @@ std::string render_measurement(const MeasurementView& v, Format f) {
     j["noisy_thresholds"] = {{"range_fraction", v.run.noisy_range_fraction},
                              {"sd_fraction", v.run.noisy_sd_fraction}};
     json layers = json::array();
-    for (const auto& r : v.rows) {
+    for (const auto &r : v.rows) {
       json l{{"name", r.name},
              {"op", r.op},
              {"path", r.path},
@@ -162,26 +171,25 @@ std::string render_measurement(const MeasurementView& v, Format f) {
     std::ostringstream o;
     o << "layer,op,path,flops,bytes,predicted (s),measured median (s),mean (s),sd (s),min (s),"
          "max (s),error,bound,noisy,in_summary\n";
-    for (const auto& r : v.rows)
+    for (const auto &r : v.rows)
       o << csv_field(r.name) << ',' << csv_field(r.op) << ',' << csv_field(r.path) << ','
         << num(r.flops) << ',' << num(r.bytes) << ',' << num(r.predicted_seconds) << ','
         << num(r.measured.median_seconds) << ',' << num(r.measured.mean_seconds) << ','
         << num(r.measured.sd_seconds) << ',' << num(r.measured.min_seconds) << ','
         << num(r.measured.max_seconds) << ',' << (r.error ? num(*r.error) : "") << ',' << r.bound
-        << ',' << (r.measured.noisy ? "yes" : "no") << ',' << (r.in_summary ? "yes" : "no")
-        << "\n";
+        << ',' << (r.measured.noisy ? "yes" : "no") << ',' << (r.in_summary ? "yes" : "no") << "\n";
     return o.str();
   }
   const bool md = f == Format::md;
-  std::vector<std::string> header{"layer", "op",  "path",      "measured", "sd",    "min",
+  std::vector<std::string> header{"layer", "op",        "path",  "measured", "sd",   "min",
                                   "max",   "predicted", "error", "bound",    "noisy"};
   std::vector<std::vector<std::string>> rows;
-  for (const auto& r : v.rows)
+  for (const auto &r : v.rows)
     rows.push_back({r.name, r.op, r.path, si(r.measured.median_seconds, "s"),
                     si(r.measured.sd_seconds, "s"), si(r.measured.min_seconds, "s"),
                     si(r.measured.max_seconds, "s"), si(r.predicted_seconds, "s"),
-                    r.error ? pct(*r.error) + (r.in_summary ? "" : "*") : "",
-                    r.bound, r.measured.noisy ? "noisy" : ""});
+                    r.error ? pct(*r.error) + (r.in_summary ? "" : "*") : "", r.bound,
+                    r.measured.noisy ? "noisy" : ""});
   std::ostringstream o;
   o << "measured on " << v.run.device << " (" << v.run.executed_dtype << "), predicted for "
     << v.hardware << " (" << (v.calibrated ? "calibrated: " + v.run.calibration : "roofline")
@@ -190,18 +198,22 @@ std::string render_measurement(const MeasurementView& v, Format f) {
     << v.run.network.cache_state << "\n\n";
   if (md) {
     o << '|';
-    for (const auto& h : header) o << ' ' << md_cell(h) << " |";
+    for (const auto &h : header)
+      o << ' ' << md_cell(h) << " |";
     o << "\n|";
-    for (size_t i = 0; i < header.size(); ++i) o << "---|";
+    for (size_t i = 0; i < header.size(); ++i)
+      o << "---|";
     o << '\n';
-    for (const auto& r : rows) {
+    for (const auto &r : rows) {
       o << '|';
-      for (const auto& c : r) o << ' ' << md_cell(c) << " |";
+      for (const auto &c : r)
+        o << ' ' << md_cell(c) << " |";
       o << '\n';
     }
   } else {
     TextTable t(header);
-    for (auto& r : rows) t.add(r);
+    for (auto &r : rows)
+      t.add(r);
     o << t.str();
   }
   o << "\n* not in the MAPE (measured below " << si(v.run.min_layer_seconds, "s") << ")\n";
@@ -209,9 +221,9 @@ std::string render_measurement(const MeasurementView& v, Format f) {
   return o.str();
 }
 
-std::string render_microbench(const std::vector<BenchRow>& rows, const std::string& device,
+std::string render_microbench(const std::vector<BenchRow> &rows, const std::string &device,
                               Format f) {
-  auto rate = [](double work, const MeasuredStats& s) {
+  auto rate = [](double work, const MeasuredStats &s) {
     return s.median_seconds > 0 ? work / s.median_seconds : 0.0;
   };
   if (f == Format::json) {
@@ -219,7 +231,7 @@ std::string render_microbench(const std::vector<BenchRow>& rows, const std::stri
     j["schema"] = "perfmodel.microbench/1";
     j["device"] = device;
     json arr = json::array();
-    for (const auto& r : rows)
+    for (const auto &r : rows)
       arr.push_back({{"name", r.name},
                      {"kind", r.kind},
                      {"variant", r.variant},
@@ -238,7 +250,7 @@ std::string render_microbench(const std::vector<BenchRow>& rows, const std::stri
     std::ostringstream o;
     o << "name,kind,variant,dtype,threads,working set (B),flops,bytes,median (s),mean (s),sd (s),"
          "min (s),max (s),rate (FLOP/s),bandwidth (B/s),noisy\n";
-    for (const auto& r : rows)
+    for (const auto &r : rows)
       o << csv_field(r.name) << ',' << r.kind << ',' << csv_field(r.variant) << ',' << r.dtype
         << ',' << r.threads << ',' << num(r.working_set_bytes) << ',' << num(r.flops) << ','
         << num(r.bytes) << ',' << num(r.stats.median_seconds) << ',' << num(r.stats.mean_seconds)
@@ -250,31 +262,35 @@ std::string render_microbench(const std::vector<BenchRow>& rows, const std::stri
   std::vector<std::string> header{"benchmark", "threads", "median", "sd",   "min",
                                   "max",       "FLOP/s",  "B/s",    "noisy"};
   std::vector<std::vector<std::string>> cells;
-  for (const auto& r : rows)
-    cells.push_back({r.name, std::to_string(r.threads), si(r.stats.median_seconds, "s"),
-                     si(r.stats.sd_seconds, "s"), si(r.stats.min_seconds, "s"),
-                     si(r.stats.max_seconds, "s"), r.flops > 0 ? si(rate(r.flops, r.stats), "F/s") : "",
-                     r.bytes > 0 ? si(rate(r.bytes, r.stats), "B/s") : "",
-                     r.stats.noisy ? "noisy" : ""});
+  for (const auto &r : rows)
+    cells.push_back(
+        {r.name, std::to_string(r.threads), si(r.stats.median_seconds, "s"),
+         si(r.stats.sd_seconds, "s"), si(r.stats.min_seconds, "s"), si(r.stats.max_seconds, "s"),
+         r.flops > 0 ? si(rate(r.flops, r.stats), "F/s") : "",
+         r.bytes > 0 ? si(rate(r.bytes, r.stats), "B/s") : "", r.stats.noisy ? "noisy" : ""});
   std::ostringstream o;
   o << "microbenchmarks on " << device << "\n\n";
   if (f == Format::md) {
     o << '|';
-    for (const auto& h : header) o << ' ' << h << " |";
+    for (const auto &h : header)
+      o << ' ' << h << " |";
     o << "\n|";
-    for (size_t i = 0; i < header.size(); ++i) o << "---|";
+    for (size_t i = 0; i < header.size(); ++i)
+      o << "---|";
     o << '\n';
-    for (const auto& r : cells) {
+    for (const auto &r : cells) {
       o << '|';
-      for (const auto& c : r) o << ' ' << md_cell(c) << " |";
+      for (const auto &c : r)
+        o << ' ' << md_cell(c) << " |";
       o << '\n';
     }
   } else {
     TextTable t(header);
-    for (auto& r : cells) t.add(r);
+    for (auto &r : cells)
+      t.add(r);
     o << t.str();
   }
   return o.str();
 }
 
-}  // namespace perfmodel::report
+} // namespace perfmodel::report

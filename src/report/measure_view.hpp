@@ -3,10 +3,11 @@
 //
 // Sample table output (perfmodel measure --device cpu --model nin --batch 5 --calibration C,
 // 2026-11-22 on the 2-core Zen 5 guest; C from `perfmodel calibrate --device cpu`):
-//   layer       op       path              measured  sd      min     max     predicted  error   bound    noisy
-//   conv1       conv2d   im2col+gemm+relu  9.94ms    2.96ms  9.78ms  18.7ms  7.49ms     -24.6%  compute  noisy
-//   cccp1       conv2d   gemm+relu         2.54ms    83.8us  2.47ms  2.69ms  1.78ms     -30.2%  compute
-//   pool0       maxpool  maxpool           1.57ms    749us   1.51ms  3.94ms  1.64ms     +4.5%   memory   noisy
+//   layer       op       path              measured  sd      min     max     predicted  error bound
+//   noisy conv1       conv2d   im2col+gemm+relu  9.94ms    2.96ms  9.78ms  18.7ms  7.49ms -24.6%
+//   compute  noisy cccp1       conv2d   gemm+relu         2.54ms    83.8us  2.47ms  2.69ms  1.78ms
+//   -30.2%  compute pool0       maxpool  maxpool           1.57ms    749us   1.51ms  3.94ms  1.64ms
+//   +4.5%   memory   noisy
 //   ...
 //   per-layer MAPE 21.0% (median |error| 22.8%) over 16 layers measured at >= 50.0us
 //   end to end: measured 111ms (sum of layers 106ms), predicted 80.1ms, error -27.6%
@@ -33,36 +34,36 @@ struct MeasuredStats {
 /// One layer as the executor ran it.
 struct MeasuredLayer {
   std::string name;
-  std::string path;  // the kernel code path ("im2col+gemm", "depthwise", "view", ...)
+  std::string path; // the kernel code path ("im2col+gemm", "depthwise", "view", ...)
   MeasuredStats stats;
 };
 
 struct MeasurementRun {
-  std::string device;           // "cpu (2 threads)"
-  std::string executed_dtype;   // the executor's data type
+  std::string device;         // "cpu (2 threads)"
+  std::string executed_dtype; // the executor's data type
   int threads = 1;
-  std::string calibration;      // "" = pure roofline
-  double min_layer_seconds = 50e-6;  // layers below this are listed but not in the MAPE
-  double noisy_range_fraction = 0, noisy_sd_fraction = 0;  // the thresholds of the noisy flag
-  std::vector<MeasuredLayer> layers;  // same order as the prediction's layers
-  MeasuredStats network;              // whole forward passes
+  std::string calibration;          // "" = pure roofline
+  double min_layer_seconds = 50e-6; // layers below this are listed but not in the MAPE
+  double noisy_range_fraction = 0, noisy_sd_fraction = 0; // the thresholds of the noisy flag
+  std::vector<MeasuredLayer> layers;                      // same order as the prediction's layers
+  MeasuredStats network;                                  // whole forward passes
 };
 
 struct MeasurementRow {
   std::string name, op, path, bound;
   double flops = 0, bytes = 0, predicted_seconds = 0;
   MeasuredStats measured;
-  std::optional<double> error;  // predicted / measured - 1 (when measured > 0)
-  bool in_summary = false;      // measured at >= min_layer_seconds
+  std::optional<double> error; // predicted / measured - 1 (when measured > 0)
+  bool in_summary = false;     // measured at >= min_layer_seconds
 };
 
 struct MeasurementSummary {
   int layers_in_summary = 0;
-  double mape = 0;               // mean |error| over the layers in the summary, a fraction
-  double median_abs_error = 0;   // median |error| over the same layers
-  double end_to_end_error = 0;   // predicted total / measured network median - 1
-  double measured_total_seconds = 0;   // median of whole forward passes
-  double measured_layer_sum_seconds = 0;  // sum of the per-layer medians
+  double mape = 0;                       // mean |error| over the layers in the summary, a fraction
+  double median_abs_error = 0;           // median |error| over the same layers
+  double end_to_end_error = 0;           // predicted total / measured network median - 1
+  double measured_total_seconds = 0;     // median of whole forward passes
+  double measured_layer_sum_seconds = 0; // sum of the per-layer medians
   double predicted_total_seconds = 0;
   int noisy_layers = 0;
 };
@@ -79,9 +80,9 @@ struct MeasurementView {
 
 /// Joins a prediction with the measured layers (matched by position; names must agree).
 /// Throws InputError when the two disagree in length or layer names.
-MeasurementView make_measurement_view(const Prediction& p, const MeasurementRun& run);
+MeasurementView make_measurement_view(const Prediction &p, const MeasurementRun &run);
 
-std::string render_measurement(const MeasurementView& v, Format f);
+std::string render_measurement(const MeasurementView &v, Format f);
 
 /// One microbenchmark result, as `measure --microbench` prints it.
 struct BenchRow {
@@ -92,7 +93,7 @@ struct BenchRow {
   MeasuredStats stats;
 };
 
-std::string render_microbench(const std::vector<BenchRow>& rows, const std::string& device,
+std::string render_microbench(const std::vector<BenchRow> &rows, const std::string &device,
                               Format f);
 
-}  // namespace perfmodel::report
+} // namespace perfmodel::report

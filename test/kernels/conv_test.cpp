@@ -24,19 +24,19 @@ ConvGeom make(int64_t n, int64_t c, int64_t h, int64_t w, int64_t oc, int64_t k,
   return g;
 }
 
-ref::Conv to_ref(const ConvGeom& g) {
-  return {g.n, g.c, g.h, g.w, g.oc, g.oh, g.ow, g.kh, g.kw, g.sh, g.sw, g.pad_top, g.pad_left,
-          g.dh, g.dw, g.groups};
+ref::Conv to_ref(const ConvGeom &g) {
+  return {g.n,  g.c,  g.h,  g.w,       g.oc,       g.oh, g.ow, g.kh,
+          g.kw, g.sh, g.sw, g.pad_top, g.pad_left, g.dh, g.dw, g.groups};
 }
 
-double run_conv(const ConvGeom& g, bool transposed, bool with_bias) {
+double run_conv(const ConvGeom &g, bool transposed, bool with_bias) {
   Tensor in = random_tensor({g.n, g.c, g.h, g.w}, 11);
   Tensor wt = transposed ? random_tensor({g.c, g.oc / g.groups, g.kh, g.kw}, 12)
                          : random_tensor({g.oc, g.c / g.groups, g.kh, g.kw}, 12);
   Tensor bias = random_tensor({g.oc}, 13);
   Tensor out = zero_tensor({g.n, g.oc, g.oh, g.ow});
   Tensor ws = zero_tensor({std::max<int64_t>(conv_workspace(g, transposed), 1)});
-  const float* b = with_bias ? bias.ptr() : nullptr;
+  const float *b = with_bias ? bias.ptr() : nullptr;
   std::vector<float> expect;
   if (transposed) {
     conv_transpose2d(g, in.ptr(), wt.ptr(), b, out.ptr(), ws.ptr());
@@ -49,7 +49,7 @@ double run_conv(const ConvGeom& g, bool transposed, bool with_bias) {
   return ref::max_abs_diff(out.ptr(), expect.data(), expect.size());
 }
 
-}  // namespace
+} // namespace
 
 TEST_CASE("conv2d matches the reference on every path and geometry") {
   struct Case {
@@ -58,20 +58,20 @@ TEST_CASE("conv2d matches the reference on every path and geometry") {
   };
   const Case cases[] = {
       {make(2, 3, 9, 11, 4, 3, 1, 1, 1, 1), ConvPath::im2col},
-      {make(1, 4, 10, 10, 6, 3, 2, 1, 1, 1), ConvPath::im2col},   // stride 2
-      {make(1, 4, 12, 12, 4, 3, 1, 2, 2, 1), ConvPath::im2col},   // dilation 2
-      {make(1, 3, 13, 13, 5, 5, 3, 2, 1, 1), ConvPath::im2col},   // stride 3, pad 2
-      {make(2, 6, 8, 8, 9, 3, 1, 1, 1, 3), ConvPath::im2col},     // groups 3
+      {make(1, 4, 10, 10, 6, 3, 2, 1, 1, 1), ConvPath::im2col}, // stride 2
+      {make(1, 4, 12, 12, 4, 3, 1, 2, 2, 1), ConvPath::im2col}, // dilation 2
+      {make(1, 3, 13, 13, 5, 5, 3, 2, 1, 1), ConvPath::im2col}, // stride 3, pad 2
+      {make(2, 6, 8, 8, 9, 3, 1, 1, 1, 3), ConvPath::im2col},   // groups 3
       {make(2, 8, 7, 5, 16, 1, 1, 0, 1, 1), ConvPath::direct1x1},
-      {make(1, 8, 7, 7, 4, 1, 1, 0, 1, 2), ConvPath::direct1x1},  // grouped 1x1
-      {make(1, 8, 9, 9, 8, 1, 2, 0, 1, 1), ConvPath::im2col},     // strided 1x1
+      {make(1, 8, 7, 7, 4, 1, 1, 0, 1, 2), ConvPath::direct1x1}, // grouped 1x1
+      {make(1, 8, 9, 9, 8, 1, 2, 0, 1, 1), ConvPath::im2col},    // strided 1x1
       {make(2, 5, 9, 9, 5, 3, 1, 1, 1, 5), ConvPath::depthwise},
-      {make(1, 4, 10, 10, 8, 3, 2, 1, 1, 4), ConvPath::depthwise},  // multiplier 2, stride 2
-      {make(1, 3, 11, 11, 3, 3, 1, 2, 2, 3), ConvPath::depthwise},  // dilated depthwise
+      {make(1, 4, 10, 10, 8, 3, 2, 1, 1, 4), ConvPath::depthwise}, // multiplier 2, stride 2
+      {make(1, 3, 11, 11, 3, 3, 1, 2, 2, 3), ConvPath::depthwise}, // dilated depthwise
   };
   for (int threads : {1, 2}) {
     ThreadCountScope scope(threads);
-    for (const auto& c : cases) {
+    for (const auto &c : cases) {
       CAPTURE(threads);
       CAPTURE(c.g.c);
       CAPTURE(c.g.groups);
@@ -91,7 +91,7 @@ TEST_CASE("conv_transpose2d matches the reference (stride, pad, dilation, groups
   };
   for (int threads : {1, 2}) {
     ThreadCountScope scope(threads);
-    for (const auto& g : cases) {
+    for (const auto &g : cases) {
       CAPTURE(threads);
       CHECK(run_conv(g, true, true) < 1e-4);
     }

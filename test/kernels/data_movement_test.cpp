@@ -10,19 +10,20 @@ namespace {
 
 std::vector<float> iota(size_t n, float start = 0) {
   std::vector<float> v(n);
-  for (size_t i = 0; i < n; ++i) v[i] = start + float(i);
+  for (size_t i = 0; i < n; ++i)
+    v[i] = start + float(i);
   return v;
 }
 
-}  // namespace
+} // namespace
 
 TEST_CASE("concat along axis 1 and split back") {
   auto a = iota(2 * 2 * 3), b = iota(2 * 1 * 3, 100);
   std::vector<float> out(2 * 3 * 3);
   concat({a.data(), b.data()}, {{2, 2, 3}, {2, 1, 3}}, 1, out.data());
   CHECK(out[0] == 0);
-  CHECK(out[6] == 100);   // first row of b after a's two rows
-  CHECK(out[9] == 6);     // second batch starts with a's batch 1
+  CHECK(out[6] == 100); // first row of b after a's two rows
+  CHECK(out[9] == 6);   // second batch starts with a's batch 1
   std::vector<float> a2(a.size()), b2(b.size());
   split(out.data(), {2, 3, 3}, 1, {a2.data(), b2.data()}, {{2, 2, 3}, {2, 1, 3}});
   CHECK(a2 == a);
@@ -30,9 +31,9 @@ TEST_CASE("concat along axis 1 and split back") {
 }
 
 TEST_CASE("slice with steps, including negative ones") {
-  auto x = iota(4 * 5);  // [4, 5]
+  auto x = iota(4 * 5); // [4, 5]
   std::vector<float> out(2 * 2);
-  slice(x.data(), {4, 5}, {1, 0}, {2, 3}, {2, 2}, out.data());  // rows 1,3 cols 0,3
+  slice(x.data(), {4, 5}, {1, 0}, {2, 3}, {2, 2}, out.data()); // rows 1,3 cols 0,3
   CHECK(out == std::vector<float>{5, 8, 15, 18});
   std::vector<float> rev(5);
   slice(x.data(), {4, 5}, {0, 4}, {1, -1}, {1, 5}, rev.data());
@@ -40,24 +41,25 @@ TEST_CASE("slice with steps, including negative ones") {
 }
 
 TEST_CASE("transpose by a permutation") {
-  auto x = iota(2 * 3 * 4);  // [2, 3, 4]
+  auto x = iota(2 * 3 * 4); // [2, 3, 4]
   std::vector<float> out(24);
-  transpose(x.data(), {2, 3, 4}, {2, 0, 1}, out.data());  // -> [4, 2, 3]
+  transpose(x.data(), {2, 3, 4}, {2, 0, 1}, out.data()); // -> [4, 2, 3]
   for (int i = 0; i < 4; ++i)
     for (int j = 0; j < 2; ++j)
-      for (int k = 0; k < 3; ++k) CHECK(out[(i * 2 + j) * 3 + k] == x[(j * 3 + k) * 4 + i]);
+      for (int k = 0; k < 3; ++k)
+        CHECK(out[(i * 2 + j) * 3 + k] == x[(j * 3 + k) * 4 + i]);
 }
 
 TEST_CASE("gather and embedding wrap indices into range") {
-  auto table = iota(5 * 3);  // [5, 3]
+  auto table = iota(5 * 3); // [5, 3]
   std::vector<float> idx{4, 0, -1, 7}, out(4 * 3);
   embedding(table.data(), 5, 3, idx.data(), 4, out.data());
-  CHECK(out[0] == 12);  // row 4
-  CHECK(out[3] == 0);   // row 0
-  CHECK(out[6] == 12);  // -1 -> row 4
-  CHECK(out[9] == 6);   // 7 -> row 2
+  CHECK(out[0] == 12); // row 4
+  CHECK(out[3] == 0);  // row 0
+  CHECK(out[6] == 12); // -1 -> row 4
+  CHECK(out[9] == 6);  // 7 -> row 2
   std::vector<float> cols(5 * 2), ci{2, 0};
-  gather(table.data(), {5, 3}, 1, ci.data(), 2, cols.data());  // columns 2 and 0
+  gather(table.data(), {5, 3}, 1, ci.data(), 2, cols.data()); // columns 2 and 0
   CHECK(cols[0] == 2);
   CHECK(cols[1] == 0);
   CHECK(cols[2] == 5);

@@ -12,7 +12,7 @@ using perfmodel::InputError;
 
 TEST_CASE("activations compute their formulas") {
   std::vector<float> x{-3.0f, -0.5f, 0.0f, 0.5f, 7.0f}, y(5);
-  auto run = [&](const char* f, ActivationParams p = {}) {
+  auto run = [&](const char *f, ActivationParams p = {}) {
     activation(f, p, x.data(), y.data(), 5);
     return y;
   };
@@ -49,7 +49,8 @@ TEST_CASE("elementwise broadcasting follows numpy") {
   Tensor r = random_tensor({1, 4}, 3), c = random_tensor({3, 1}, 4), o = zero_tensor({3, 4});
   elementwise("mul", {r.ptr(), c.ptr()}, {r.shape, c.shape}, o.shape, o.ptr());
   for (int64_t i = 0; i < 3; ++i)
-    for (int64_t j = 0; j < 4; ++j) CHECK(o.ptr()[i * 4 + j] == r.ptr()[j] * c.ptr()[i]);
+    for (int64_t j = 0; j < 4; ++j)
+      CHECK(o.ptr()[i * 4 + j] == r.ptr()[j] * c.ptr()[i]);
   CHECK_THROWS_AS(elementwise("add", {r.ptr(), c.ptr()}, {{1, 5}, c.shape}, o.shape, o.ptr()),
                   InputError);
   CHECK_THROWS_AS(elementwise("add", {r.ptr()}, {r.shape}, o.shape, o.ptr()), InputError);
@@ -65,7 +66,8 @@ TEST_CASE("unary functions, where, and a large same-shape add split across threa
   Tensor p = random_tensor({100000}, 5), q = random_tensor({100000}, 6), s = zero_tensor({100000});
   elementwise("max", {p.ptr(), q.ptr()}, {p.shape, q.shape}, s.shape, s.ptr());
   bool ok = true;
-  for (int64_t i = 0; i < 100000; ++i) ok = ok && s.ptr()[i] == std::max(p.ptr()[i], q.ptr()[i]);
+  for (int64_t i = 0; i < 100000; ++i)
+    ok = ok && s.ptr()[i] == std::max(p.ptr()[i], q.ptr()[i]);
   CHECK(ok);
   CHECK(elementwise_arity("where") == 3);
   CHECK(elementwise_arity("relu") == 0);

@@ -12,15 +12,17 @@ using namespace perfmodel::kernels::cpu;
 
 namespace {
 
-Layer layer(const std::string& name, OpKind op, const std::string& op_name,
-            std::vector<std::string> in, std::vector<std::pair<std::string, AttrValue>> attrs = {}) {
+Layer layer(const std::string &name, OpKind op, const std::string &op_name,
+            std::vector<std::string> in,
+            std::vector<std::pair<std::string, AttrValue>> attrs = {}) {
   Layer l;
   l.name = name;
   l.op = op;
   l.op_name = op_name;
   l.inputs = std::move(in);
   l.outputs = {name};
-  for (auto& [k, v] : attrs) l.attrs.set(k, v);
+  for (auto &[k, v] : attrs)
+    l.attrs.set(k, v);
   return l;
 }
 
@@ -35,19 +37,22 @@ Graph graph(Shape input, std::vector<Layer> layers) {
 
 using V = std::vector<int64_t>;
 
-}  // namespace
+} // namespace
 
 TEST_CASE("executor conv layers use the attributes and weights the reference gets") {
   const Graph g = graph({2, 4, 9, 9}, {layer("c", OpKind::conv2d, "conv2d", {"x"},
-                                             {{"out_channels", int64_t(6)}, {"kernel", V{3, 3}},
-                                              {"stride", V{2, 2}}, {"pad", V{1, 1}},
-                                              {"dilation", V{1, 1}}, {"groups", int64_t(2)}})});
+                                             {{"out_channels", int64_t(6)},
+                                              {"kernel", V{3, 3}},
+                                              {"stride", V{2, 2}},
+                                              {"pad", V{1, 1}},
+                                              {"dilation", V{1, 1}},
+                                              {"groups", int64_t(2)}})});
   TensorStore store;
   store["x"] = random_tensor({2, 4, 9, 9}, 3);
   PreparedLayer p = prepare_layer(g, g.layers[0], store, 7);
   CHECK(p.path == "im2col+gemm");
   p.run();
-  const Tensor& out = store.at("c");
+  const Tensor &out = store.at("c");
   REQUIRE(out.shape == Shape{2, 6, 5, 5});
   ref::Conv r{2, 4, 9, 9, 6, 5, 5, 3, 3, 2, 2, 1, 1, 1, 1, 2};
   const auto expect = ref::conv2d(r, store.at("x").ptr(), p.owned[0].ptr(), p.owned[1].ptr());
@@ -57,20 +62,23 @@ TEST_CASE("executor conv layers use the attributes and weights the reference get
 TEST_CASE("executor transposed conv, linear and matmul") {
   Graph g = graph({1, 3, 4, 4},
                   {layer("t", OpKind::conv_transpose2d, "conv_transpose2d", {"x"},
-                         {{"out_channels", int64_t(2)}, {"kernel", V{3, 3}}, {"stride", V{2, 2}},
+                         {{"out_channels", int64_t(2)},
+                          {"kernel", V{3, 3}},
+                          {"stride", V{2, 2}},
                           {"pad", V{1, 1}}}),
                    layer("f", OpKind::flatten, "flatten", {"t"}),
                    layer("l", OpKind::linear, "linear", {"f"}, {{"out_features", int64_t(5)}})});
   Executor ex(g, 3);
   CHECK(ex.path(1) == "view");
   ex.run_all();
-  CHECK(ex.tensor("f").data == ex.tensor("t").data);  // flatten is a view
+  CHECK(ex.tensor("f").data == ex.tensor("t").data); // flatten is a view
   TensorStore store;
   store["x"] = ex.tensor("x");
   PreparedLayer t = prepare_layer(g, g.layers[0], store, 1);
   t.run();
   ref::Conv r{1, 3, 4, 4, 2, 7, 7, 3, 3, 2, 2, 1, 1, 1, 1, 1};
-  const auto expect = ref::conv_transpose2d(r, store.at("x").ptr(), t.owned[0].ptr(), t.owned[1].ptr());
+  const auto expect =
+      ref::conv_transpose2d(r, store.at("x").ptr(), t.owned[0].ptr(), t.owned[1].ptr());
   CHECK(ref::max_abs_diff(store.at("t").ptr(), expect.data(), expect.size()) < 1e-4);
   store["f"] = Tensor{{1, 98}, store.at("t").data};
   PreparedLayer l = prepare_layer(g, g.layers[2], store, 1);
@@ -78,7 +86,8 @@ TEST_CASE("executor transposed conv, linear and matmul") {
   // y = x W^T + b with W [5, 98]
   for (int j = 0; j < 5; ++j) {
     double acc = l.owned[1].ptr()[j];
-    for (int k = 0; k < 98; ++k) acc += double(store.at("f").ptr()[k]) * l.owned[0].ptr()[j * 98 + k];
+    for (int k = 0; k < 98; ++k)
+      acc += double(store.at("f").ptr()[k]) * l.owned[0].ptr()[j * 98 + k];
     CHECK(store.at("l").ptr()[j] == doctest::Approx(acc).epsilon(1e-4));
   }
 }
@@ -90,10 +99,10 @@ TEST_CASE("executor matmul broadcasts batch dims") {
   infer_shapes(g);
   Executor ex(g, 5);
   ex.run_all();
-  const Tensor& out = ex.tensor("m");
+  const Tensor &out = ex.tensor("m");
   REQUIRE(out.shape == Shape{2, 3, 3, 5});
-  const float* a = ex.tensor("a").ptr();
-  const float* b = ex.tensor("b").ptr();
+  const float *a = ex.tensor("a").ptr();
+  const float *b = ex.tensor("b").ptr();
   for (int i = 0; i < 2; ++i)
     for (int j = 0; j < 3; ++j) {
       const auto expect = ref::matmul(3, 5, 4, a + i * 12, b + j * 20);
@@ -105,52 +114,57 @@ TEST_CASE("executor pools with ceil mode, activations, softmax, concat, transpos
   Layer conv = layer("c", OpKind::conv2d, "conv2d", {"x"},
                      {{"out_channels", int64_t(4)}, {"kernel", V{1, 1}}});
   conv.activation = "relu";
-  Graph g = graph({1, 3, 7, 7},
-                  {conv,
-                   layer("p", OpKind::max_pool, "maxpool", {"c"},
-                         {{"kernel", V{2, 2}}, {"stride", V{2, 2}}, {"ceil_mode", int64_t(1)}}),
-                   layer("a", OpKind::avg_pool, "avgpool", {"c"},
-                         {{"kernel", V{3, 3}}, {"stride", V{2, 2}}, {"pad", V{1, 1}}}),
-                   layer("k", OpKind::concat, "concat", {"p", "a"}, {{"axis", int64_t(1)}}),
-                   layer("s", OpKind::activation, "sigmoid", {"k"}, {{"function", std::string("sigmoid")}}),
-                   layer("m", OpKind::softmax, "softmax", {"s"}, {{"axis", int64_t(1)}}),
-                   layer("t", OpKind::transpose, "transpose", {"m"}, {{"perm", V{0, 2, 3, 1}}}),
-                   layer("g", OpKind::global_avg_pool, "global_avgpool", {"m"})});
+  Graph g = graph(
+      {1, 3, 7, 7},
+      {conv,
+       layer("p", OpKind::max_pool, "maxpool", {"c"},
+             {{"kernel", V{2, 2}}, {"stride", V{2, 2}}, {"ceil_mode", int64_t(1)}}),
+       layer("a", OpKind::avg_pool, "avgpool", {"c"},
+             {{"kernel", V{3, 3}}, {"stride", V{2, 2}}, {"pad", V{1, 1}}}),
+       layer("k", OpKind::concat, "concat", {"p", "a"}, {{"axis", int64_t(1)}}),
+       layer("s", OpKind::activation, "sigmoid", {"k"}, {{"function", std::string("sigmoid")}}),
+       layer("m", OpKind::softmax, "softmax", {"s"}, {{"axis", int64_t(1)}}),
+       layer("t", OpKind::transpose, "transpose", {"m"}, {{"perm", V{0, 2, 3, 1}}}),
+       layer("g", OpKind::global_avg_pool, "global_avgpool", {"m"})});
   Executor ex(g, 9);
   CHECK(ex.path(0) == "gemm+relu");
   ex.run_all();
-  const Tensor& c = ex.tensor("c");
-  for (int64_t i = 0; i < c.size(); ++i) CHECK(c.ptr()[i] >= 0.0f);
+  const Tensor &c = ex.tensor("c");
+  for (int64_t i = 0; i < c.size(); ++i)
+    CHECK(c.ptr()[i] >= 0.0f);
   REQUIRE(ex.tensor("p").shape == Shape{1, 4, 4, 4});
   ref::Conv pr{1, 4, 7, 7, 4, 4, 4, 2, 2, 2, 2, 0, 0, 1, 1, 1};
   const auto pmax = ref::pool(pr, c.ptr(), true, false);
   CHECK(ref::max_abs_diff(ex.tensor("p").ptr(), pmax.data(), pmax.size()) == 0.0);
-  const Tensor& m = ex.tensor("m");  // softmax over 8 channels sums to 1 per pixel
+  const Tensor &m = ex.tensor("m"); // softmax over 8 channels sums to 1 per pixel
   for (int px = 0; px < 16; ++px) {
     double s = 0;
-    for (int ch = 0; ch < 8; ++ch) s += m.ptr()[ch * 16 + px];
+    for (int ch = 0; ch < 8; ++ch)
+      s += m.ptr()[ch * 16 + px];
     CHECK(s == doctest::Approx(1.0));
   }
-  CHECK(ex.tensor("t").ptr()[1] == m.ptr()[16]);  // [0,0,0,1] <- [0,1,0,0]
+  CHECK(ex.tensor("t").ptr()[1] == m.ptr()[16]); // [0,0,0,1] <- [0,1,0,0]
   double mean0 = 0;
-  for (int px = 0; px < 16; ++px) mean0 += m.ptr()[px] / 16.0;
+  for (int px = 0; px < 16; ++px)
+    mean0 += m.ptr()[px] / 16.0;
   CHECK(ex.tensor("g").ptr()[0] == doctest::Approx(mean0));
 }
 
 TEST_CASE("executor batch norm, layer norm, elementwise broadcast, embedding, slice, generic") {
-  Graph g = graph({2, 3, 4},
-                  {layer("bn", OpKind::batch_norm, "batchnorm", {"x"}),
-                   layer("ln", OpKind::layer_norm, "layernorm", {"bn"}),
-                   layer("add", OpKind::elementwise, "add", {"ln", "x"}, {{"function", std::string("add")}}),
-                   layer("sl", OpKind::slice, "slice", {"add"},
-                         {{"starts", V{1}}, {"ends", V{3}}, {"axes", V{2}}})});
+  Graph g = graph({2, 3, 4}, {layer("bn", OpKind::batch_norm, "batchnorm", {"x"}),
+                              layer("ln", OpKind::layer_norm, "layernorm", {"bn"}),
+                              layer("add", OpKind::elementwise, "add", {"ln", "x"},
+                                    {{"function", std::string("add")}}),
+                              layer("sl", OpKind::slice, "slice", {"add"},
+                                    {{"starts", V{1}}, {"ends", V{3}}, {"axes", V{2}}})});
   Executor ex(g, 2);
   ex.run_all();
-  const float* ln = ex.tensor("ln").ptr();
+  const float *ln = ex.tensor("ln").ptr();
   double s = 0;
-  for (int i = 0; i < 4; ++i) s += ln[i];
+  for (int i = 0; i < 4; ++i)
+    s += ln[i];
   CHECK(std::isfinite(s));
-  const float* add = ex.tensor("add").ptr();
+  const float *add = ex.tensor("add").ptr();
   CHECK(add[5] == ln[5] + ex.tensor("x").ptr()[5]);
   REQUIRE(ex.tensor("sl").shape == Shape{2, 3, 2});
   CHECK(ex.tensor("sl").ptr()[0] == add[1]);
@@ -162,11 +176,11 @@ TEST_CASE("executor batch norm, layer norm, elementwise broadcast, embedding, sl
   infer_shapes(e);
   Executor ee(e, 4);
   ee.run_all();
-  const float* ids = ee.tensor("ids").ptr();
+  const float *ids = ee.tensor("ids").ptr();
   REQUIRE(ee.tensor("emb").shape == Shape{2, 3, 4});
   CHECK(ids[0] >= 0.0f);
   CHECK(ids[0] < 1000.0f);
-  const float* table = ee.tensor("emb").ptr();
+  const float *table = ee.tensor("emb").ptr();
   CHECK(std::isfinite(table[0]));
 
   // generic: no kernel, a copy of its compulsory bytes (input 96 B + output 64 B -> 80 B copied)
@@ -187,16 +201,16 @@ TEST_CASE("executor batch norm, layer norm, elementwise broadcast, embedding, sl
 }
 
 TEST_CASE("measure_graph times every layer and the whole network") {
-  const Graph g = graph({1, 3, 16, 16}, {layer("c", OpKind::conv2d, "conv2d", {"x"},
-                                               {{"out_channels", int64_t(8)}, {"kernel", V{3, 3}},
-                                                {"pad", V{1, 1}}}),
-                                         layer("r", OpKind::activation, "relu", {"c"},
-                                               {{"function", std::string("relu")}})});
+  const Graph g =
+      graph({1, 3, 16, 16},
+            {layer("c", OpKind::conv2d, "conv2d", {"x"},
+                   {{"out_channels", int64_t(8)}, {"kernel", V{3, 3}}, {"pad", V{1, 1}}}),
+             layer("r", OpKind::activation, "relu", {"c"}, {{"function", std::string("relu")}})});
   MeasureOptions o;
   o.warmup = 1;
   o.iters = 3;
   size_t progress = 0;
-  o.progress = [&](size_t, size_t, const std::string&) { ++progress; };
+  o.progress = [&](size_t, size_t, const std::string &) { ++progress; };
   const GraphMeasurement m = measure_graph(g, o);
   REQUIRE(m.layers.size() == 2);
   CHECK(progress == 2);
@@ -209,8 +223,9 @@ TEST_CASE("measure_graph times every layer and the whole network") {
 }
 
 TEST_CASE("executor errors carry the layer") {
-  Graph g = graph({1, 3, 8, 8}, {layer("r", OpKind::activation, "relu", {"x"},
-                                       {{"function", std::string("relu")}})});
+  Graph g =
+      graph({1, 3, 8, 8},
+            {layer("r", OpKind::activation, "relu", {"x"}, {{"function", std::string("relu")}})});
   g.layers[0].attrs.set("function", std::string("nosuch"));
   CHECK_THROWS_WITH_AS(Executor(g, 1), doctest::Contains("layer 'r'"), InputError);
 }
@@ -220,16 +235,17 @@ TEST_CASE("executor: a dropped scalar operand, graph constants and input-less la
   g.inputs = {TensorDesc{"x", {2, 3}, DType::fp32}};
   g.constants = {TensorDesc{"k", {3}, DType::fp32}};
   Layer div = layer("d", OpKind::elementwise, "div", {"x"}, {{"function", std::string("div")}});
-  Layer add = layer("a", OpKind::elementwise, "add", {"d", "k"}, {{"function", std::string("add")}});
+  Layer add =
+      layer("a", OpKind::elementwise, "add", {"d", "k"}, {{"function", std::string("add")}});
   g.layers = {div, add};
   infer_shapes(g);
   Executor ex(g, 1);
   CHECK(ex.tensor("k").size() == 3);
   ex.run_all();
-  const float* x = ex.tensor("x").ptr();
-  const float* d = ex.tensor("d").ptr();
-  const float* a = ex.tensor("a").ptr();
-  const float s = x[0] / d[0];  // the stand-in scalar divisor, in [0.5, 1.5)
+  const float *x = ex.tensor("x").ptr();
+  const float *d = ex.tensor("d").ptr();
+  const float *a = ex.tensor("a").ptr();
+  const float s = x[0] / d[0]; // the stand-in scalar divisor, in [0.5, 1.5)
   CHECK(s >= 0.5f);
   CHECK(s < 1.5f);
   CHECK(x[4] / d[4] == doctest::Approx(s));

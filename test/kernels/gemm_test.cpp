@@ -11,21 +11,22 @@ using namespace perfmodel::kernels::cpu;
 namespace {
 
 // Row-major transpose of an r x c matrix.
-std::vector<float> transposed(const float* a, int64_t r, int64_t c) {
+std::vector<float> transposed(const float *a, int64_t r, int64_t c) {
   std::vector<float> t(r * c);
   for (int64_t i = 0; i < r; ++i)
-    for (int64_t j = 0; j < c; ++j) t[j * r + i] = a[i * c + j];
+    for (int64_t j = 0; j < c; ++j)
+      t[j * r + i] = a[i * c + j];
   return t;
 }
 
-}  // namespace
+} // namespace
 
 TEST_CASE("gemm matches the reference for every transpose combination and thread split") {
-  const int64_t shapes[][3] = {{1, 1, 1}, {3, 5, 7}, {64, 64, 64}, {1, 300, 200}, {300, 2, 50},
-                               {17, 129, 33}, {100, 100, 100}};
+  const int64_t shapes[][3] = {{1, 1, 1},    {3, 5, 7},     {64, 64, 64},   {1, 300, 200},
+                               {300, 2, 50}, {17, 129, 33}, {100, 100, 100}};
   for (int threads : {1, 2}) {
     ThreadCountScope scope(threads);
-    for (const auto& s : shapes) {
+    for (const auto &s : shapes) {
       const int64_t m = s[0], n = s[1], k = s[2];
       CAPTURE(m);
       CAPTURE(n);
@@ -53,7 +54,7 @@ TEST_CASE("gemm accumulates into C and honours leading dimensions") {
   double worst = 0;
   for (int64_t i = 0; i < m; ++i)
     for (int64_t j = 0; j < ldc; ++j) {
-      const double want = j < n ? expect[i * n + j] + 1.0 : 1.0;  // padding columns untouched
+      const double want = j < n ? expect[i * n + j] + 1.0 : 1.0; // padding columns untouched
       worst = std::max(worst, std::fabs(c[i * ldc + j] - want));
     }
   CHECK(worst < 1e-3);
@@ -62,7 +63,8 @@ TEST_CASE("gemm accumulates into C and honours leading dimensions") {
 TEST_CASE("gemm with k = 0 writes zeros and double precision works") {
   std::vector<float> c(6, 5.0f);
   gemm(2, 3, 0, c.data(), 0, false, c.data(), 3, false, c.data(), 3);
-  for (float v : c) CHECK(v == 0.0f);
+  for (float v : c)
+    CHECK(v == 0.0f);
   std::vector<double> a{1, 2, 3, 4}, b{5, 6, 7, 8}, d(4);
   gemm(2, 2, 2, a.data(), 2, false, b.data(), 2, false, d.data(), 2);
   CHECK(d[0] == 19);

@@ -14,14 +14,15 @@ TEST_CASE("plans cover every kind, names are unique, quick is a smaller plan") {
   MicrobenchOptions full;
   const auto qp = microbench_plan(q), fp = microbench_plan(full);
   CHECK(qp.size() < fp.size());
-  for (const auto* plan : {&qp, &fp}) {
+  for (const auto *plan : {&qp, &fp}) {
     std::set<std::string> names;
     std::set<BenchKind> kinds;
     std::set<std::string> conv_paths;
-    for (const auto& c : *plan) {
+    for (const auto &c : *plan) {
       names.insert(c.name);
       kinds.insert(c.kind);
-      if (c.kind == BenchKind::conv) conv_paths.insert(c.variant);
+      if (c.kind == BenchKind::conv)
+        conv_paths.insert(c.variant);
     }
     CHECK(names.size() == plan->size());
     CHECK(kinds.size() == 7);
@@ -29,7 +30,8 @@ TEST_CASE("plans cover every kind, names are unique, quick is a smaller plan") {
   }
   MicrobenchOptions only = q;
   only.only = "gemm/";
-  for (const auto& c : microbench_plan(only)) CHECK(c.kind == BenchKind::gemm);
+  for (const auto &c : microbench_plan(only))
+    CHECK(c.kind == BenchKind::gemm);
 }
 
 TEST_CASE("run_bench counts flops and bytes by the boda rules") {
@@ -81,7 +83,7 @@ TEST_CASE("fma and launch cases run; malformed cases are input errors") {
   const BenchResult fr = run_bench(f, o);
   CHECK(fr.threads == 1);
   CHECK(fr.flops > 0);
-  CHECK(fr.flops_per_second() > 1e8);  // any FMA unit does better than 0.1 GFLOP/s
+  CHECK(fr.flops_per_second() > 1e8); // any FMA unit does better than 0.1 GFLOP/s
   BenchCase bad;
   bad.kind = BenchKind::gemm;
   bad.name = "gemm/bad";

@@ -29,8 +29,10 @@ TEST_CASE("layer norm gives zero mean and unit variance rows, then the affine") 
   layer_norm(4, 16, x.ptr(), nullptr, nullptr, 1e-5f, y.ptr());
   for (int r = 0; r < 4; ++r) {
     double s = 0, sq = 0;
-    for (int i = 0; i < 16; ++i) s += y.ptr()[r * 16 + i];
-    for (int i = 0; i < 16; ++i) sq += y.ptr()[r * 16 + i] * y.ptr()[r * 16 + i];
+    for (int i = 0; i < 16; ++i)
+      s += y.ptr()[r * 16 + i];
+    for (int i = 0; i < 16; ++i)
+      sq += y.ptr()[r * 16 + i] * y.ptr()[r * 16 + i];
     CHECK(s / 16 == doctest::Approx(0).epsilon(1e-5));
     CHECK(sq / 16 == doctest::Approx(1).epsilon(1e-3));
   }
@@ -47,7 +49,8 @@ TEST_CASE("softmax over the middle axis sums to one and orders like its input") 
   for (int o = 0; o < 2; ++o)
     for (int i = 0; i < 4; ++i) {
       double s = 0, denom = 0;
-      for (int d = 0; d < 3; ++d) denom += std::exp(x.ptr()[(o * 3 + d) * 4 + i]);
+      for (int d = 0; d < 3; ++d)
+        denom += std::exp(x.ptr()[(o * 3 + d) * 4 + i]);
       for (int d = 0; d < 3; ++d) {
         const int idx = (o * 3 + d) * 4 + i;
         s += y.ptr()[idx];
@@ -59,7 +62,8 @@ TEST_CASE("softmax over the middle axis sums to one and orders like its input") 
 
 TEST_CASE("reduce mean, sum and max over chosen axes") {
   std::vector<float> x(2 * 3 * 4);
-  for (size_t i = 0; i < x.size(); ++i) x[i] = float(i);
+  for (size_t i = 0; i < x.size(); ++i)
+    x[i] = float(i);
   std::vector<float> out(2 * 4);
   reduce("sum", {2, 3, 4}, {1}, x.data(), out.data());
   CHECK(out[0] == 0 + 4 + 8);

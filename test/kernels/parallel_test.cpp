@@ -14,9 +14,11 @@ TEST_CASE("parallel_for covers every index exactly once") {
     std::atomic<int> chunks{0};
     parallel_for(n, 1, [&](int64_t b, int64_t e) {
       ++chunks;
-      for (int64_t i = b; i < e; ++i) ++hits[static_cast<size_t>(i)];
+      for (int64_t i = b; i < e; ++i)
+        ++hits[static_cast<size_t>(i)];
     });
-    for (auto& h : hits) CHECK(h.load() == 1);
+    for (auto &h : hits)
+      CHECK(h.load() == 1);
     CHECK(chunks.load() <= num_threads());
   }
   int calls = 0;

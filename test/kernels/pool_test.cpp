@@ -13,8 +13,8 @@ double check_pool(PoolGeom g, bool max) {
   Tensor in = random_tensor({g.n, g.c, g.h, g.w}, 5);
   Tensor out = zero_tensor({g.n, g.c, g.oh, g.ow});
   max ? max_pool(g, in.ptr(), out.ptr()) : avg_pool(g, in.ptr(), out.ptr());
-  ref::Conv r{g.n, g.c, g.h, g.w, g.c, g.oh, g.ow, g.kh, g.kw, g.sh, g.sw, g.pad_top, g.pad_left,
-              g.dh, g.dw, 1};
+  ref::Conv r{g.n,  g.c,  g.h,  g.w,       g.c,        g.oh, g.ow, g.kh,
+              g.kw, g.sh, g.sw, g.pad_top, g.pad_left, g.dh, g.dw, 1};
   const auto expect = ref::pool(r, in.ptr(), max, g.count_include_pad);
   return ref::max_abs_diff(out.ptr(), expect.data(), expect.size());
 }
@@ -25,22 +25,23 @@ PoolGeom geom(int64_t h, int64_t k, int64_t s, int64_t p, bool ceil_mode, int64_
   g.dh = g.dw = d;
   const int64_t span = h + 2 * p - d * (k - 1) - 1;
   int64_t o = (ceil_mode ? (span + s - 1) / s : span / s) + 1;
-  if (ceil_mode && (o - 1) * s >= h + p) --o;
+  if (ceil_mode && (o - 1) * s >= h + p)
+    --o;
   g.oh = g.ow = o;
   return g;
 }
 
-}  // namespace
+} // namespace
 
 TEST_CASE("max and average pooling match the reference") {
   for (bool max : {true, false}) {
     CAPTURE(max);
     CHECK(check_pool(geom(8, 2, 2, 0, false), max) < 1e-5);
     CHECK(check_pool(geom(9, 3, 2, 1, false), max) < 1e-5);
-    CHECK(check_pool(geom(13, 3, 2, 0, true), max) < 1e-5);   // ceil mode: a clipped last window
+    CHECK(check_pool(geom(13, 3, 2, 0, true), max) < 1e-5); // ceil mode: a clipped last window
     CHECK(check_pool(geom(10, 3, 3, 1, true), max) < 1e-5);
   }
-  CHECK(check_pool(geom(11, 3, 1, 1, false, 2), true) < 1e-5);  // dilated max pool
+  CHECK(check_pool(geom(11, 3, 1, 1, false, 2), true) < 1e-5); // dilated max pool
   PoolGeom inc = geom(9, 3, 2, 1, false);
   inc.count_include_pad = true;
   CHECK(check_pool(inc, false) < 1e-5);
@@ -53,10 +54,11 @@ TEST_CASE("ceil mode yields the extra window and it holds the max of its clipped
   PoolGeom g = geom(5, 2, 2, 0, true);
   REQUIRE(g.oh == 3);
   Tensor in = zero_tensor({2, 3, 5, 5});
-  for (int64_t i = 0; i < in.size(); ++i) in.ptr()[i] = float(i % 25);
+  for (int64_t i = 0; i < in.size(); ++i)
+    in.ptr()[i] = float(i % 25);
   Tensor out = zero_tensor({2, 3, 3, 3});
   max_pool(g, in.ptr(), out.ptr());
-  CHECK(out.ptr()[8] == 24.0f);  // bottom-right window covers only input (4, 4)
+  CHECK(out.ptr()[8] == 24.0f); // bottom-right window covers only input (4, 4)
 }
 
 TEST_CASE("global pooling averages and maxes each plane") {

@@ -15,12 +15,14 @@ TEST_CASE("read, copy and triad compute their results for any length") {
     stream_copy(b.data(), a.data(), n);
     CHECK(a == b);
     stream_triad(a.data(), b.data(), c.data(), 0.25f, n);
-    for (float v : a) CHECK(v == 3.0f);
+    for (float v : a)
+      CHECK(v == 3.0f);
   }
 }
 
 TEST_CASE("fma chains count 2 flops per lane per chain and return finite values") {
-  CHECK(fma_flops(10, false) == doctest::Approx(2.0 * 10 * kFmaChains * (fma_flops(1, false) / (2.0 * kFmaChains))));
+  CHECK(fma_flops(10, false) ==
+        doctest::Approx(2.0 * 10 * kFmaChains * (fma_flops(1, false) / (2.0 * kFmaChains))));
   CHECK(fma_flops(1, false) == doctest::Approx(2.0 * fma_flops(1, true)));
   CHECK(std::isfinite(fma_chains_fp32(1000)));
   CHECK(std::isfinite(fma_chains_fp64(1000)));

@@ -15,7 +15,7 @@ TEST_CASE("summarize computes the statistics of known samples") {
   CHECK(s.sd_seconds == doctest::Approx(1.2909944));
   CHECK(s.min_seconds == 1.0);
   CHECK(s.max_seconds == 4.0);
-  CHECK(s.noisy);  // (4 - 1) / 2.5 = 1.2 > 0.5
+  CHECK(s.noisy); // (4 - 1) / 2.5 = 1.2 > 0.5
   const TimingStats quiet = summarize({1.00, 1.01, 0.99, 1.00, 1.02}, 0);
   CHECK(quiet.median_seconds == doctest::Approx(1.00));
   CHECK_FALSE(quiet.noisy);

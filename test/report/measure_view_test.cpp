@@ -61,7 +61,7 @@ struct Fixture {
   }
 };
 
-}  // namespace
+} // namespace
 
 TEST_CASE("errors per layer, MAPE above the threshold, end-to-end error") {
   Fixture f;
@@ -91,7 +91,8 @@ TEST_CASE("a mismatched measurement is an input error") {
 
 TEST_CASE("JSON carries the schema, per-layer stats and the summary") {
   Fixture f;
-  const auto j = nlohmann::json::parse(render_measurement(make_measurement_view(f.p, f.run), Format::json));
+  const auto j =
+      nlohmann::json::parse(render_measurement(make_measurement_view(f.p, f.run), Format::json));
   CHECK(j["schema"] == "perfmodel.measurement/1");
   REQUIRE(j["layers"].size() == 3);
   CHECK(j["layers"][0]["measured_seconds"].get<double>() == doctest::Approx(1e-3));
@@ -109,7 +110,7 @@ TEST_CASE("table, CSV and Markdown show the same numbers") {
   const MeasurementView v = make_measurement_view(f.p, f.run);
   const std::string t = render_measurement(v, Format::table);
   CHECK(t.find("+10.0%") != std::string::npos);
-  CHECK(t.find("-50.0%*") != std::string::npos);  // below the threshold: starred
+  CHECK(t.find("-50.0%*") != std::string::npos); // below the threshold: starred
   CHECK(t.find("per-layer MAPE 15.0%") != std::string::npos);
   CHECK(t.find("noisy") != std::string::npos);
   const std::string c = render_measurement(v, Format::csv);
