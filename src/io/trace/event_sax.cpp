@@ -24,8 +24,8 @@ struct Frame {
 // A value as the handler sees it: its JSON type name and, for numbers, its value.
 struct Value {
   const char *type; // "string", "number", "boolean", "null", "object", "array"
-  std::optional<int64_t> integer;
-  std::optional<double> number;
+  std::optional<int64_t> integer = std::nullopt;
+  std::optional<double> number = std::nullopt;
   const std::string *text = nullptr;
   bool container() const { return type[0] == 'o' || type[0] == 'a'; }
   std::string show() const {
