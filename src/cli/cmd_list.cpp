@@ -83,18 +83,7 @@ std::string render(const Table& t, report::Format f) {
         s << "\n";
       }
       return s.str();
-    case report::Format::md:
-      s << "|";
-      for (const auto& h : t.header) s << " " << h << " |";
-      s << "\n|";
-      for (size_t i = 0; i < t.header.size(); ++i) s << "---|";
-      s << "\n";
-      for (const auto& r : t.rows) {
-        s << "|";
-        for (const auto& c : r) s << " " << report::md_cell(c) << " |";
-        s << "\n";
-      }
-      return s.str();
+    case report::Format::md: return report::md_table(t.header, t.rows);
     case report::Format::json: {
       nlohmann::ordered_json j;
       j["schema"] = "perfmodel.list/1";

@@ -10,11 +10,7 @@ namespace perfmodel::report {
 
 namespace {
 
-std::string pct(double fraction) {
-  char buf[32];
-  std::snprintf(buf, sizeof buf, "%.2f%%", 100 * fraction);
-  return buf;
-}
+std::string pct2(double fraction) { return pct(fraction, 2); }
 
 std::string num(double v) {
   char buf[32];
@@ -89,8 +85,8 @@ std::string render_calibration(const Calibration &cal, Format f) {
     r.push_back(num(p.lowering_factor));
     r.push_back(num(p.overlap));
     r.push_back(si(p.overhead_seconds, "s"));
-    r.push_back(pct(c.stats.mape));
-    r.push_back(pct(c.stats.max_error));
+    r.push_back(pct2(c.stats.mape));
+    r.push_back(pct2(c.stats.max_error));
     rows.push_back(r);
   }
   if (f == Format::csv) {
@@ -108,21 +104,9 @@ std::string render_calibration(const Calibration &cal, Format f) {
   const std::string title = "calibration for " + (cal.hardware.empty() ? "?" : cal.hardware) +
                             " (" + cal.device.name + ", " + std::to_string(cal.cores) +
                             " cores): " + cal.source + ", " + std::to_string(cal.stats.samples) +
-                            " samples, MAPE " + pct(cal.stats.mape);
+                            " samples, MAPE " + pct2(cal.stats.mape);
   if (f == Format::md) {
-    std::string out = "**" + md_cell(title) + "**\n\n|";
-    for (const auto &h : header)
-      out += " " + md_cell(h) + " |";
-    out += "\n|";
-    for (size_t i = 0; i < header.size(); ++i)
-      out += "---|";
-    out += "\n";
-    for (const auto &r : rows) {
-      out += "|";
-      for (const auto &c : r)
-        out += " " + md_cell(c) + " |";
-      out += "\n";
-    }
+    std::string out = "**" + md_cell(title) + "**\n\n" + md_table(header, rows);
     return out;
   }
   TextTable t(header);

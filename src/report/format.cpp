@@ -51,6 +51,27 @@ std::string raw(double v) {
   return std::string(buf, res.ptr);
 }
 
+std::string pct(double fraction, int decimals, bool sign) {
+  char buf[48];
+  std::snprintf(buf, sizeof buf, sign ? "%+.*f%%" : "%.*f%%", decimals, 100.0 * fraction);
+  return buf;
+}
+
+std::string md_table(const std::vector<std::string>& header,
+                     const std::vector<std::vector<std::string>>& rows) {
+  std::string out = "|";
+  for (const auto& h : header) out += " " + md_cell(h) + " |";
+  out += "\n|";
+  for (size_t i = 0; i < header.size(); ++i) out += "---|";
+  out += "\n";
+  for (const auto& r : rows) {
+    out += "|";
+    for (const auto& c : r) out += " " + md_cell(c) + " |";
+    out += "\n";
+  }
+  return out;
+}
+
 std::string csv_field(std::string_view s) {
   if (s.find_first_of(",\"\r\n") == std::string_view::npos) return std::string(s);
   std::string out = "\"";

@@ -61,22 +61,8 @@ std::string render_hw(const HwSpec& hw, Format f) {
     return s.str();
   }
   if (f == Format::md) {
-    auto md = [&](const std::vector<std::string>& h, const std::vector<std::vector<std::string>>& rows) {
-      s << "|";
-      for (const auto& c : h) s << " " << md_cell(c) << " |";
-      s << "\n|";
-      for (size_t i = 0; i < h.size(); ++i) s << "---|";
-      s << "\n";
-      for (const auto& r : rows) {
-        s << "|";
-        for (const auto& c : r) s << " " << md_cell(c) << " |";
-        s << "\n";
-      }
-      s << "\n";
-    };
     s << "# " << md_cell(hw.name) << " (" << hw.kind << ")\n\n" << md_cell(hw.description) << "\n\n";
-    md(head, compute);
-    md(mhead, memory);
+    s << md_table(head, compute) << "\n" << md_table(mhead, memory) << "\n";
     return s.str();
   }
   s << hw.name << " (" << hw.kind << "): " << hw.description << "\n";

@@ -17,11 +17,7 @@ std::string signed_pct(double fraction) {
   return buf;
 }
 
-std::string pct(double fraction) {
-  char buf[32];
-  std::snprintf(buf, sizeof buf, "%.2f%%", 100 * fraction);
-  return buf;
-}
+std::string pct2(double fraction) { return pct(fraction, 2); }
 
 } // namespace
 
@@ -99,22 +95,10 @@ std::string render_kernels(const KernelsView &v, Format f) {
                                                    : "calibrated: " + v.calibration) +
                             ")";
   const std::string summary =
-      v.mape ? "MAPE over " + std::to_string(v.measured) + " measured rows: " + pct(*v.mape)
+      v.mape ? "MAPE over " + std::to_string(v.measured) + " measured rows: " + pct2(*v.mape)
              : "no measured rows";
   if (f == Format::md) {
-    std::string out = "**" + md_cell(title) + "**\n\n|";
-    for (const auto &h : header)
-      out += " " + md_cell(h) + " |";
-    out += "\n|";
-    for (size_t i = 0; i < header.size(); ++i)
-      out += "---|";
-    out += "\n";
-    for (const auto &r : rows) {
-      out += "|";
-      for (const auto &c : r)
-        out += " " + md_cell(c) + " |";
-      out += "\n";
-    }
+    std::string out = "**" + md_cell(title) + "**\n\n" + md_table(header, rows);
     return out + "\n" + summary + "\n";
   }
   TextTable t(header);

@@ -17,11 +17,7 @@ namespace {
 
 using json = nlohmann::ordered_json;
 
-std::string pct(double f) {
-  char buf[32];
-  std::snprintf(buf, sizeof buf, "%+.1f%%", 100.0 * f);
-  return buf;
-}
+std::string signed_pct(double f) { return pct(f, 1, true); }
 
 std::string pct_abs(double f) {
   char buf[32];
@@ -63,7 +59,7 @@ std::string summary_lines(const MeasurementView &v) {
     << " layers measured at >= " << si(v.run.min_layer_seconds, "s") << "\n";
   o << "end to end: measured " << si(s.measured_total_seconds, "s") << " (sum of layers "
     << si(s.measured_layer_sum_seconds, "s") << "), predicted "
-    << si(s.predicted_total_seconds, "s") << ", error " << pct(s.end_to_end_error) << "\n";
+    << si(s.predicted_total_seconds, "s") << ", error " << signed_pct(s.end_to_end_error) << "\n";
   if (s.noisy_layers > 0)
     o << s.noisy_layers << " noisy layer(s): (max-min)/median > "
       << pct_abs(v.run.noisy_range_fraction) << " or sd/mean > " << pct_abs(v.run.noisy_sd_fraction)
@@ -188,7 +184,7 @@ std::string render_measurement(const MeasurementView &v, Format f) {
     rows.push_back({r.name, r.op, r.path, si(r.measured.median_seconds, "s"),
                     si(r.measured.sd_seconds, "s"), si(r.measured.min_seconds, "s"),
                     si(r.measured.max_seconds, "s"), si(r.predicted_seconds, "s"),
-                    r.error ? pct(*r.error) + (r.in_summary ? "" : "*") : "", r.bound,
+                    r.error ? signed_pct(*r.error) + (r.in_summary ? "" : "*") : "", r.bound,
                     r.measured.noisy ? "noisy" : ""});
   std::ostringstream o;
   o << "measured on " << v.run.device << " (" << v.run.executed_dtype << "), predicted for "

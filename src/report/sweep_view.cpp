@@ -22,11 +22,7 @@ std::string num(double v) {
   std::snprintf(buf, sizeof buf, "%.6g", v);
   return buf;
 }
-std::string pct(double share) {
-  char buf[16];
-  std::snprintf(buf, sizeof buf, "%.0f%%", share * 100.0);
-  return buf;
-}
+std::string pct0(double share) { return pct(share, 0); }
 
 const std::vector<Column> &columns() {
   static const std::vector<Column> cols = {
@@ -44,11 +40,11 @@ const std::vector<Column> &columns() {
       {"AI", "arithmetic intensity (FLOP/B)",
        [](auto &p) { return si(p.arithmetic_intensity, "F/B"); },
        [](auto &p) { return num(p.arithmetic_intensity); }},
-      {"%compute", "compute-bound share", [](auto &p) { return pct(p.share_compute_bound); },
+      {"%compute", "compute-bound share", [](auto &p) { return pct0(p.share_compute_bound); },
        [](auto &p) { return num(p.share_compute_bound); }},
-      {"%memory", "memory-bound share", [](auto &p) { return pct(p.share_memory_bound); },
+      {"%memory", "memory-bound share", [](auto &p) { return pct0(p.share_memory_bound); },
        [](auto &p) { return num(p.share_memory_bound); }},
-      {"%overhead", "overhead-bound share", [](auto &p) { return pct(p.share_overhead_bound); },
+      {"%overhead", "overhead-bound share", [](auto &p) { return pct0(p.share_overhead_bound); },
        [](auto &p) { return num(p.share_overhead_bound); }},
       {"energy", "energy (J)", [](auto &p) { return si(p.energy_joules, "J"); },
        [](auto &p) { return num(p.energy_joules); }},

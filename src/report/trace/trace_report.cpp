@@ -8,12 +8,6 @@
 namespace perfmodel::report {
 namespace {
 
-std::string pct(double f) {
-  char b[32];
-  std::snprintf(b, sizeof b, "%.1f%%", 100 * f);
-  return b;
-}
-
 // Human tables cut the long C++ kernel signatures (CSV and JSON keep them whole).
 std::string shorten(const std::string &s, size_t n = 100) {
   return s.size() <= n ? s : s.substr(0, n - 3) + "...";
