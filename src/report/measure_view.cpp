@@ -193,19 +193,7 @@ std::string render_measurement(const MeasurementView &v, Format f) {
     << " warm-up + " << v.run.network.iters << " timed runs per layer, caches "
     << v.run.network.cache_state << "\n\n";
   if (md) {
-    o << '|';
-    for (const auto &h : header)
-      o << ' ' << md_cell(h) << " |";
-    o << "\n|";
-    for (size_t i = 0; i < header.size(); ++i)
-      o << "---|";
-    o << '\n';
-    for (const auto &r : rows) {
-      o << '|';
-      for (const auto &c : r)
-        o << ' ' << md_cell(c) << " |";
-      o << '\n';
-    }
+    o << md_table(header, rows);
   } else {
     TextTable t(header);
     for (auto &r : rows)
@@ -267,19 +255,7 @@ std::string render_microbench(const std::vector<BenchRow> &rows, const std::stri
   std::ostringstream o;
   o << "microbenchmarks on " << device << "\n\n";
   if (f == Format::md) {
-    o << '|';
-    for (const auto &h : header)
-      o << ' ' << h << " |";
-    o << "\n|";
-    for (size_t i = 0; i < header.size(); ++i)
-      o << "---|";
-    o << '\n';
-    for (const auto &r : cells) {
-      o << '|';
-      for (const auto &c : r)
-        o << ' ' << md_cell(c) << " |";
-      o << '\n';
-    }
+    o << md_table(header, cells);
   } else {
     TextTable t(header);
     for (auto &r : cells)
