@@ -15,6 +15,21 @@ int64_t numel(const Shape& s) {
   return n;
 }
 
+namespace {
+
+// Tensors are capped at 2^50 elements so that byte counts (x 8) and FLOP counts stay exact in
+// int64 and in doubles; a larger shape is an input error, not an overflow.
+constexpr int64_t kMaxElements = int64_t{1} << 50;
+
+void check_size(const Shape& s, const SourceLoc& loc, const std::string& what) {
+  int64_t n = 1;
+  for (int64_t d : s)
+    if (d < 0 || __builtin_mul_overflow(n, d, &n) || n > kMaxElements)
+      throw InputError(loc, what + " " + shape_str(s, 'x') + " is too large (more than 2^50 elements)");
+}
+
+}  // namespace
+
 std::string shape_str(const Shape& s, char sep) {
   std::string out;
   for (size_t i = 0; i < s.size(); ++i) {
@@ -163,13 +178,19 @@ void infer_shapes(Graph& g) {
       if (d <= 0)
         throw InputError(g.loc, "input '" + in.name + "' has a non-positive dimension (" +
                                     shape_str(in.shape, 'x') + ")");
+    check_size(in.shape, g.loc, "input '" + in.name + "'");
     g.tensors[in.name] = in;
   }
-  for (const auto& c : g.constants) g.tensors[c.name] = c;
+  for (const auto& c : g.constants) {
+    check_size(c.shape, g.loc, "constant '" + c.name + "'");
+    g.tensors[c.name] = c;
+  }
   g.layers = topological_order(g);
   for (auto& l : g.layers) {
     try {
       apply_shape_rule(g, l);
+      for (const auto& o : l.outputs) check_size(g.tensors.at(o).shape, SourceLoc{}, "output '" + o + "'");
+      for (const auto& p : l.params) check_size(p.shape, SourceLoc{}, "parameter '" + p.name + "'");
     } catch (const InputError& e) {
       if (!e.loc().file.empty() || e.loc().line) throw;
       throw InputError(l.loc, "layer '" + l.name + "' (" + l.op_name + "): " + e.message());

@@ -89,3 +89,10 @@ TEST_CASE("param_count excludes buffers") {
   Graph g = one_layer({1, 4, 2, 2}, make_layer("bn", "batchnorm"));
   CHECK(g.param_count() == 8);
 }
+
+TEST_CASE("shapes too large to count exactly are input errors, not overflows") {
+  CHECK_THROWS_WITH_AS(one_layer({100000000, 100000000, 100000000, 100000000}, make_layer("r", "relu")),
+                       doctest::Contains("too large"), InputError);
+  CHECK_THROWS_WITH_AS(one_layer({1 << 20, 1 << 20}, make_layer("fc", "linear", {{"out_features", int64_t{1} << 40}})),
+                       doctest::Contains("too large"), InputError);
+}
