@@ -162,6 +162,9 @@ Graph parse_model_yaml(const std::string& text, const std::string& file,
   } catch (const YAML::Exception& e) {
     throw InputError(SourceLoc{file, e.mark.line + 1, e.mark.column + 1}, e.msg);
   }
+  if (!opts.dims.empty())
+    throw InputError(SourceLoc{file}, "--dim sets symbolic dimensions of ONNX models; a YAML model "
+                                      "has none (--batch sets the batch)");
   if (opts.batch) {
     if (*opts.batch < 1) throw InputError("--batch must be at least 1");
     set_batch(g, *opts.batch);

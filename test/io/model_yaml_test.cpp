@@ -88,3 +88,10 @@ TEST_CASE("write_model_yaml round-trips shapes, params, constants and costs") {
     CHECK(layer_cost(again, again.layers[i], Pass::fwd).total.flops ==
           layer_cost(g, g.layers[i], Pass::fwd).total.flops);
 }
+
+TEST_CASE("--dim is refused for YAML models instead of being ignored") {
+  ModelLoadOptions o;
+  o.dims["seq"] = 128;
+  CHECK_THROWS_WITH_AS(parse_model_yaml(kGood, "m.yaml", o), doctest::Contains("m.yaml: error: --dim"),
+                       InputError);
+}
