@@ -8,13 +8,7 @@ using namespace perfmodel;
 using namespace perfmodel::test;
 
 TEST_CASE("json has the perfmodel.trace/1 schema with times in seconds") {
-  LoadedTrace t = load_test_trace("tiny.json");
-  report::TraceReport r;
-  r.file = "tiny.json";
-  r.overview = trace::compute_overview(t.trace, t.links);
-  r.operators = trace::operator_table(t.trace, t.tree);
-  r.kernels = trace::kernel_table(t.trace);
-  r.efficiency = trace::efficiency_view(t.trace, t.links, t.tree, v100());
+  report::TraceReport r = tiny_report();
   nlohmann::json j = nlohmann::json::parse(report::render_trace(r, report::Format::json));
   CHECK(j["schema"] == "perfmodel.trace/1");
   const auto &ov = j["overview"];

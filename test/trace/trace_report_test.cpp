@@ -10,21 +10,6 @@
 using namespace perfmodel;
 using namespace perfmodel::test;
 
-namespace {
-
-report::TraceReport tiny_report() {
-  LoadedTrace t = load_test_trace("tiny.json");
-  report::TraceReport r;
-  r.file = "tiny.json";
-  r.overview = trace::compute_overview(t.trace, t.links);
-  r.operators = trace::operator_table(t.trace, t.tree);
-  r.kernels = trace::kernel_table(t.trace);
-  r.efficiency = trace::efficiency_view(t.trace, t.links, t.tree, v100());
-  return r;
-}
-
-} // namespace
-
 TEST_CASE("table output has every view with human units") {
   std::string s = report::render_trace(tiny_report(), report::Format::table);
   CHECK(s.find("Overview: 2 steps, average 85.0us, GPU utilization 52.9%") != std::string::npos);
