@@ -110,10 +110,7 @@ PassCost forward(const Graph& g, const Layer& l, Pass pass, std::optional<GemmSh
     case OpKind::matmul: {
       gemm = gemm_shape(g, l);
       c.macs = gemm->m * gemm->n * gemm->k * gemm->groups;
-      c.flops = 2 * c.macs;
-      if (l.op == OpKind::matmul && l.inputs.size() < 2) {  // constant B counts as weights
-        c.bytes_weights = l.params.at(0).bytes();
-      }
+      c.flops = 2 * c.macs;  // a constant B of matmul is a param: traffic() counts it as weights
       break;
     }
     case OpKind::max_pool:
