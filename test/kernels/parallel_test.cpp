@@ -2,6 +2,8 @@
 #include <doctest/doctest.h>
 
 #include <atomic>
+#include <stdexcept>
+#include <thread>
 #include <vector>
 
 #include "kernels/cpu/parallel.hpp"
@@ -48,4 +50,45 @@ TEST_CASE("ThreadCountScope sets and restores the thread count") {
   CHECK(num_threads() == before);
   set_num_threads(0);
   CHECK(num_threads() >= 1);
+}
+
+TEST_CASE("a parallel_for inside a parallel_for runs serially on its caller") {
+  std::atomic<int> inner_chunks{0};
+  std::vector<std::atomic<int>> hits(64);
+  parallel_for(4, 1, [&](int64_t b, int64_t e) {
+    for (int64_t i = b; i < e; ++i)
+      parallel_for(16, 1, [&](int64_t ib, int64_t ie) {
+        ++inner_chunks;
+        for (int64_t j = ib; j < ie; ++j)
+          ++hits[static_cast<size_t>(i * 16 + j)];
+      });
+  });
+  for (auto &h : hits)
+    CHECK(h.load() == 1);
+  CHECK(inner_chunks.load() == 4); // one chunk per outer index
+}
+
+TEST_CASE("an exception thrown by a chunk reaches the caller and the pool keeps working") {
+  CHECK_THROWS_AS(parallel_for(1000, 1,
+                               [](int64_t b, int64_t) {
+                                 if (b > 0 || num_threads() == 1)
+                                   throw std::runtime_error("chunk failed");
+                               }),
+                  std::runtime_error);
+  std::atomic<int64_t> sum{0};
+  parallel_for(1000, 1, [&](int64_t b, int64_t e) { sum += e - b; });
+  CHECK(sum.load() == 1000);
+}
+
+TEST_CASE("parallel_for from two threads at once: both complete") {
+  std::atomic<int64_t> a{0}, b{0};
+  std::thread other([&] {
+    for (int r = 0; r < 200; ++r)
+      parallel_for(100, 1, [&](int64_t s, int64_t e) { a += e - s; });
+  });
+  for (int r = 0; r < 200; ++r)
+    parallel_for(100, 1, [&](int64_t s, int64_t e) { b += e - s; });
+  other.join();
+  CHECK(a.load() == 20000);
+  CHECK(b.load() == 20000);
 }
