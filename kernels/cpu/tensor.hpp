@@ -6,12 +6,14 @@
 #include <memory>
 #include <vector>
 
+#include "kernels/cpu/host_allocator.hpp"
 #include "perfmodel/graph.hpp"
 
 namespace perfmodel::kernels::cpu {
 
-/// 64-byte aligned storage (Eigen's allocator) so AVX-512 loads never split cache lines.
-using Buffer = std::vector<float, Eigen::aligned_allocator<float>>;
+/// 64-byte aligned storage so AVX-512 loads never split cache lines; large buffers on huge
+/// pages (host_allocator.hpp).
+using Buffer = std::vector<float, HostAllocator<float>>;
 
 /// A shape and a shared buffer: views (reshape, flatten) share the buffer of their input.
 struct Tensor {
