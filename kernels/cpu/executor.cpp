@@ -44,12 +44,55 @@ Tensor &Executor::tensor(const std::string &name) {
   return it->second;
 }
 
+namespace {
+
+// Times every layer inside whole forward passes: one clock read between layers.
+void measure_in_network(Executor &ex, const Graph &g, const MeasureOptions &opts,
+                        GraphMeasurement &m) {
+  check_timing_counts(opts.warmup, opts.iters);
+  const size_t n = ex.size();
+  std::vector<std::vector<double>> per_layer(n);
+  std::vector<double> passes;
+  std::vector<double> stamps(n + 1);
+  for (int it = 0; it < opts.warmup + opts.iters; ++it) {
+    if (opts.progress)
+      opts.progress(size_t(it), size_t(opts.warmup + opts.iters), "forward pass");
+    stamps[0] = now_seconds();
+    for (size_t i = 0; i < n; ++i) {
+      ex.run_layer(i);
+      stamps[i + 1] = now_seconds();
+    }
+    if (it < opts.warmup)
+      continue;
+    for (size_t i = 0; i < n; ++i)
+      per_layer[i].push_back(stamps[i + 1] - stamps[i]);
+    passes.push_back(stamps[n] - stamps[0]);
+  }
+  for (size_t i = 0; i < n; ++i) {
+    LayerMeasurement lm;
+    lm.name = g.layers[i].name;
+    lm.op = g.layers[i].op;
+    lm.path = ex.path(i);
+    lm.time = summarize(std::move(per_layer[i]), opts.warmup);
+    lm.time.cache_state = "in-network";
+    m.layers.push_back(std::move(lm));
+  }
+  m.network = summarize(std::move(passes), opts.warmup);
+  m.network.cache_state = "in-network";
+}
+
+} // namespace
+
 GraphMeasurement measure_graph(const Graph &g, const MeasureOptions &opts) {
   ThreadCountScope threads(opts.threads);
   GraphMeasurement m;
   m.threads = num_threads();
   Executor ex(g, opts.seed);
   ex.run_all(); // every layer's inputs now hold real outputs of their producers
+  if (opts.timing == LayerTiming::in_network) {
+    measure_in_network(ex, g, opts, m);
+    return m;
+  }
   for (size_t i = 0; i < ex.size(); ++i) {
     const Layer &layer = g.layers[i];
     if (opts.progress)

@@ -47,7 +47,14 @@ private:
   std::vector<PreparedLayer> layers_;
 };
 
+/// How layers are timed. in_network: each layer is timed inside whole forward passes (its
+/// inputs just produced by their producers, its weights wherever the previous pass left them),
+/// so the per-layer times add up to the pass. isolated: each layer runs alone, repeatedly,
+/// with its inputs and weights warm in cache (a microbenchmark of the layer).
+enum class LayerTiming { in_network, isolated };
+
 struct MeasureOptions {
+  LayerTiming timing = LayerTiming::in_network;
   int warmup = 3;
   int iters = 10;
   int threads = 0; // 0 = every hardware thread
@@ -60,7 +67,7 @@ struct LayerMeasurement {
   std::string name;
   OpKind op = OpKind::generic;
   std::string path;
-  TimingStats time; // cache_state "warm": a full forward pass and the warm-up ran just before
+  TimingStats time; // cache_state "in-network" or "warm" (isolated)
 };
 
 struct GraphMeasurement {
@@ -70,8 +77,11 @@ struct GraphMeasurement {
   std::string executed_dtype = "fp32";
 };
 
-/// One full forward pass (so every input holds real data), then per layer: `warmup` untimed
-/// runs and `iters` timed runs; then `warmup` + `iters` whole forward passes.
+/// One full forward pass (so every input holds real data), then
+/// in_network: `warmup` untimed passes and `iters` timed passes, each layer timed within each
+///   pass (the network time of a pass is the sum of its layers plus the clock reads);
+/// isolated: per layer `warmup` untimed runs and `iters` timed runs, then `warmup` + `iters`
+///   whole forward passes.
 GraphMeasurement measure_graph(const Graph &g, const MeasureOptions &opts);
 
 } // namespace perfmodel::kernels::cpu

@@ -6,7 +6,11 @@
 #include <cmath>
 #include <numeric>
 
+#include "kernels/cpu/parallel.hpp"
+#include "kernels/cpu/tensor.hpp"
 #include "perfmodel/error.hpp"
+
+#include <unistd.h>
 
 namespace perfmodel::kernels::cpu {
 
@@ -39,11 +43,67 @@ TimingStats summarize(std::vector<double> samples, int warmup) {
   return s;
 }
 
-TimingStats time_runs(const std::function<void()> &fn, int warmup, int iters, int inner) {
+void check_timing_counts(int warmup, int iters) {
   if (iters < 1)
     throw InputError("timing: --iters must be at least 1, got " + std::to_string(iters));
   if (warmup < 0)
     throw InputError("timing: --warmup must be >= 0, got " + std::to_string(warmup));
+}
+
+namespace {
+
+int64_t flush_bytes() {
+  auto cache = [](int name) {
+    const long v = sysconf(name);
+    return v > 0 ? int64_t(v) : int64_t(0);
+  };
+  const int64_t per_core = cache(_SC_LEVEL1_DCACHE_SIZE) + cache(_SC_LEVEL2_CACHE_SIZE);
+  const int64_t total = cache(_SC_LEVEL3_CACHE_SIZE) + per_core * num_threads();
+  return std::max<int64_t>(2 * total, int64_t(64) << 20);
+}
+
+float g_flush_sink = 0;
+
+} // namespace
+
+void flush_caches() {
+  static Buffer junk(size_t(flush_bytes() / 4), 1.0f);
+  const int64_t n = int64_t(junk.size());
+  const int t = num_threads();
+  std::vector<float> sums(size_t(t), 0.0f);
+  parallel_for(t, 1, [&](int64_t s, int64_t e) {
+    for (int64_t i = s; i < e; ++i) {
+      const float *p = junk.data() + i * n / t;
+      float acc = 0;
+      for (int64_t j = 0; j < n / t; j += 16) // one read per 64-byte line
+        acc += p[j];
+      sums[size_t(i)] = acc;
+    }
+  });
+  for (float v : sums)
+    g_flush_sink += v;
+}
+
+TimingStats time_runs_after(const std::function<void()> &setup, const std::function<void()> &fn,
+                            int warmup, int iters, const std::string &cache_state) {
+  check_timing_counts(warmup, iters);
+  std::vector<double> samples;
+  samples.reserve(static_cast<size_t>(iters));
+  for (int i = 0; i < warmup + iters; ++i) {
+    setup();
+    const double t0 = now_seconds();
+    fn();
+    const double t1 = now_seconds();
+    if (i >= warmup)
+      samples.push_back(t1 - t0);
+  }
+  TimingStats s = summarize(std::move(samples), warmup);
+  s.cache_state = cache_state;
+  return s;
+}
+
+TimingStats time_runs(const std::function<void()> &fn, int warmup, int iters, int inner) {
+  check_timing_counts(warmup, iters);
   inner = std::max(inner, 1);
   for (int i = 0; i < warmup; ++i)
     fn();

@@ -13,7 +13,9 @@ inline constexpr double kNoisySdFraction = 0.10;
 
 /// Statistics of `iters` timed runs after `warmup` untimed ones (MegEngine load_and_run's
 /// avg_time, sd, minmax). Seconds. `cache_state` says what the caches held when timing began:
-/// "warm" = the inputs were just touched by the warm-up runs; "not warmed" = no warm-up run.
+/// "warm" = the inputs were just touched by the warm-up runs; "not warmed" = no warm-up run;
+/// "produced" = caches flushed, then the inputs rewritten before each run (microbenchmarks);
+/// "in-network" = timed inside forward passes.
 struct TimingStats {
   int warmup = 0;
   int iters = 0;
@@ -33,6 +35,19 @@ TimingStats summarize(std::vector<double> samples, int warmup);
 /// Runs `fn` `warmup` times untimed, then `iters` times timed with a steady clock.
 /// `inner` > 1 runs fn that many times per timed sample and divides (for very short kernels).
 TimingStats time_runs(const std::function<void()> &fn, int warmup, int iters, int inner = 1);
+
+/// Evicts this process's data from every cache level: all threads read a buffer twice the size
+/// of the last-level plus the private caches (sysconf, at least 64 MiB). Untimed setup of a
+/// cold timing.
+void flush_caches();
+
+/// Like time_runs with inner = 1, but every run (warm-up and timed) follows an untimed
+/// `setup` (a cache flush, a producer writing the inputs); the statistics carry `cache_state`.
+TimingStats time_runs_after(const std::function<void()> &setup, const std::function<void()> &fn,
+                            int warmup, int iters, const std::string &cache_state);
+
+/// Throws InputError unless iters >= 1 and warmup >= 0.
+void check_timing_counts(int warmup, int iters);
 
 /// Seconds on a monotonic clock (std::chrono::steady_clock).
 double now_seconds();

@@ -25,6 +25,7 @@ struct MeasureArgs {
   ModelOptions model;
   std::string hw = "zen5-2c";
   std::string calibration;
+  std::string timing = "network";
   int warmup = 3, iters = 10, threads = 0;
   double min_layer_us = 50;
   bool microbench = false, quick = false, quiet = false;
@@ -116,6 +117,7 @@ int run_measure(const MeasureArgs &a) {
   kc::MeasureOptions mo;
   mo.warmup = a.warmup;
   mo.iters = a.iters;
+  mo.timing = a.timing == "isolated" ? kc::LayerTiming::isolated : kc::LayerTiming::in_network;
   mo.threads = a.threads;
   if (!a.quiet)
     mo.progress = [](size_t i, size_t n, const std::string &name) {
@@ -166,10 +168,15 @@ void register_measure(CLI::App &app, Runner &run) {
       ->capture_default_str();
   cmd->add_option("--calibration", a->calibration,
                   "Calibration file (from `perfmodel calibrate`): predict with the fitted model");
-  cmd->add_option("--warmup", a->warmup, "Untimed runs before timing each layer")
+  cmd->add_option("--timing", a->timing,
+                  "network: time each layer inside whole forward passes; isolated: run each "
+                  "layer alone, repeatedly, warm in cache")
+      ->check(CLI::IsMember({"network", "isolated"}))
+      ->capture_default_str();
+  cmd->add_option("--warmup", a->warmup, "Untimed runs (passes, or runs of each layer) before timing")
       ->check(CLI::Range(0, 1000))
       ->capture_default_str();
-  cmd->add_option("--iters", a->iters, "Timed runs per layer")
+  cmd->add_option("--iters", a->iters, "Timed runs (passes, or runs of each layer)")
       ->check(CLI::Range(1, 100000))
       ->capture_default_str();
   cmd->add_option("--threads", a->threads, "Threads (0 = every hardware thread)")

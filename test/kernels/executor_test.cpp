@@ -200,26 +200,57 @@ TEST_CASE("executor batch norm, layer norm, elementwise broadcast, embedding, sl
   CHECK(st.at("out").shape == Shape{16});
 }
 
-TEST_CASE("measure_graph times every layer and the whole network") {
-  const Graph g =
-      graph({1, 3, 16, 16},
-            {layer("c", OpKind::conv2d, "conv2d", {"x"},
-                   {{"out_channels", int64_t(8)}, {"kernel", V{3, 3}}, {"pad", V{1, 1}}}),
-             layer("r", OpKind::activation, "relu", {"c"}, {{"function", std::string("relu")}})});
+namespace {
+Graph conv_relu() {
+  return graph({1, 3, 16, 16},
+               {layer("c", OpKind::conv2d, "conv2d", {"x"},
+                      {{"out_channels", int64_t(8)}, {"kernel", V{3, 3}}, {"pad", V{1, 1}}}),
+                layer("r", OpKind::activation, "relu", {"c"}, {{"function", std::string("relu")}})});
+}
+} // namespace
+
+TEST_CASE("measure_graph times every layer inside forward passes") {
   MeasureOptions o;
   o.warmup = 1;
   o.iters = 3;
   size_t progress = 0;
-  o.progress = [&](size_t, size_t, const std::string &) { ++progress; };
-  const GraphMeasurement m = measure_graph(g, o);
+  o.progress = [&](size_t, size_t n, const std::string &) {
+    ++progress;
+    CHECK(n == 4); // one call per pass, warm-up included
+  };
+  const GraphMeasurement m = measure_graph(conv_relu(), o);
   REQUIRE(m.layers.size() == 2);
-  CHECK(progress == 2);
+  CHECK(progress == 4);
   CHECK(m.layers[0].path == "im2col+gemm");
   CHECK(m.layers[0].time.iters == 3);
+  CHECK(m.layers[0].time.cache_state == "in-network");
   CHECK(m.layers[0].time.median_seconds > 0);
   CHECK(m.network.iters == 3);
-  CHECK(m.network.median_seconds > 0);
+  CHECK(m.network.cache_state == "in-network");
+  // A pass is its layers back to back: each pass's total is the sum of its layer samples.
+  for (size_t i = 0; i < 3; ++i)
+    CHECK(m.network.samples_seconds[i] ==
+          doctest::Approx(m.layers[0].time.samples_seconds[i] +
+                          m.layers[1].time.samples_seconds[i]));
   CHECK(m.threads >= 1);
+  o.iters = 0;
+  CHECK_THROWS_AS(measure_graph(conv_relu(), o), InputError);
+}
+
+TEST_CASE("measure_graph isolated: each layer repeated alone, then whole passes") {
+  MeasureOptions o;
+  o.timing = LayerTiming::isolated;
+  o.warmup = 1;
+  o.iters = 3;
+  size_t progress = 0;
+  o.progress = [&](size_t, size_t, const std::string &) { ++progress; };
+  const GraphMeasurement m = measure_graph(conv_relu(), o);
+  REQUIRE(m.layers.size() == 2);
+  CHECK(progress == 2);
+  CHECK(m.layers[1].time.iters == 3);
+  CHECK(m.layers[1].time.cache_state == "warm");
+  CHECK(m.network.iters == 3);
+  CHECK(m.network.median_seconds > 0);
 }
 
 TEST_CASE("executor errors carry the layer") {
