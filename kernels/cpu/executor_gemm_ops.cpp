@@ -31,9 +31,10 @@ void prep_conv(LayerContext &c, bool transposed) {
   if (os[0] != is[0])
     c.fail("batch of output differs from input");
   const float *in = c.in(0).ptr();
-  const float *wt = transposed ? c.own({geo.c, geo.oc / geo.groups, geo.kh, geo.kw}).ptr()
-                               : c.own({geo.oc, geo.c / geo.groups, geo.kh, geo.kw}).ptr();
-  const float *bias = c.has_bias() ? c.own({geo.oc}).ptr() : nullptr;
+  const float a = weight_bound((geo.c / geo.groups) * geo.kh * geo.kw);
+  const float *wt = transposed ? c.own({geo.c, geo.oc / geo.groups, geo.kh, geo.kw}, -a, a).ptr()
+                               : c.own({geo.oc, geo.c / geo.groups, geo.kh, geo.kw}, -a, a).ptr();
+  const float *bias = c.has_bias() ? c.own({geo.oc}, -a, a).ptr() : nullptr;
   float *ws = c.own({std::max<int64_t>(conv_workspace(geo, transposed), 1)}).ptr();
   float *out = c.out(0).ptr();
   if (transposed) {
@@ -57,8 +58,9 @@ void prep_linear(LayerContext &c) {
   if (m * n != numel(os))
     c.fail("output " + shape_str(os) + " does not match input " + shape_str(is));
   const float *in = c.in(0).ptr();
-  const float *wt = c.own({n, k}).ptr(); // [out_features, in_features], used transposed
-  const float *bias = c.has_bias() ? c.own({n}).ptr() : nullptr;
+  const float a = weight_bound(k);
+  const float *wt = c.own({n, k}, -a, a).ptr(); // [out_features, in_features], used transposed
+  const float *bias = c.has_bias() ? c.own({n}, -a, a).ptr() : nullptr;
   float *out = c.out(0).ptr();
   c.p.path = "gemm";
   c.p.run = [=] {

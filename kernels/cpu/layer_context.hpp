@@ -3,6 +3,7 @@
 #pragma once
 
 #include <algorithm>
+#include <cmath>
 #include <string>
 #include <utility>
 #include <vector>
@@ -10,6 +11,14 @@
 #include "kernels/cpu/executor.hpp"
 
 namespace perfmodel::kernels::cpu::detail {
+
+/// Bound a of the U(-a, a) weights of a layer with `fan_in` inputs per output: a = sqrt(3 /
+/// fan_in) keeps the output variance equal to the input's (LeCun uniform), so activations stay
+/// O(1) through a deep network instead of growing to inf or shrinking into denormals, either of
+/// which would time a kernel on data no trained network produces.
+inline float weight_bound(int64_t fan_in) {
+  return fan_in > 0 ? float(std::sqrt(3.0 / double(fan_in))) : 1.0f;
+}
 
 struct LayerContext {
   const Graph &g;
