@@ -84,6 +84,7 @@ void measure_in_network(Executor &ex, const Graph &g, const MeasureOptions &opts
 } // namespace
 
 GraphMeasurement measure_graph(const Graph &g, const MeasureOptions &opts) {
+  retain_freed_heap_memory();
   ThreadCountScope threads(opts.threads);
   GraphMeasurement m;
   m.threads = num_threads();

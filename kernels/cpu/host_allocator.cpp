@@ -1,9 +1,11 @@
 // Aligned host allocation with transparent huge pages for large buffers (see the header).
 #include "kernels/cpu/host_allocator.hpp"
 
+#include <malloc.h>
 #include <sys/mman.h>
 
 #include <cstdlib>
+#include <mutex>
 
 namespace perfmodel::kernels::cpu {
 
@@ -13,6 +15,14 @@ constexpr size_t kLine = 64;
 
 size_t round_up(size_t v, size_t to) { return (v + to - 1) / to * to; }
 } // namespace
+
+void retain_freed_heap_memory() {
+  static std::once_flag once;
+  std::call_once(once, [] {
+    mallopt(M_MMAP_THRESHOLD, 32 << 20); // the largest glibc accepts on 64-bit
+    mallopt(M_TRIM_THRESHOLD, 1 << 30);
+  });
+}
 
 void *host_allocate(size_t bytes) {
   const bool huge = bytes >= kHugePageThresholdBytes;

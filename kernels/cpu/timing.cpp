@@ -6,11 +6,9 @@
 #include <cmath>
 #include <numeric>
 
-#include "kernels/cpu/parallel.hpp"
-#include "kernels/cpu/tensor.hpp"
 #include "perfmodel/error.hpp"
 
-#include <unistd.h>
+#include <immintrin.h>
 
 namespace perfmodel::kernels::cpu {
 
@@ -50,38 +48,15 @@ void check_timing_counts(int warmup, int iters) {
     throw InputError("timing: --warmup must be >= 0, got " + std::to_string(warmup));
 }
 
-namespace {
-
-int64_t flush_bytes() {
-  auto cache = [](int name) {
-    const long v = sysconf(name);
-    return v > 0 ? int64_t(v) : int64_t(0);
-  };
-  const int64_t per_core = cache(_SC_LEVEL1_DCACHE_SIZE) + cache(_SC_LEVEL2_CACHE_SIZE);
-  const int64_t total = cache(_SC_LEVEL3_CACHE_SIZE) + per_core * num_threads();
-  return std::max<int64_t>(2 * total, int64_t(64) << 20);
-}
-
-float g_flush_sink = 0;
-
-} // namespace
-
-void flush_caches() {
-  static Buffer junk(size_t(flush_bytes() / 4), 1.0f);
-  const int64_t n = int64_t(junk.size());
-  const int t = num_threads();
-  std::vector<float> sums(size_t(t), 0.0f);
-  parallel_for(t, 1, [&](int64_t s, int64_t e) {
-    for (int64_t i = s; i < e; ++i) {
-      const float *p = junk.data() + i * n / t;
-      float acc = 0;
-      for (int64_t j = 0; j < n / t; j += 16) // one read per 64-byte line
-        acc += p[j];
-      sums[size_t(i)] = acc;
-    }
-  });
-  for (float v : sums)
-    g_flush_sink += v;
+void evict_from_caches(const float *p, int64_t n) {
+  constexpr int64_t kLineFloats = 16; // 64-byte lines
+  const char *begin = reinterpret_cast<const char *>(p);
+  const char *end = reinterpret_cast<const char *>(p + std::max<int64_t>(n, 0));
+  for (const char *c = begin; c < end; c += 4 * kLineFloats)
+    _mm_clflush(c);
+  if (n > 0)
+    _mm_clflush(end - 1); // an unaligned tail line
+  _mm_mfence();
 }
 
 TimingStats time_runs_after(const std::function<void()> &setup, const std::function<void()> &fn,

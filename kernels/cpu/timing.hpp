@@ -14,8 +14,8 @@ inline constexpr double kNoisySdFraction = 0.10;
 /// Statistics of `iters` timed runs after `warmup` untimed ones (MegEngine load_and_run's
 /// avg_time, sd, minmax). Seconds. `cache_state` says what the caches held when timing began:
 /// "warm" = the inputs were just touched by the warm-up runs; "not warmed" = no warm-up run;
-/// "produced" = caches flushed, then the inputs rewritten before each run (microbenchmarks);
-/// "in-network" = timed inside forward passes.
+/// "in-network" = timed inside forward passes, or a microbenchmark set up like a layer inside
+/// one (inputs just written, weights and outputs evicted).
 struct TimingStats {
   int warmup = 0;
   int iters = 0;
@@ -36,10 +36,9 @@ TimingStats summarize(std::vector<double> samples, int warmup);
 /// `inner` > 1 runs fn that many times per timed sample and divides (for very short kernels).
 TimingStats time_runs(const std::function<void()> &fn, int warmup, int iters, int inner = 1);
 
-/// Evicts this process's data from every cache level: all threads read a buffer twice the size
-/// of the last-level plus the private caches (sysconf, at least 64 MiB). Untimed setup of a
-/// cold timing.
-void flush_caches();
+/// Writes back and evicts the cache lines of [p, p + n) from every cache level of every core
+/// (clflush), so that the next access comes from DRAM. Untimed setup of a timing.
+void evict_from_caches(const float *p, int64_t n);
 
 /// Like time_runs with inner = 1, but every run (warm-up and timed) follows an untimed
 /// `setup` (a cache flush, a producer writing the inputs); the statistics carry `cache_state`.
