@@ -6,6 +6,8 @@
 #include <cmath>
 #include <thread>
 
+#include <unistd.h>
+
 #include "kernels/cpu/conv.hpp"
 #include "kernels/cpu/data_movement.hpp"
 #include "kernels/cpu/elementwise.hpp"
@@ -47,6 +49,16 @@ void produce(float *p, int64_t n) {
   });
 }
 
+// Bytes of the last-level cache (sysconf), 32 MiB where the system does not say.
+int64_t last_level_cache_bytes() {
+  for (int name : {_SC_LEVEL3_CACHE_SIZE, _SC_LEVEL2_CACHE_SIZE}) {
+    const long v = sysconf(name);
+    if (v > 0)
+      return v;
+  }
+  return int64_t(32) << 20;
+}
+
 struct Span {
   float *p;
   int64_t n;
@@ -56,13 +68,14 @@ Span span(Tensor &t) { return {t.ptr(), t.size()}; }
 // The executor's kernels are timed one call per sample in the state of a layer inside a forward
 // pass of a network larger than the caches: the activation inputs were just written by their
 // producer (rewritten here by every thread), while the weights, the output and any workspace
-// were last touched a pass ago (their lines are evicted from every cache level here).
+// were last touched a pass ago (their lines are evicted from every cache level here), and the
+// caches are full of dirty lines that the call's misses must write back first.
 TimingStats timed_in_network(const std::function<void()> &fn, std::vector<Span> inputs,
                              std::vector<Span> cold, int warmup, int iters) {
   fn(); // first touch: page faults and lazy allocation stay out of the samples
-  static Buffer junk(size_t(32) << 18, 1.0f); // 32 MiB: the L3 of the VM
+  static Buffer dirty(size_t(last_level_cache_bytes() / 4), 1.0f);
   auto setup = [&] {
-    produce(junk.data(), int64_t(junk.size()));
+    produce(dirty.data(), int64_t(dirty.size())); // the caches full of other layers' outputs
     for (const Span &c : cold)
       evict_from_caches(c.p, c.n);
     for (const Span &in : inputs)
