@@ -36,7 +36,8 @@ enum class OpClass {
   gemv,          // linear, matmul with one output row or column (matrix-vector: bandwidth-bound)
   conv,          // dense or grouped convolution lowered to a GEMM through an im2col matrix
   pointwise,     // 1x1, stride-1, unpadded convolution: a plain GEMM on the input (no lowering)
-  depthwise,     // convolution with groups == input channels > 1
+  depthwise,     // convolution with groups == input channels > 1, stride 1
+  depthwise_strided, // depthwise with a stride > 1 (strided loads: another code path)
   elementwise,   // activations, elementwise arithmetic, dropout
   norm,          // batch norm, layer norm, softmax
   pool,          // pooling and reductions
@@ -45,7 +46,10 @@ enum class OpClass {
 std::string_view to_string(OpClass c);
 std::optional<OpClass> parse_op_class(std::string_view s);
 const std::vector<OpClass> &all_op_classes();
-bool is_gemm_class(OpClass c); // gemm, gemv, conv, pointwise, depthwise: tiles, sizes, lowering
+bool is_gemm_class(OpClass c); // gemm, gemv, conv, pointwise, depthwise*: tiles, sizes, lowering
+/// The class whose parameters stand in when a calibration has none for `c` (depthwise_strided
+/// -> depthwise); `c` itself when there is none.
+OpClass fallback_class(OpClass c);
 
 /// Which part of a layer a kernel call computes (conv bwd_filter = bwd_weight).
 enum class KernelPass { fwd, bwd_data, bwd_weight };
@@ -123,6 +127,8 @@ struct Calibration {
   FitStats stats; // over all samples
 
   const ClassCalibration *find(OpClass c, DType dtype) const;
+  /// find(c), else find(fallback_class(c)).
+  const ClassCalibration *find_or_fallback(OpClass c, DType dtype) const;
 };
 
 /// Checks sizes and signs (Ceres' IsValid style): false and `error` filled on the first problem.

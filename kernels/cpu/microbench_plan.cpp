@@ -169,7 +169,9 @@ std::vector<BenchCase> microbench_plan(const MicrobenchOptions &opts) {
                    conv_case(1, 1000, 5, 1000, 3, 1, 1000), conv_case(1, 40, 200, 40, 3, 1, 40),
                    conv_case(1, 56, 110, 56, 3, 1),         conv_case(1, 140, 50, 140, 3, 1),
                    conv_case(1, 350, 25, 350, 3, 1),        conv_case(2, 200, 12, 300, 3, 1),
-                   conv_case(1, 6, 250, 48, 7, 2),          conv_case(1, 200, 60, 400, 1, 2)})
+                   conv_case(1, 6, 250, 48, 7, 2),          conv_case(1, 200, 60, 400, 1, 2),
+                   conv_case(1, 100, 90, 100, 3, 2, 100),   conv_case(1, 400, 16, 400, 3, 2, 400),
+                   conv_case(1, 30, 150, 30, 3, 2, 30),     conv_case(1, 600, 9, 600, 3, 1, 600)})
       convs.push_back(c);
   }
   p.insert(p.end(), convs.begin(), convs.end());

@@ -19,6 +19,7 @@ constexpr ClassName kClassNames[] = {
     {OpClass::conv, "conv"},
     {OpClass::pointwise, "pointwise"},
     {OpClass::depthwise, "depthwise"},
+    {OpClass::depthwise_strided, "depthwise_strided"},
     {OpClass::elementwise, "elementwise"},
     {OpClass::norm, "norm"},
     {OpClass::pool, "pool"},
@@ -84,7 +85,11 @@ const std::vector<OpClass> &all_op_classes() {
 
 bool is_gemm_class(OpClass c) {
   return c == OpClass::gemm || c == OpClass::gemv || c == OpClass::conv ||
-         c == OpClass::pointwise || c == OpClass::depthwise;
+         c == OpClass::pointwise || c == OpClass::depthwise || c == OpClass::depthwise_strided;
+}
+
+OpClass fallback_class(OpClass c) {
+  return c == OpClass::depthwise_strided ? OpClass::depthwise : c;
 }
 
 std::string_view to_string(KernelPass p) {
@@ -122,7 +127,12 @@ OpClass op_class_of(const Graph &g, const Layer &layer) {
       if (s.size() >= 2)
         in_channels = s[1];
     }
-    return groups > 1 && groups == in_channels ? OpClass::depthwise : OpClass::conv;
+    if (groups <= 1 || groups != in_channels)
+      return OpClass::conv;
+    for (int64_t s : layer.attrs.get_ints("stride", {1, 1}, 2))
+      if (s > 1)
+        return OpClass::depthwise_strided;
+    return OpClass::depthwise;
   }
   case OpKind::conv_transpose2d:
     return OpClass::conv;
@@ -199,6 +209,12 @@ const ClassCalibration *Calibration::find(OpClass c, DType dtype) const {
   return nullptr;
 }
 
+const ClassCalibration *Calibration::find_or_fallback(OpClass c, DType dtype) const {
+  if (const ClassCalibration *cc = find(c, dtype))
+    return cc;
+  return find(fallback_class(c), dtype);
+}
+
 bool is_valid(const Calibration &cal, std::string *error) {
   auto fail = [&](const std::string &msg) {
     if (error)
@@ -267,7 +283,7 @@ EfficiencyTerms efficiency_terms(const Calibration &cal, double tile_m, double t
 }
 
 LayerTiming calibrated_time(const Calibration &cal, const HwSpec &hw, const KernelFeatures &f) {
-  const ClassCalibration *cc = cal.find(f.op_class, f.dtype);
+  const ClassCalibration *cc = cal.find_or_fallback(f.op_class, f.dtype);
   if (!cc || cc->params.bytes_per_second.size() != cal.memory_levels.size())
     return roofline_time(hw, cost_of(f), f.dtype);
   LayerTiming t;

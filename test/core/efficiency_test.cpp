@@ -68,6 +68,9 @@ TEST_CASE("op class and pass names round-trip") {
   CHECK(parse_kernel_pass("bwd_data") == KernelPass::bwd_data);
   CHECK_FALSE(parse_kernel_pass("backward"));
   CHECK(is_gemm_class(OpClass::depthwise));
+  CHECK(is_gemm_class(OpClass::depthwise_strided));
+  CHECK(fallback_class(OpClass::depthwise_strided) == OpClass::depthwise);
+  CHECK(fallback_class(OpClass::gemm) == OpClass::gemm);
   CHECK_FALSE(is_gemm_class(OpClass::pool));
 }
 
@@ -102,7 +105,9 @@ TEST_CASE("conv layers: dense, depthwise and lowered bytes") {
                        layer_cost(strided, strided.layers[0], Pass::fwd), KernelPass::fwd)
             .op_class == OpClass::conv);
   const Graph dw = conv_graph(8, 8, 3, 2, 8);
-  CHECK(op_class_of(dw, dw.layers[0]) == OpClass::depthwise);
+  CHECK(op_class_of(dw, dw.layers[0]) == OpClass::depthwise_strided); // stride 2
+  const Graph dw1 = conv_graph(8, 8, 3, 1, 8);
+  CHECK(op_class_of(dw1, dw1.layers[0]) == OpClass::depthwise);
   CHECK(layer_features(dw, dw.layers[0], layer_cost(dw, dw.layers[0], Pass::fwd), KernelPass::fwd)
             .lowered_bytes == 0);
   const Graph grouped = conv_graph(8, 16, 3, 1, 2);
@@ -180,6 +185,30 @@ TEST_CASE("a class without parameters falls back to the roofline") {
   f.bytes = 1e6;
   const LayerTiming t = calibrated_time(c, hw, f);
   CHECK(t.memory_seconds == doctest::Approx(1e6 / 1e10));
+}
+
+TEST_CASE("strided depthwise takes the depthwise parameters until it has its own") {
+  Calibration c = two_level_calibration();
+  const HwSpec hw = tiny_hw();
+  ClassCalibration dw = c.classes[0];
+  dw.op_class = OpClass::depthwise;
+  dw.params.overhead_seconds = 5e-6;
+  c.classes.push_back(dw);
+  KernelFeatures f;
+  f.op_class = OpClass::depthwise_strided;
+  f.gemm = GemmShape{64, 1, 9, 32};
+  f.flops = 2.0 * 64 * 9 * 32;
+  f.bytes = 4.0 * (64 * 4 * 32 + 9 * 32 + 64 * 32);
+  const double borrowed = calibrated_time(c, hw, f).seconds;
+  CHECK(borrowed == doctest::Approx(calibrated_time(c, hw, [&] {
+                                      KernelFeatures g = f;
+                                      g.op_class = OpClass::depthwise;
+                                      return g;
+                                    }()).seconds));
+  dw.op_class = OpClass::depthwise_strided;
+  dw.params.overhead_seconds = 50e-6;
+  c.classes.push_back(dw);
+  CHECK(calibrated_time(c, hw, f).seconds == doctest::Approx(borrowed + 45e-6));
 }
 
 TEST_CASE("train pass sums the three kernel calls") {
