@@ -326,16 +326,34 @@ BenchResult run_bench(const BenchCase &c, const MicrobenchOptions &opts) {
   return r;
 }
 
-std::vector<BenchResult> run_microbenchmarks(const MicrobenchOptions &opts) {
-  const auto plan = microbench_plan(opts);
+std::vector<BenchResult> run_cases(const std::vector<BenchCase> &cases,
+                                   const MicrobenchOptions &opts) {
+  const int rounds = std::max(1, opts.rounds > 0 ? opts.rounds : (opts.quick ? 1 : 3));
+  const int iters = opts.iters > 0 ? opts.iters : (opts.quick ? 5 : 9);
+  MicrobenchOptions per_round = opts;
+  per_round.iters = std::max(1, (iters + rounds - 1) / rounds);
   std::vector<BenchResult> out;
-  out.reserve(plan.size());
-  for (size_t i = 0; i < plan.size(); ++i) {
-    if (opts.progress)
-      opts.progress(i, plan.size(), plan[i]);
-    out.push_back(run_bench(plan[i], opts));
+  std::vector<std::vector<double>> samples(cases.size());
+  for (int round = 0; round < rounds; ++round)
+    for (size_t i = 0; i < cases.size(); ++i) {
+      if (opts.progress)
+        opts.progress(size_t(round) * cases.size() + i, size_t(rounds) * cases.size(), cases[i]);
+      BenchResult r = run_bench(cases[i], per_round);
+      samples[i].insert(samples[i].end(), r.time.samples_seconds.begin(),
+                        r.time.samples_seconds.end());
+      if (round == 0)
+        out.push_back(std::move(r));
+    }
+  for (size_t i = 0; i < cases.size() && rounds > 1; ++i) {
+    const std::string state = out[i].time.cache_state;
+    out[i].time = summarize(std::move(samples[i]), out[i].time.warmup);
+    out[i].time.cache_state = state;
   }
   return out;
+}
+
+std::vector<BenchResult> run_microbenchmarks(const MicrobenchOptions &opts) {
+  return run_cases(microbench_plan(opts), opts);
 }
 
 } // namespace perfmodel::kernels::cpu

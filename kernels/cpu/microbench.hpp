@@ -61,11 +61,20 @@ struct MicrobenchOptions {
   bool quick = false; // the --quick plan (<= ~25 s on 2 cores) instead of the full one
   int threads = 0;    // 0 = every hardware thread
   int warmup = 0;     // 0 = the plan's default for the kind
-  int iters = 0;      // 0 = the plan's default
+  int iters = 0;      // 0 = the plan's default; timed runs per case over all rounds
+  /// The cases run this many times in turn, iters / rounds timed runs each time, and each case's
+  /// statistics cover the samples of every round (0 = 3 for the full plan, 1 for --quick).
+  /// Spreading a case over the whole run averages out the seconds-long slow spells of a shared
+  /// host (2x on memory-bound kernels on the VM) instead of catching one of them whole.
+  int rounds = 0;
   std::string only;   // run only cases whose name contains this ("" = all)
   /// Called before each case with (index, count, case); progress on stderr in the CLI.
   std::function<void(size_t, size_t, const BenchCase &)> progress;
 };
+
+/// Runs `cases` in opts.rounds rounds (see MicrobenchOptions) and merges each case's samples.
+std::vector<BenchResult> run_cases(const std::vector<BenchCase> &cases,
+                                   const MicrobenchOptions &opts);
 
 /// The cases of the quick or full plan, in run order.
 std::vector<BenchCase> microbench_plan(const MicrobenchOptions &opts);

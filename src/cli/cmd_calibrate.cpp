@@ -34,7 +34,7 @@ struct CalibrateArgs {
   std::string hw;
   std::string save_samples;
   std::string residuals;  // --residuals: per-sample prediction and error
-  int warmup = 0, iters = 0;  // 0 = the plan's defaults
+  int warmup = 0, iters = 0, rounds = 0;  // 0 = the plan's defaults
   std::string statistic = "median";  // of each case's timed runs: median or min
   bool quick = false;
   int threads = 0;
@@ -52,16 +52,14 @@ std::vector<calibrate::Sample> microbenchmark_samples(const CalibrateArgs& a, Ca
   mo.threads = a.threads;
   mo.warmup = a.warmup;
   mo.iters = a.iters;
+  mo.rounds = a.rounds;
   mo.progress = [](size_t i, size_t n, const kernels::cpu::BenchCase& c) {
     std::fprintf(stderr, "calibrate: [%zu/%zu] %s\n", i + 1, n, c.name.c_str());
   };
   const double t0 = kernels::cpu::now_seconds();
-  auto results = kernels::cpu::run_microbenchmarks(mo);
-  const auto extra = calibrate::supplementary_cases(a.quick);
-  for (size_t i = 0; i < extra.size(); ++i) {
-    std::fprintf(stderr, "calibrate: [+%zu/%zu] %s\n", i + 1, extra.size(), extra[i].name.c_str());
-    results.push_back(kernels::cpu::run_bench(extra[i], mo));
-  }
+  auto cases = kernels::cpu::microbench_plan(mo);
+  for (const auto& c : calibrate::supplementary_cases(a.quick)) cases.push_back(c);
+  auto results = kernels::cpu::run_cases(cases, mo);
   int noisy = 0;
   for (const auto& r : results) noisy += r.time.noisy ? 1 : 0;
   std::fprintf(stderr, "calibrate: %zu microbenchmarks in %.1f s (%d noisy)\n", results.size(),
@@ -206,8 +204,13 @@ void register_calibrate(CLI::App& app, Runner& run) {
                   "Also write every sample with its fitted prediction and error as CSV");
   cmd->add_option("--warmup", a->warmup, "Microbenchmarks: untimed runs per case (0 = plan's)")
       ->check(CLI::NonNegativeNumber);
-  cmd->add_option("--iters", a->iters, "Microbenchmarks: timed runs per case (0 = plan's)")
+  cmd->add_option("--iters", a->iters,
+                  "Microbenchmarks: timed runs per case, over all rounds (0 = plan's)")
       ->check(CLI::NonNegativeNumber);
+  cmd->add_option("--rounds", a->rounds,
+                  "Microbenchmarks: run the plan this many times in turn, iters/rounds runs per "
+                  "case each time (0 = 3, or 1 with --quick)")
+      ->check(CLI::Range(0, 100));
   cmd->add_option("--statistic", a->statistic,
                   "Microbenchmarks: fit the median of each case's runs, or the min (least "
                   "disturbed; for a machine that is not quiet)")
