@@ -16,9 +16,9 @@ fi
 runs=("resnet50 1" "mobilenet_v2 1" "vgg16 1" "nin 5")
 for r in "${runs[@]}"; do
   set -- $r
-  "$bin" measure --model "$1" --batch "$2" --hw zen5-2c --calibration "$cal" -q --format json \
+  "$bin" measure --model "$1" --batch "$2" --hw zen5-2c --calibration "$cal" --iters 40 -q --format json \
     -o "$out/$1-b$2-calibrated.json"
-  "$bin" measure --model "$1" --batch "$2" --hw zen5-2c -q --format json -o "$out/$1-b$2-roofline.json"
+  "$bin" measure --model "$1" --batch "$2" --hw zen5-2c --iters 40 -q --format json -o "$out/$1-b$2-roofline.json"
 done
 python3 - "$out" "${runs[@]}" <<'PY'
 import json, sys
