@@ -17,6 +17,15 @@ double now_seconds() {
   return std::chrono::duration<double>(clock::now().time_since_epoch()).count();
 }
 
+double quantile_sorted(const std::vector<double> &sorted, double q) {
+  if (sorted.empty())
+    return 0;
+  const double pos = std::clamp(q, 0.0, 1.0) * double(sorted.size() - 1);
+  const size_t lo = size_t(pos);
+  const size_t hi = std::min(lo + 1, sorted.size() - 1);
+  return sorted[lo] + (pos - double(lo)) * (sorted[hi] - sorted[lo]);
+}
+
 TimingStats summarize(std::vector<double> samples, int warmup) {
   TimingStats s;
   s.warmup = warmup;
@@ -34,6 +43,7 @@ TimingStats summarize(std::vector<double> samples, int warmup) {
   s.sd_seconds = n > 1 ? std::sqrt(ss / double(n - 1)) : 0.0;
   s.min_seconds = samples.front();
   s.max_seconds = samples.back();
+  s.p20_seconds = quantile_sorted(samples, kP20Fraction);
   const double range =
       s.median_seconds > 0 ? (s.max_seconds - s.min_seconds) / s.median_seconds : 0;
   const double cv = s.mean_seconds > 0 ? s.sd_seconds / s.mean_seconds : 0;

@@ -12,7 +12,15 @@ namespace kc = kernels::cpu;
 namespace {
 
 double seconds_of(const kc::BenchResult &r, TimeStatistic stat) {
-  return stat == TimeStatistic::min ? r.time.min_seconds : r.time.median_seconds;
+  switch (stat) {
+  case TimeStatistic::min:
+    return r.time.min_seconds;
+  case TimeStatistic::p20:
+    return r.time.p20_seconds;
+  case TimeStatistic::median:
+    break;
+  }
+  return r.time.median_seconds;
 }
 
 io::MeasurementRow row_of(const kc::BenchResult &r, TimeStatistic stat) {

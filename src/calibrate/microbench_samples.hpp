@@ -24,7 +24,7 @@ std::vector<kernels::cpu::BenchCase> supplementary_cases(bool quick);
 
 /// Which statistic of a case's timed runs a sample takes: the median (what `measure` compares
 /// against), or the minimum (the least disturbed run, for a machine that is not quiet).
-enum class TimeStatistic { median, min };
+enum class TimeStatistic { median, p20, min };
 
 /// The sample of one result, or nullopt for the kinds that are not fitted.
 std::optional<Sample> sample_from_bench(const kernels::cpu::BenchResult &r,

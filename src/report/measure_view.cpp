@@ -36,6 +36,7 @@ json stats_json(const MeasuredStats &s) {
               {"mean_seconds", s.mean_seconds},
               {"sd_seconds", s.sd_seconds},
               {"min_seconds", s.min_seconds},
+              {"p20_seconds", s.p20_seconds},
               {"max_seconds", s.max_seconds},
               {"warmup", s.warmup},
               {"iters", s.iters},
@@ -57,6 +58,7 @@ std::string summary_lines(const MeasurementView &v) {
   o << "per-layer MAPE " << pct_abs(s.mape) << " (median |error| " << pct_abs(s.median_abs_error)
     << ") over " << s.layers_in_summary
     << " layers measured at >= " << si(v.run.min_layer_seconds, "s") << "\n";
+  o << "errors against the " << v.run.statistic << " of the timed runs\n";
   o << "end to end: measured " << si(s.measured_total_seconds, "s") << " (sum of layers "
     << si(s.measured_layer_sum_seconds, "s") << "), predicted "
     << si(s.predicted_total_seconds, "s") << ", error " << signed_pct(s.end_to_end_error) << "\n";
@@ -80,6 +82,13 @@ MeasurementView make_measurement_view(const Prediction &p, const MeasurementRun 
   v.dtype = std::string(to_string(p.dtype));
   v.calibrated = p.calibrated;
   v.run = run;
+  if (run.statistic != "median" && run.statistic != "min" && run.statistic != "p20")
+    throw InputError("measure: unknown statistic '" + run.statistic + "' (median, p20 or min)");
+  auto stat = [&run](const MeasuredStats &m) {
+    return run.statistic == "min"   ? m.min_seconds
+           : run.statistic == "p20" ? m.p20_seconds
+                                    : m.median_seconds;
+  };
   std::vector<double> abs_errors;
   for (size_t i = 0; i < p.layers.size(); ++i) {
     const LayerPrediction &lp = p.layers[i];
@@ -96,12 +105,13 @@ MeasurementView make_measurement_view(const Prediction &p, const MeasurementRun 
     r.bytes = double(lp.cost.total.bytes());
     r.predicted_seconds = lp.timing.seconds;
     r.measured = ml.stats;
-    if (ml.stats.median_seconds > 0)
-      r.error = r.predicted_seconds / ml.stats.median_seconds - 1.0;
-    r.in_summary = r.error && ml.stats.median_seconds >= run.min_layer_seconds;
+    r.measured_seconds = stat(ml.stats);
+    if (r.measured_seconds > 0)
+      r.error = r.predicted_seconds / r.measured_seconds - 1.0;
+    r.in_summary = r.error && r.measured_seconds >= run.min_layer_seconds;
     if (r.in_summary)
       abs_errors.push_back(std::fabs(*r.error));
-    v.summary.measured_layer_sum_seconds += ml.stats.median_seconds;
+    v.summary.measured_layer_sum_seconds += r.measured_seconds;
     v.summary.noisy_layers += ml.stats.noisy ? 1 : 0;
     v.rows.push_back(std::move(r));
   }
@@ -113,7 +123,7 @@ MeasurementView make_measurement_view(const Prediction &p, const MeasurementRun 
     s.mape /= double(abs_errors.size());
   s.median_abs_error = median(abs_errors);
   s.predicted_total_seconds = p.totals.predicted_seconds;
-  s.measured_total_seconds = run.network.median_seconds;
+  s.measured_total_seconds = stat(run.network);
   if (s.measured_total_seconds > 0)
     s.end_to_end_error = s.predicted_total_seconds / s.measured_total_seconds - 1.0;
   return v;
@@ -145,7 +155,7 @@ std::string render_measurement(const MeasurementView &v, Format f) {
              {"bytes", r.bytes},
              {"predicted_seconds", r.predicted_seconds},
              {"bound", r.bound},
-             {"measured_seconds", r.measured.median_seconds},
+             {"measured_seconds", r.measured_seconds},
              {"stats", stats_json(r.measured)}};
       l["error"] = r.error ? json(*r.error) : json(nullptr);
       l["in_summary"] = r.in_summary;
@@ -153,6 +163,7 @@ std::string render_measurement(const MeasurementView &v, Format f) {
     }
     j["layers"] = std::move(layers);
     j["network"] = stats_json(v.run.network);
+    j["statistic"] = v.run.statistic;
     j["summary"] = {{"mape", s.mape},
                     {"median_abs_error", s.median_abs_error},
                     {"end_to_end_error", s.end_to_end_error},

@@ -27,6 +27,7 @@ namespace perfmodel::report {
 struct MeasuredStats {
   int warmup = 0, iters = 0;
   double median_seconds = 0, mean_seconds = 0, sd_seconds = 0, min_seconds = 0, max_seconds = 0;
+  double p20_seconds = 0; // 20th percentile
   std::string cache_state;
   bool noisy = false;
 };
@@ -44,6 +45,9 @@ struct MeasurementRun {
   int threads = 1;
   std::string calibration;          // "" = pure roofline
   double min_layer_seconds = 50e-6; // layers below this are listed but not in the MAPE
+  /// The statistic errors are computed against: "median", "p20" (20th percentile) or "min".
+  /// On a shared host a low percentile is far more reproducible than the median.
+  std::string statistic = "median";
   double noisy_range_fraction = 0, noisy_sd_fraction = 0; // the thresholds of the noisy flag
   std::vector<MeasuredLayer> layers;                      // same order as the prediction's layers
   MeasuredStats network;                                  // whole forward passes
@@ -53,6 +57,7 @@ struct MeasurementRow {
   std::string name, op, path, bound;
   double flops = 0, bytes = 0, predicted_seconds = 0;
   MeasuredStats measured;
+  double measured_seconds = 0;  // the run's statistic (median or min) of the layer's times
   std::optional<double> error; // predicted / measured - 1 (when measured > 0)
   bool in_summary = false;     // measured at >= min_layer_seconds
 };
@@ -61,9 +66,9 @@ struct MeasurementSummary {
   int layers_in_summary = 0;
   double mape = 0;                       // mean |error| over the layers in the summary, a fraction
   double median_abs_error = 0;           // median |error| over the same layers
-  double end_to_end_error = 0;           // predicted total / measured network median - 1
-  double measured_total_seconds = 0;     // median of whole forward passes
-  double measured_layer_sum_seconds = 0; // sum of the per-layer medians
+  double end_to_end_error = 0;           // predicted total / measured network statistic - 1
+  double measured_total_seconds = 0;     // median (or min) of whole forward passes
+  double measured_layer_sum_seconds = 0; // sum of the per-layer medians (or mins)
   double predicted_total_seconds = 0;
   int noisy_layers = 0;
 };
@@ -79,7 +84,8 @@ struct MeasurementView {
 };
 
 /// Joins a prediction with the measured layers (matched by position; names must agree).
-/// Throws InputError when the two disagree in length or layer names.
+/// Throws InputError when the two disagree in length or layer names, or for an unknown
+/// run.statistic.
 MeasurementView make_measurement_view(const Prediction &p, const MeasurementRun &run);
 
 std::string render_measurement(const MeasurementView &v, Format f);

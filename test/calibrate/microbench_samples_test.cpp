@@ -94,4 +94,6 @@ TEST_CASE("the min statistic takes the least disturbed run") {
   CHECK(sample_from_bench(r)->seconds == 2e-5);
   CHECK(sample_from_bench(r, TimeStatistic::min)->seconds == 1.5e-5);
   CHECK(samples_from_benches({r}, TimeStatistic::min)[0].seconds == 1.5e-5);
+  r.time.p20_seconds = 1.7e-5;
+  CHECK(sample_from_bench(r, TimeStatistic::p20)->seconds == 1.7e-5);
 }

@@ -80,6 +80,25 @@ TEST_CASE("errors per layer, MAPE above the threshold, end-to-end error") {
   CHECK(v.summary.noisy_layers == 1);
 }
 
+TEST_CASE("errors against the min: the least disturbed run") {
+  Fixture f;
+  f.run.statistic = "min";
+  f.run.network.min_seconds = 1.8e-3;
+  const MeasurementView v = make_measurement_view(f.p, f.run);
+  CHECK(v.rows[0].measured_seconds == doctest::Approx(0.9e-3));
+  CHECK(*v.rows[0].error == doctest::Approx(1.1 / 0.9 - 1.0));
+  CHECK(v.summary.end_to_end_error == doctest::Approx(1.91 / 1.8 - 1.0));
+  const auto j = nlohmann::json::parse(render_measurement(v, Format::json));
+  CHECK(j["statistic"] == "min");
+  CHECK(j["layers"][0]["measured_seconds"].get<double>() == doctest::Approx(0.9e-3));
+  CHECK(render_measurement(v, Format::table).find("against the min") != std::string::npos);
+  f.run.statistic = "p20";
+  f.run.layers[0].stats.p20_seconds = 0.95e-3;
+  CHECK(*make_measurement_view(f.p, f.run).rows[0].error == doctest::Approx(1.1 / 0.95 - 1.0));
+  f.run.statistic = "mean";
+  CHECK_THROWS_AS(make_measurement_view(f.p, f.run), InputError);
+}
+
 TEST_CASE("a mismatched measurement is an input error") {
   Fixture f;
   f.run.layers.pop_back();
