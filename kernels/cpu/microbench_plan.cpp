@@ -171,7 +171,10 @@ std::vector<BenchCase> microbench_plan(const MicrobenchOptions &opts) {
                    conv_case(1, 350, 25, 350, 3, 1),        conv_case(2, 200, 12, 300, 3, 1),
                    conv_case(1, 6, 250, 48, 7, 2),          conv_case(1, 200, 60, 400, 1, 2),
                    conv_case(1, 100, 90, 100, 3, 2, 100),   conv_case(1, 400, 16, 400, 3, 2, 400),
-                   conv_case(1, 30, 150, 30, 3, 2, 30),     conv_case(1, 600, 9, 600, 3, 1, 600)})
+                   conv_case(1, 30, 150, 30, 3, 2, 30),     conv_case(1, 600, 9, 600, 3, 1, 600),
+                   conv_case(1, 320, 18, 320, 3, 1, 320),   conv_case(1, 160, 36, 160, 3, 1, 160),
+                   conv_case(1, 1200, 4, 1200, 3, 1, 1200), conv_case(1, 64, 64, 64, 3, 1, 64),
+                   conv_case(1, 250, 24, 250, 3, 1, 250),   conv_case(1, 700, 11, 700, 3, 1, 700)})
       convs.push_back(c);
   }
   p.insert(p.end(), convs.begin(), convs.end());
