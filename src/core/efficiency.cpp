@@ -155,6 +155,24 @@ OpClass op_class_of(const Graph &g, const Layer &layer) {
   }
 }
 
+namespace {
+
+// A depthwise convolution runs as a direct kernel, not a GEMM: each output row (ow values, the
+// vectorized loop) is the sum of k shifted input rows times one weight each. Its efficiency
+// depends on the row length, so the model sees the same MACs as m = ow, n = rows per group
+// (batch x oh x channel multiplier), k = taps per output: the Hockney size and the tile
+// quantization of m then act on the row (ow = 7 fills half of a 16-lane AVX-512 vector).
+GemmShape depthwise_rows(const Graph &g, const Layer &layer, const GemmShape &s) {
+  if (layer.outputs.empty() || !g.tensors.count(layer.outputs[0]))
+    return s;
+  const Shape &out = g.tensor(layer.outputs[0]).shape;
+  if (out.size() != 4 || out[3] <= 0 || s.m % out[3] != 0)
+    return s;
+  return GemmShape{out[3], (s.m / out[3]) * s.n, s.k, s.groups};
+}
+
+} // namespace
+
 KernelFeatures layer_features(const Graph &g, const Layer &layer, const LayerCost &cost,
                               KernelPass pass) {
   KernelFeatures f;
@@ -167,6 +185,8 @@ KernelFeatures layer_features(const Graph &g, const Layer &layer, const LayerCos
   f.bytes = double(part.bytes());
   if (cost.gemm) {
     GemmShape s = *cost.gemm;
+    if (f.op_class == OpClass::depthwise || f.op_class == OpClass::depthwise_strided)
+      s = depthwise_rows(g, layer, s);
     // dX = dY W^T: (m x n)(n x k); dW = X^T dY: (k x m)(m x n).
     if (pass == KernelPass::bwd_data)
       s = GemmShape{s.m, s.k, s.n, s.groups};

@@ -108,6 +108,15 @@ TEST_CASE("conv layers: dense, depthwise and lowered bytes") {
   CHECK(op_class_of(dw, dw.layers[0]) == OpClass::depthwise_strided); // stride 2
   const Graph dw1 = conv_graph(8, 8, 3, 1, 8);
   CHECK(op_class_of(dw1, dw1.layers[0]) == OpClass::depthwise);
+  // A depthwise conv is a direct kernel over output rows: m = ow, n = rows (oh), k = taps.
+  const KernelFeatures df = layer_features(
+      dw1, dw1.layers[0], layer_cost(dw1, dw1.layers[0], Pass::fwd), KernelPass::fwd);
+  REQUIRE(df.gemm);
+  CHECK(df.gemm->m == 16);
+  CHECK(df.gemm->n == 16);
+  CHECK(df.gemm->k == 9);
+  CHECK(df.gemm->groups == 8);
+  CHECK(2.0 * df.gemm->m * df.gemm->n * df.gemm->k * df.gemm->groups == df.flops);
   CHECK(layer_features(dw, dw.layers[0], layer_cost(dw, dw.layers[0], Pass::fwd), KernelPass::fwd)
             .lowered_bytes == 0);
   const Graph grouped = conv_graph(8, 16, 3, 1, 2);
