@@ -3,8 +3,9 @@
 # the pure roofline, and prints median per-layer |error| (layers >= 50 us) and end-to-end error.
 # Usage: scripts/calibration_accuracy.sh [BUILD_DIR] [OUT_DIR]   (CALIBRATION=file skips calibrate)
 # STATISTIC=p20 (default), min or median: what calibrate fits and what measure compares against.
-# min of many runs is the least disturbed one; on a shared host it is far more reproducible
-# than the median (ResNet-50 passes: min 36.5 and 36.4 ms in two runs, medians 39.3 and 44.2).
+# On a shared host the 20th percentile of many runs is far more reproducible than the median,
+# which catches the host's slow spells (ResNet-50 passes: medians 39.3 and 44.2 ms in two runs),
+# and than the min, which latches onto rare fast moments of the memory bus.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 build=${1:-build}

@@ -35,7 +35,7 @@ struct CalibrateArgs {
   std::string save_samples;
   std::string residuals;  // --residuals: per-sample prediction and error
   int warmup = 0, iters = 0, rounds = 0;  // 0 = the plan's defaults
-  std::string statistic = "median";  // of each case's timed runs: median, p20 or min
+  std::string statistic = "p20";  // of each case's timed runs: median, p20 or min
   bool quick = false;
   int threads = 0;
   std::string loss = "soft_l1";

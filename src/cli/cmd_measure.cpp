@@ -26,7 +26,7 @@ struct MeasureArgs {
   std::string hw = "zen5-2c";
   std::string calibration;
   std::string timing = "network";
-  std::string statistic = "median";
+  std::string statistic = "p20";
   int warmup = 3, iters = 10, threads = 0;
   double min_layer_us = 50;
   bool microbench = false, quick = false, quiet = false;

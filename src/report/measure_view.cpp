@@ -188,11 +188,12 @@ std::string render_measurement(const MeasurementView &v, Format f) {
     return o.str();
   }
   const bool md = f == Format::md;
-  std::vector<std::string> header{"layer", "op",        "path",  "measured", "sd",   "min",
-                                  "max",   "predicted", "error", "bound",    "noisy"};
+  std::vector<std::string> header{"layer", "op",  "path",      "measured " + v.run.statistic,
+                                  "sd",    "min", "max",       "predicted",
+                                  "error", "bound", "noisy"};
   std::vector<std::vector<std::string>> rows;
   for (const auto &r : v.rows)
-    rows.push_back({r.name, r.op, r.path, si(r.measured.median_seconds, "s"),
+    rows.push_back({r.name, r.op, r.path, si(r.measured_seconds, "s"),
                     si(r.measured.sd_seconds, "s"), si(r.measured.min_seconds, "s"),
                     si(r.measured.max_seconds, "s"), si(r.predicted_seconds, "s"),
                     r.error ? signed_pct(*r.error) + (r.in_summary ? "" : "*") : "", r.bound,

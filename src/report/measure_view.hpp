@@ -47,7 +47,7 @@ struct MeasurementRun {
   double min_layer_seconds = 50e-6; // layers below this are listed but not in the MAPE
   /// The statistic errors are computed against: "median", "p20" (20th percentile) or "min".
   /// On a shared host a low percentile is far more reproducible than the median.
-  std::string statistic = "median";
+  std::string statistic = "p20";
   double noisy_range_fraction = 0, noisy_sd_fraction = 0; // the thresholds of the noisy flag
   std::vector<MeasuredLayer> layers;                      // same order as the prediction's layers
   MeasuredStats network;                                  // whole forward passes
