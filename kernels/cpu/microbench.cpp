@@ -344,7 +344,7 @@ BenchResult run_bench(const BenchCase &c, const MicrobenchOptions &opts) {
 std::vector<BenchResult> run_cases(const std::vector<BenchCase> &cases,
                                    const MicrobenchOptions &opts) {
   const int rounds = std::max(1, opts.rounds > 0 ? opts.rounds : (opts.quick ? 1 : 3));
-  const int iters = opts.iters > 0 ? opts.iters : (opts.quick ? 5 : 9);
+  const int iters = opts.iters > 0 ? opts.iters : (opts.quick ? 5 : 15);
   MicrobenchOptions per_round = opts;
   per_round.iters = std::max(1, (iters + rounds - 1) / rounds);
   std::vector<BenchResult> out;

@@ -61,7 +61,7 @@ struct MicrobenchOptions {
   bool quick = false; // the --quick plan (<= ~25 s on 2 cores) instead of the full one
   int threads = 0;    // 0 = every hardware thread
   int warmup = 0;     // 0 = the plan's default for the kind
-  int iters = 0;      // 0 = the plan's default; timed runs per case over all rounds
+  int iters = 0;      // timed runs per case over all rounds (0 = 15, 5 with --quick)
   /// The cases run this many times in turn, iters / rounds timed runs each time, and each case's
   /// statistics cover the samples of every round (0 = 3 for the full plan, 1 for --quick).
   /// Spreading a case over the whole run averages out the seconds-long slow spells of a shared
