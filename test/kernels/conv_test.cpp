@@ -68,6 +68,9 @@ TEST_CASE("conv2d matches the reference on every path and geometry") {
       {make(2, 5, 9, 9, 5, 3, 1, 1, 1, 5), ConvPath::depthwise},
       {make(1, 4, 10, 10, 8, 3, 2, 1, 1, 4), ConvPath::depthwise}, // multiplier 2, stride 2
       {make(1, 3, 11, 11, 3, 3, 1, 2, 2, 3), ConvPath::depthwise}, // dilated depthwise
+      {make(1, 6, 7, 7, 6, 5, 1, 2, 1, 6), ConvPath::depthwise},   // 5x5 "same": flat taps
+      {make(2, 4, 6, 9, 4, 3, 1, 1, 1, 4), ConvPath::depthwise},   // non-square, batch 2
+      {make(1, 3, 8, 8, 3, 3, 1, 0, 1, 3), ConvPath::depthwise},   // unpadded: ow < w
   };
   for (int threads : {1, 2}) {
     ThreadCountScope scope(threads);
