@@ -202,8 +202,10 @@ std::string render_measurement(const MeasurementView &v, Format f) {
   o << "measured on " << v.run.device << " (" << v.run.executed_dtype << "), predicted for "
     << v.hardware << " (" << (v.calibrated ? "calibrated: " + v.run.calibration : "roofline")
     << "), model " << v.model << " batch " << v.batch << "; " << v.run.network.warmup
-    << " warm-up + " << v.run.network.iters << " timed runs per layer, caches "
-    << v.run.network.cache_state << "\n\n";
+    << " warm-up + " << v.run.network.iters
+    << (v.run.network.cache_state == "in-network" ? " timed passes, every layer timed inside them"
+                                                  : " timed runs per layer")
+    << ", caches " << v.run.network.cache_state << "\n\n";
   if (md) {
     o << md_table(header, rows);
   } else {

@@ -1,17 +1,14 @@
 // The `measure` views: measured per-layer statistics joined with the prediction (error per
 // layer, MAPE, end-to-end error), and the microbenchmark table; table, CSV, JSON, Markdown.
 //
-// Sample table output (perfmodel measure --device cpu --model nin --batch 5 --calibration C,
-// 2026-11-22 on the 2-core Zen 5 guest; C from `perfmodel calibrate --device cpu`):
-//   layer       op       path              measured  sd      min     max     predicted  error bound
-//   noisy conv1       conv2d   im2col+gemm+relu  9.94ms    2.96ms  9.78ms  18.7ms  7.49ms -24.6%
-//   compute  noisy cccp1       conv2d   gemm+relu         2.54ms    83.8us  2.47ms  2.69ms  1.78ms
-//   -30.2%  compute pool0       maxpool  maxpool           1.57ms    749us   1.51ms  3.94ms  1.64ms
-//   +4.5%   memory   noisy
-//   ...
-//   per-layer MAPE 21.0% (median |error| 22.8%) over 16 layers measured at >= 50.0us
-//   end to end: measured 111ms (sum of layers 106ms), predicted 80.1ms, error -27.6%
-//   4 noisy layer(s): (max-min)/median > 50.0% or sd/mean > 10.0% (reported, not dropped)
+// Sample table output (perfmodel measure --device cpu --model nin --batch 5 --calibration C):
+//   measured on cpu: AMD EPYC (2 threads) (fp32), predicted for zen5-2c (calibrated: C), model
+//   nin batch 5; 3 warm-up + 10 timed passes, every layer timed inside them, caches in-network
+//   layer  op      path              measured p20  sd  min  max  predicted  error  bound  noisy
+//   conv1  conv2d  im2col+gemm+relu  ...
+//   per-layer MAPE ... (median |error| ...) over 16 layers measured at >= 50.0us
+//   errors against the p20 of the timed runs
+//   end to end: measured ... (sum of layers ...), predicted ..., error ...
 #pragma once
 
 #include <optional>
