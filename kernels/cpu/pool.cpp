@@ -5,6 +5,7 @@
 #include <limits>
 #include <vector>
 
+#include "kernels/cpu/data_movement.hpp"
 #include "kernels/cpu/parallel.hpp"
 
 namespace perfmodel::kernels::cpu {
@@ -84,8 +85,24 @@ template <bool Max> void pool(const PoolGeom &g, const float *in, float *out) {
 
 } // namespace
 
-void max_pool(const PoolGeom &g, const float *in, float *out) { pool<true>(g, in, out); }
-void avg_pool(const PoolGeom &g, const float *in, float *out) { pool<false>(g, in, out); }
+// A 1x1 window at stride 1 without padding maps every element to itself (PyTorch's adaptive
+// pools to the input's own size export this way, e.g. VGG-16's 7x7 -> 7x7): a copy.
+static bool is_identity(const PoolGeom &g) {
+  return g.kh == 1 && g.kw == 1 && g.sh == 1 && g.sw == 1 && g.pad_top == 0 &&
+         g.pad_left == 0 && g.oh == g.h && g.ow == g.w;
+}
+
+void max_pool(const PoolGeom &g, const float *in, float *out) {
+  if (is_identity(g))
+    return parallel_copy(in, out, g.n * g.c * g.h * g.w);
+  pool<true>(g, in, out);
+}
+
+void avg_pool(const PoolGeom &g, const float *in, float *out) {
+  if (is_identity(g))
+    return parallel_copy(in, out, g.n * g.c * g.h * g.w);
+  pool<false>(g, in, out);
+}
 
 void global_pool(int64_t planes, int64_t plane_size, bool max, const float *in, float *out) {
   parallel_for(planes, 1, [&](int64_t p0, int64_t p1) {

@@ -42,6 +42,9 @@ TEST_CASE("max and average pooling match the reference") {
     CHECK(check_pool(geom(10, 3, 3, 1, true), max) < 1e-5);
   }
   CHECK(check_pool(geom(11, 3, 1, 1, false, 2), true) < 1e-5); // dilated max pool
+  CHECK(check_pool(geom(7, 1, 1, 0, false), true) == 0.0);       // 1x1 window: a copy
+  CHECK(check_pool(geom(7, 1, 1, 0, false), false) == 0.0);
+  CHECK(check_pool(geom(7, 1, 2, 0, false), false) < 1e-5);      // 1x1 stride 2: not a copy
   PoolGeom inc = geom(9, 3, 2, 1, false);
   inc.count_include_pad = true;
   CHECK(check_pool(inc, false) < 1e-5);
