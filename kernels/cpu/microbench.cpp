@@ -23,6 +23,9 @@ namespace {
 
 constexpr double kMinSampleSeconds = 2e-4; // short kernels repeat inside one sample
 
+// Timed runs per case when MicrobenchOptions::iters is 0 (over all rounds in run_cases).
+int default_iters(const MicrobenchOptions &opts) { return opts.quick ? 5 : 15; }
+
 std::atomic<float> g_sink{0}; // results of read/fma kernels land here so they are not elided
 
 Buffer filled(int64_t n, float v) {
@@ -114,8 +117,9 @@ void run_bandwidth(const BenchCase &c, BenchResult &r, int warmup, int iters) {
   };
   r.bytes = 4.0 * double(n) * arrays * double(reps);
   r.flops = c.variant == "triad" ? 2.0 * double(n) * double(reps) : 0.0;
-  r.time = c.variant == "copy" ? timed_in_network(fn, {{a.data(), n}}, {{b.data(), n}}, warmup, iters)
-                                : timed(fn, warmup, iters);
+  r.time = c.variant == "copy"
+               ? timed_in_network(fn, {{a.data(), n}}, {{b.data(), n}}, warmup, iters)
+               : timed(fn, warmup, iters);
 }
 
 void run_fma(const BenchCase &c, BenchResult &r, int warmup, int iters) {
@@ -287,7 +291,7 @@ BenchResult run_bench(const BenchCase &c, const MicrobenchOptions &opts) {
   r.bench = c;
   r.threads = num_threads();
   const int warmup = opts.warmup > 0 ? opts.warmup : (opts.quick ? 1 : 2);
-  const int iters = opts.iters > 0 ? opts.iters : (opts.quick ? 5 : 9);
+  const int iters = opts.iters > 0 ? opts.iters : default_iters(opts);
   if ((c.kind == BenchKind::gemm && !c.gemm) ||
       ((c.kind == BenchKind::conv || c.kind == BenchKind::pool) && !c.conv))
     throw InputError("microbenchmark " + c.name + ": missing dimensions");
@@ -320,7 +324,7 @@ BenchResult run_bench(const BenchCase &c, const MicrobenchOptions &opts) {
 std::vector<BenchResult> run_cases(const std::vector<BenchCase> &cases,
                                    const MicrobenchOptions &opts) {
   const int rounds = std::max(1, opts.rounds > 0 ? opts.rounds : (opts.quick ? 1 : 3));
-  const int iters = opts.iters > 0 ? opts.iters : (opts.quick ? 5 : 15);
+  const int iters = opts.iters > 0 ? opts.iters : default_iters(opts);
   MicrobenchOptions per_round = opts;
   per_round.iters = std::max(1, (iters + rounds - 1) / rounds);
   std::vector<BenchResult> out;

@@ -2,6 +2,8 @@
 #include <doctest/doctest.h>
 
 #include <set>
+#include <string>
+#include <vector>
 
 #include "kernels/cpu/microbench.hpp"
 #include "perfmodel/error.hpp"
@@ -97,4 +99,37 @@ TEST_CASE("fma and launch cases run; malformed cases are input errors") {
   v.working_set_bytes = 4096;
   CHECK_THROWS_AS(run_bench(v, o), perfmodel::InputError);
   CHECK(to_string(BenchKind::launch) == "launch");
+}
+
+TEST_CASE("run_cases spreads each case over the rounds and merges its samples") {
+  MicrobenchOptions o;
+  o.quick = true;
+  o.warmup = 1;
+  o.iters = 6;
+  o.rounds = 3;
+  std::vector<std::string> order;
+  o.progress = [&](size_t i, size_t n, const BenchCase &c) {
+    CHECK(i < n);
+    CHECK(n == 6);
+    order.push_back(c.name);
+  };
+  BenchCase g;
+  g.kind = BenchKind::gemm;
+  g.name = "gemm/a";
+  g.gemm = GemmDims{8, 16, 4, 1};
+  BenchCase h = g;
+  h.name = "gemm/b";
+  const auto results = run_cases({g, h}, o);
+  REQUIRE(results.size() == 2);
+  // Round by round: a, b, a, b, a, b.
+  CHECK(order == std::vector<std::string>{"gemm/a", "gemm/b", "gemm/a", "gemm/b", "gemm/a",
+                                          "gemm/b"});
+  for (const auto &r : results) {
+    CHECK(r.time.iters == 6); // 2 per round
+    CHECK(r.time.samples_seconds.size() == 6);
+    CHECK(r.time.cache_state == "in-network");
+    CHECK(r.time.min_seconds <= r.time.p20_seconds);
+    CHECK(r.time.p20_seconds <= r.time.median_seconds);
+  }
+  CHECK(results[1].bench.name == "gemm/b");
 }
