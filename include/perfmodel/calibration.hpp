@@ -25,6 +25,7 @@
 #include "perfmodel/cost.hpp"
 #include "perfmodel/dtype.hpp"
 #include "perfmodel/graph.hpp"
+#include "perfmodel/host_state.hpp"
 #include "perfmodel/hw_spec.hpp"
 #include "perfmodel/roofline.hpp"
 
@@ -125,6 +126,9 @@ struct Calibration {
   std::vector<MemoryLevelCapacity> memory_levels; // innermost first
   std::vector<ClassCalibration> classes;
   FitStats stats; // over all samples
+  /// The host probes taken around the microbenchmarks (their mean); absent for calibrations
+  /// fitted from measurements or traces.
+  std::optional<HostState> host_state;
 
   const ClassCalibration *find(OpClass c, DType dtype) const;
   /// find(c), else find(fallback_class(c)).

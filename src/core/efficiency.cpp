@@ -247,6 +247,9 @@ bool is_valid(const Calibration &cal, std::string *error) {
     return fail("cores must be at least 1");
   if (cal.memory_levels.empty())
     return fail("at least one memory level is needed");
+  if (cal.host_state && !(finite_positive(cal.host_state->fp32_flops_per_second) &&
+                          finite_positive(cal.host_state->dram_bytes_per_second)))
+    return fail("host_state needs positive fp32_flops_per_second and dram_bytes_per_second");
   for (size_t i = 0; i + 1 < cal.memory_levels.size(); ++i)
     if (!finite_positive(cal.memory_levels[i].capacity_bytes))
       return fail("memory level '" + cal.memory_levels[i].name + "' needs a positive capacity");

@@ -160,7 +160,7 @@ Calibration parse_calibration_yaml(const std::string &src, const std::string &fi
                      "unsupported calibration version " + std::to_string(cal.version) + " (1)");
   check_keys(file, root, "calibration",
              {"version", "device", "date", "perfmodel_version", "hardware", "source", "cores",
-              "memory_levels", "fit", "classes"},
+              "memory_levels", "host_state", "fit", "classes"},
              {"version", "device", "cores", "memory_levels", "classes"});
   const YAML::Node dev = root["device"];
   check_keys(file, dev, "device", {"kind", "name", "cores", "isa_hash"}, {"kind", "name"});
@@ -186,6 +186,16 @@ Calibration parse_calibration_yaml(const std::string &src, const std::string &fi
     check_keys(file, l, "memory level", {"name", "capacity_bytes"}, {"name", "capacity_bytes"});
     cal.memory_levels.push_back(
         {text(file, l["name"], "name"), number(file, l["capacity_bytes"], "capacity_bytes")});
+  }
+  if (const YAML::Node h = root["host_state"]) {
+    const std::set<std::string> keys{"fp32_flops_per_second", "dram_bytes_per_second"};
+    check_keys(file, h, "host_state", keys, keys);
+    HostState hs;
+    hs.fp32_flops_per_second = number(file, h["fp32_flops_per_second"], "fp32_flops_per_second");
+    hs.dram_bytes_per_second = number(file, h["dram_bytes_per_second"], "dram_bytes_per_second");
+    if (!(hs.fp32_flops_per_second > 0 && hs.dram_bytes_per_second > 0))
+      throw InputError(at(file, h), "host_state figures must be positive");
+    cal.host_state = hs;
   }
   if (root["fit"])
     cal.stats = read_stats(file, root["fit"]);
@@ -241,6 +251,11 @@ std::string write_calibration_yaml(const Calibration &cal) {
     e << YAML::Flow << YAML::BeginMap << YAML::Key << "name" << YAML::Value << l.name << YAML::Key
       << "capacity_bytes" << YAML::Value << exact(l.capacity_bytes) << YAML::EndMap;
   e << YAML::EndSeq;
+  if (cal.host_state)
+    e << YAML::Key << "host_state" << YAML::Value << YAML::Flow << YAML::BeginMap << YAML::Key
+      << "fp32_flops_per_second" << YAML::Value << num(cal.host_state->fp32_flops_per_second)
+      << YAML::Key << "dram_bytes_per_second" << YAML::Value
+      << num(cal.host_state->dram_bytes_per_second) << YAML::EndMap;
   write_stats(e, cal.stats);
   e << YAML::Key << "classes" << YAML::Value << YAML::BeginSeq;
   for (const auto &c : cal.classes) {

@@ -269,3 +269,11 @@ TEST_CASE("a matrix-vector product is gemv, a batch of rows is gemm") {
     CHECK(is_gemm_class(f.op_class));
   }
 }
+
+TEST_CASE("host_drift is the relative change of each probe figure") {
+  const HostDrift d = host_drift(HostState{4e11, 5e10}, HostState{2e11, 5.5e10});
+  CHECK(d.compute == doctest::Approx(-0.5));
+  CHECK(d.memory == doctest::Approx(0.1));
+  CHECK(d.largest() == doctest::Approx(-0.5));
+  CHECK(host_drift(HostState{}, HostState{2e11, 5e10}).largest() == 0);
+}

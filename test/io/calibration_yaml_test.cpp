@@ -99,6 +99,28 @@ TEST_CASE("calibration YAML errors carry file:line:col") {
   CHECK(error_of(bad).find("'peak_flops_per_second' must be a number") != std::string::npos);
 }
 
+TEST_CASE("calibration YAML keeps the host probe figures, which are optional") {
+  Calibration c = sample_calibration();
+  CHECK(write_calibration_yaml(c).find("host_state") == std::string::npos);
+  CHECK_FALSE(parse_calibration_yaml(write_calibration_yaml(c), "c.yaml").host_state);
+  c.host_state = HostState{4.75e11, 4.5e10};
+  const std::string text = write_calibration_yaml(c);
+  CHECK(text.find("host_state: {fp32_flops_per_second: 4.75e+11, dram_bytes_per_second: 4.5e+10}") !=
+        std::string::npos);
+  const Calibration back = parse_calibration_yaml(text, "c.yaml");
+  REQUIRE(back.host_state);
+  CHECK(back.host_state->fp32_flops_per_second == doctest::Approx(4.75e11));
+  CHECK(back.host_state->dram_bytes_per_second == doctest::Approx(4.5e10));
+
+  std::string bad = text;
+  bad.replace(bad.find("dram_bytes_per_second: 4.5e+10"), 30, "dram_bytes_per_second: 0");
+  CHECK(error_of(bad).find("error: host_state figures must be positive") != std::string::npos);
+  bad = text;
+  bad.replace(bad.find(", dram_bytes_per_second: 4.5e+10"), 32, "");
+  CHECK(error_of(bad).find("error: host_state needs 'dram_bytes_per_second'") !=
+        std::string::npos);
+}
+
 TEST_CASE("find looks classes up by class and dtype") {
   const Calibration c = sample_calibration();
   CHECK(c.find(OpClass::conv, DType::fp32) != nullptr);
