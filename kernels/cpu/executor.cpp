@@ -3,6 +3,7 @@
 
 #include <functional>
 
+#include "kernels/cpu/host_probe.hpp"
 #include "kernels/cpu/parallel.hpp"
 
 namespace perfmodel::kernels::cpu {
@@ -81,19 +82,9 @@ void measure_in_network(Executor &ex, const Graph &g, const MeasureOptions &opts
   m.network.cache_state = "in-network";
 }
 
-} // namespace
-
-GraphMeasurement measure_graph(const Graph &g, const MeasureOptions &opts) {
-  retain_freed_heap_memory();
-  ThreadCountScope threads(opts.threads);
-  GraphMeasurement m;
-  m.threads = num_threads();
-  Executor ex(g, opts.seed);
-  ex.run_all(); // every layer's inputs now hold real outputs of their producers
-  if (opts.timing == LayerTiming::in_network) {
-    measure_in_network(ex, g, opts, m);
-    return m;
-  }
+// Times every layer alone, repeatedly (warm in cache), then whole passes.
+void measure_isolated(Executor &ex, const Graph &g, const MeasureOptions &opts,
+                      GraphMeasurement &m) {
   for (size_t i = 0; i < ex.size(); ++i) {
     const Layer &layer = g.layers[i];
     if (opts.progress)
@@ -106,6 +97,25 @@ GraphMeasurement measure_graph(const Graph &g, const MeasureOptions &opts) {
     m.layers.push_back(std::move(lm));
   }
   m.network = time_runs([&] { ex.run_all(); }, opts.warmup, opts.iters);
+}
+
+} // namespace
+
+GraphMeasurement measure_graph(const Graph &g, const MeasureOptions &opts) {
+  retain_freed_heap_memory();
+  ThreadCountScope threads(opts.threads);
+  GraphMeasurement m;
+  m.threads = num_threads();
+  Executor ex(g, opts.seed);
+  ex.run_all(); // every layer's inputs now hold real outputs of their producers
+  if (opts.probe_host)
+    m.host_before = probe_host();
+  if (opts.timing == LayerTiming::in_network)
+    measure_in_network(ex, g, opts, m);
+  else
+    measure_isolated(ex, g, opts, m);
+  if (opts.probe_host)
+    m.host_after = probe_host();
   return m;
 }
 

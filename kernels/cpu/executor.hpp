@@ -5,11 +5,13 @@
 #include <cstdint>
 #include <functional>
 #include <map>
+#include <optional>
 #include <string>
 #include <vector>
 
 #include "kernels/cpu/tensor.hpp"
 #include "kernels/cpu/timing.hpp"
+#include "perfmodel/host_state.hpp"
 #include "perfmodel/graph.hpp"
 
 namespace perfmodel::kernels::cpu {
@@ -59,6 +61,9 @@ struct MeasureOptions {
   int iters = 10;
   int threads = 0; // 0 = every hardware thread
   uint64_t seed = 1;
+  /// Run the host probe (host_probe.hpp) just before the first timed pass and just after the
+  /// last one, so that a report can say whether the host was in its calibrated state.
+  bool probe_host = false;
   /// Called before each layer is timed: (index, count, layer name).
   std::function<void(size_t, size_t, const std::string &)> progress;
 };
@@ -73,6 +78,7 @@ struct LayerMeasurement {
 struct GraphMeasurement {
   std::vector<LayerMeasurement> layers; // graph order
   TimingStats network;                  // whole forward passes, layer after layer
+  std::optional<HostState> host_before, host_after; // with MeasureOptions::probe_host
   int threads = 1;
   std::string executed_dtype = "fp32";
 };

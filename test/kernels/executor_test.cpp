@@ -233,6 +233,8 @@ TEST_CASE("measure_graph times every layer inside forward passes") {
           doctest::Approx(m.layers[0].time.samples_seconds[i] +
                           m.layers[1].time.samples_seconds[i]));
   CHECK(m.threads >= 1);
+  CHECK_FALSE(m.host_before); // no probe unless asked for
+  CHECK_FALSE(m.host_after);
   o.iters = 0;
   CHECK_THROWS_AS(measure_graph(conv_relu(), o), InputError);
 }
@@ -251,6 +253,18 @@ TEST_CASE("measure_graph isolated: each layer repeated alone, then whole passes"
   CHECK(m.layers[1].time.cache_state == "warm");
   CHECK(m.network.iters == 3);
   CHECK(m.network.median_seconds > 0);
+}
+
+TEST_CASE("measure_graph probes the host before and after the timed runs when asked") {
+  MeasureOptions o;
+  o.warmup = 0;
+  o.iters = 1;
+  o.probe_host = true;
+  const GraphMeasurement m = measure_graph(conv_relu(), o);
+  REQUIRE(m.host_before);
+  REQUIRE(m.host_after);
+  CHECK(m.host_before->fp32_flops_per_second > 0);
+  CHECK(m.host_after->dram_bytes_per_second > 0);
 }
 
 TEST_CASE("executor errors carry the layer") {

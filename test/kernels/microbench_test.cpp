@@ -5,6 +5,7 @@
 #include <string>
 #include <vector>
 
+#include "kernels/cpu/host_probe.hpp"
 #include "kernels/cpu/microbench.hpp"
 #include "perfmodel/error.hpp"
 
@@ -132,4 +133,13 @@ TEST_CASE("run_cases spreads each case over the rounds and merges its samples") 
     CHECK(r.time.p20_seconds <= r.time.median_seconds);
   }
   CHECK(results[1].bench.name == "gemm/b");
+}
+
+TEST_CASE("probe_host measures the FMA rate and a DRAM read bandwidth of this host") {
+  const perfmodel::HostState s = probe_host(2);
+  // Any FMA unit does better than 0.1 GFLOP/s and any DRAM than 100 MB/s; a probe that
+  // returned zeros or an unfinished timing would fail here.
+  CHECK(s.fp32_flops_per_second > 1e8);
+  CHECK(s.dram_bytes_per_second > 1e8);
+  CHECK(s.dram_bytes_per_second < 1e13); // a 192 MiB sweep cannot be served by the caches
 }
