@@ -1,5 +1,6 @@
 // `perfmodel calibrate`: fits the efficiency model to microbenchmarks, a measurement CSV or saved
 // samples, and writes the calibration YAML (or its fit summary).
+#include <cmath>
 #include <cstdio>
 #include <memory>
 
@@ -15,6 +16,7 @@
 #include "io/hw_yaml.hpp"
 #include "io/measurements_csv.hpp"
 #include "io/trace/read_trace.hpp"
+#include "kernels/cpu/host_probe.hpp"
 #include "kernels/cpu/microbench.hpp"
 #include "kernels/cpu/parallel.hpp"
 #ifdef PERFMODEL_HAVE_CUDA
@@ -59,7 +61,25 @@ std::vector<calibrate::Sample> microbenchmark_samples(const CalibrateArgs& a, Ca
   const double t0 = kernels::cpu::now_seconds();
   auto cases = kernels::cpu::microbench_plan(mo);
   for (const auto& c : calibrate::supplementary_cases(a.quick)) cases.push_back(c);
+  // The host's state around the samples, stored so that `measure` can tell whether it measures
+  // in the same state (on a shared host the neighbours move compute and DRAM by up to 2x).
+  const HostState before = kernels::cpu::probe_host();
   auto results = kernels::cpu::run_cases(cases, mo);
+  const HostState after = kernels::cpu::probe_host();
+  cal.host_state = HostState{0.5 * (before.fp32_flops_per_second + after.fp32_flops_per_second),
+                             0.5 * (before.dram_bytes_per_second + after.dram_bytes_per_second)};
+  const HostDrift moved = host_drift(before, after);
+  std::fprintf(stderr,
+               "calibrate: host probes: fp32 FMA %.3g / %.3g FLOP/s, DRAM read %.3g / %.3g B/s "
+               "(before / after)\n",
+               before.fp32_flops_per_second, after.fp32_flops_per_second,
+               before.dram_bytes_per_second, after.dram_bytes_per_second);
+  if (std::fabs(moved.largest()) > kHostDriftTolerance)
+    std::fprintf(stderr,
+                 "calibrate: warning: the host's state changed during calibration (compute "
+                 "%+.0f%%, memory %+.0f%%); a calibration taken in a steady state predicts "
+                 "better\n",
+                 100 * moved.compute, 100 * moved.memory);
   int noisy = 0;
   for (const auto& r : results) noisy += r.time.noisy ? 1 : 0;
   std::fprintf(stderr, "calibrate: %zu microbenchmarks in %.1f s (%d noisy)\n", results.size(),

@@ -121,6 +121,7 @@ int run_measure(const MeasureArgs &a) {
   mo.iters = a.iters;
   mo.timing = a.timing == "isolated" ? kc::LayerTiming::isolated : kc::LayerTiming::in_network;
   mo.threads = a.threads;
+  mo.probe_host = true;
   if (!a.quiet)
     mo.progress = [](size_t i, size_t n, const std::string &name) {
       std::fprintf(stderr, "measure [%zu/%zu] %s\n", i + 1, n, name.c_str());
@@ -144,7 +145,21 @@ int run_measure(const MeasureArgs &a) {
   for (const auto &l : m.layers)
     run.layers.push_back({l.name, l.path, to_view(l.time)});
   run.network = to_view(m.network);
-  emit(a.out, report::render_measurement(report::make_measurement_view(p, run), fmt));
+  run.host_before = m.host_before;
+  run.host_after = m.host_after;
+  if (cal)
+    run.host_reference = cal->host_state;
+  const report::MeasurementView view = report::make_measurement_view(p, run);
+  if (view.host.changed) // a warning, not progress: printed with --quiet too
+    std::fprintf(stderr,
+                 "measure: warning: the host's probes drifted more than %.0f%% from the "
+                 "calibration's (compute %+.0f%% / %+.0f%%, memory %+.0f%% / %+.0f%%, before / "
+                 "after): the errors reflect the host's state\n",
+                 100 * kHostDriftTolerance, 100 * view.host.drift_before.value_or(HostDrift{}).compute,
+                 100 * view.host.drift_after.value_or(HostDrift{}).compute,
+                 100 * view.host.drift_before.value_or(HostDrift{}).memory,
+                 100 * view.host.drift_after.value_or(HostDrift{}).memory);
+  emit(a.out, report::render_measurement(view, fmt));
   return 0;
 }
 

@@ -52,6 +52,50 @@ double median(std::vector<double> v) {
   return n % 2 ? v[n / 2] : 0.5 * (v[n / 2 - 1] + v[n / 2]);
 }
 
+std::string probe_text(const HostState &h) {
+  return si(h.fp32_flops_per_second, "FLOP/s") + ", " + si(h.dram_bytes_per_second, "B/s");
+}
+
+std::string host_lines(const HostCheck &h) {
+  if (!h.before && !h.after)
+    return "";
+  std::ostringstream o;
+  o << "host probes (fp32 FMA, DRAM read):";
+  if (h.before)
+    o << " before " << probe_text(*h.before) << ";";
+  if (h.after)
+    o << " after " << probe_text(*h.after) << ";";
+  if (!h.reference) {
+    o << " the calibration has none to compare with\n";
+    return o.str();
+  }
+  o << " calibration's " << probe_text(*h.reference) << "\n";
+  auto drift = [](const std::optional<HostDrift> &d, double HostDrift::*part) {
+    return d ? signed_pct(*d.*part) : std::string("-");
+  };
+  o << "host drift from the calibration (before / after): compute "
+    << drift(h.drift_before, &HostDrift::compute) << " / " << drift(h.drift_after, &HostDrift::compute)
+    << ", memory " << drift(h.drift_before, &HostDrift::memory) << " / "
+    << drift(h.drift_after, &HostDrift::memory) << "\n";
+  if (h.changed)
+    o << "the host was not in its calibrated state (drift beyond "
+      << pct_abs(kHostDriftTolerance) << "): these errors measure the host as much as the model\n";
+  return o.str();
+}
+
+json state_json(const std::optional<HostState> &h) {
+  if (!h)
+    return nullptr;
+  return json{{"fp32_flops_per_second", h->fp32_flops_per_second},
+              {"dram_bytes_per_second", h->dram_bytes_per_second}};
+}
+
+json drift_json(const std::optional<HostDrift> &d) {
+  if (!d)
+    return nullptr;
+  return json{{"compute", d->compute}, {"memory", d->memory}};
+}
+
 std::string summary_lines(const MeasurementView &v) {
   const auto &s = v.summary;
   std::ostringstream o;
@@ -66,6 +110,7 @@ std::string summary_lines(const MeasurementView &v) {
     o << s.noisy_layers << " noisy layer(s): (max-min)/median > "
       << pct_abs(v.run.noisy_range_fraction) << " or sd/mean > " << pct_abs(v.run.noisy_sd_fraction)
       << " (reported, not dropped)\n";
+  o << host_lines(v.host);
   return o.str();
 }
 
@@ -126,6 +171,17 @@ MeasurementView make_measurement_view(const Prediction &p, const MeasurementRun 
   s.measured_total_seconds = stat(run.network);
   if (s.measured_total_seconds > 0)
     s.end_to_end_error = s.predicted_total_seconds / s.measured_total_seconds - 1.0;
+  HostCheck &h = v.host;
+  h.reference = run.host_reference;
+  h.before = run.host_before;
+  h.after = run.host_after;
+  if (h.reference) {
+    for (auto [probe, drift] : {std::pair{&h.before, &h.drift_before}, {&h.after, &h.drift_after}})
+      if (*probe) {
+        *drift = host_drift(*h.reference, **probe);
+        h.changed = h.changed || std::fabs((*drift)->largest()) > kHostDriftTolerance;
+      }
+  }
   return v;
 }
 
@@ -172,6 +228,13 @@ std::string render_measurement(const MeasurementView &v, Format f) {
                     {"predicted_total_seconds", s.predicted_total_seconds},
                     {"layers_in_summary", s.layers_in_summary},
                     {"noisy_layers", s.noisy_layers}};
+    j["host_state"] = {{"tolerance", kHostDriftTolerance},
+                       {"reference", state_json(v.host.reference)},
+                       {"before", state_json(v.host.before)},
+                       {"after", state_json(v.host.after)},
+                       {"drift_before", drift_json(v.host.drift_before)},
+                       {"drift_after", drift_json(v.host.drift_after)},
+                       {"changed", v.host.changed}};
     return j.dump(2) + "\n";
   }
   if (f == Format::csv) {

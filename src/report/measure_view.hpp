@@ -9,12 +9,14 @@
 //   per-layer MAPE ... (median |error| ...) over 16 layers measured at >= 50.0us
 //   errors against the p20 of the timed runs
 //   end to end: measured ... (sum of layers ...), predicted ..., error ...
+//   host probes (fp32 FMA, DRAM read): before ..., after ...; calibration's ...; drift ...
 #pragma once
 
 #include <optional>
 #include <string>
 #include <vector>
 
+#include "perfmodel/calibration.hpp"
 #include "perfmodel/predict.hpp"
 #include "report/format.hpp"
 
@@ -48,6 +50,15 @@ struct MeasurementRun {
   double noisy_range_fraction = 0, noisy_sd_fraction = 0; // the thresholds of the noisy flag
   std::vector<MeasuredLayer> layers;                      // same order as the prediction's layers
   MeasuredStats network;                                  // whole forward passes
+  /// The host probes: the calibration's, and this run's just before and after its timed runs.
+  std::optional<HostState> host_reference, host_before, host_after;
+};
+
+/// Whether the host was in its calibrated state (docs/measure.md, "Host state").
+struct HostCheck {
+  std::optional<HostState> reference, before, after;
+  std::optional<HostDrift> drift_before, drift_after; // with a reference and that probe
+  bool changed = false; // a drift beyond kHostDriftTolerance, before or after
 };
 
 struct MeasurementRow {
@@ -78,6 +89,7 @@ struct MeasurementView {
   MeasurementRun run;
   std::vector<MeasurementRow> rows;
   MeasurementSummary summary;
+  HostCheck host;
 };
 
 /// Joins a prediction with the measured layers (matched by position; names must agree).

@@ -125,6 +125,50 @@ TEST_CASE("JSON carries the schema, per-layer stats and the summary") {
   CHECK(j["summary"]["measured_total_seconds"].get<double>() == doctest::Approx(2e-3));
 }
 
+TEST_CASE("host probes: drift from the calibration's, flagged beyond the tolerance") {
+  Fixture f;
+  {
+    const MeasurementView v = make_measurement_view(f.p, f.run); // no probes: nothing to say
+    CHECK_FALSE(v.host.changed);
+    CHECK(render_measurement(v, Format::table).find("host") == std::string::npos);
+    const auto j = nlohmann::json::parse(render_measurement(v, Format::json));
+    CHECK(j["host_state"]["before"].is_null());
+    CHECK(j["host_state"]["changed"] == false);
+  }
+  f.run.host_before = HostState{4.6e11, 4.4e10};
+  f.run.host_after = HostState{4.8e11, 4.6e10};
+  {
+    const MeasurementView v = make_measurement_view(f.p, f.run); // probes, no reference
+    CHECK_FALSE(v.host.drift_before);
+    CHECK_FALSE(v.host.changed);
+    CHECK(render_measurement(v, Format::table).find("the calibration has none to compare with") !=
+          std::string::npos);
+  }
+  f.run.host_reference = HostState{4.7e11, 4.5e10};
+  {
+    const MeasurementView v = make_measurement_view(f.p, f.run); // within 10%: same state
+    REQUIRE(v.host.drift_after);
+    CHECK(v.host.drift_before->compute == doctest::Approx(4.6 / 4.7 - 1));
+    CHECK(v.host.drift_after->memory == doctest::Approx(4.6 / 4.5 - 1));
+    CHECK_FALSE(v.host.changed);
+    const std::string t = render_measurement(v, Format::table);
+    CHECK(t.find("host drift from the calibration (before / after): compute -2.1% / +2.1%, "
+                 "memory -2.2% / +2.2%") != std::string::npos);
+    CHECK(t.find("not in its calibrated state") == std::string::npos);
+  }
+  f.run.host_after = HostState{2.4e11, 4.6e10}; // a busy SMT sibling halves the FMA rate
+  const MeasurementView v = make_measurement_view(f.p, f.run);
+  CHECK(v.host.changed);
+  CHECK(render_measurement(v, Format::table).find("not in its calibrated state") !=
+        std::string::npos);
+  const auto j = nlohmann::json::parse(render_measurement(v, Format::json));
+  CHECK(j["host_state"]["changed"] == true);
+  CHECK(j["host_state"]["tolerance"].get<double>() == doctest::Approx(0.1));
+  CHECK(j["host_state"]["reference"]["dram_bytes_per_second"].get<double>() ==
+        doctest::Approx(4.5e10));
+  CHECK(j["host_state"]["drift_after"]["compute"].get<double>() == doctest::Approx(2.4 / 4.7 - 1));
+}
+
 TEST_CASE("table, CSV and Markdown show the same numbers") {
   Fixture f;
   const MeasurementView v = make_measurement_view(f.p, f.run);
