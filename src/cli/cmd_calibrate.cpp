@@ -174,6 +174,7 @@ int run_calibrate(const CalibrateArgs& a) {
   if (cal.classes.empty()) throw InputError("no op class had enough samples to fit");
   cal.device = meta.device;
   cal.source = meta.source;
+  cal.host_state = meta.host_state;
   cal.date = calibrate::utc_now_iso8601();
   cal.perfmodel_version = PERFMODEL_VERSION;
   cal.hardware = hw.name;

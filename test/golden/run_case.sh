@@ -2,7 +2,8 @@
 # Runs one golden CLI case: test/golden/<case>/cmd holds the perfmodel arguments (one line,
 # shell words; the word @TMP@ is replaced by a fresh temporary directory). The case passes when
 # stdout equals expected.out (when present), the exit status equals expected.status (default
-# 0), and stderr contains expected.err (when present, a fixed string).
+# 0), stderr contains expected.err (when present, a fixed string), and stdout contains every
+# line of expected.contains (when present: fixed strings, for outputs that hold measured times).
 set -u
 bin=$1
 dir=$2
@@ -23,5 +24,10 @@ if [ -f "$dir/expected.out" ] && ! diff -u "$dir/expected.out" "$tmp/stdout"; th
 fi
 if [ -f "$dir/expected.err" ] && ! grep -qF -- "$(cat "$dir/expected.err")" "$tmp/stderr"; then
   echo "stderr lacks: $(cat "$dir/expected.err")"; echo "stderr was:"; cat "$tmp/stderr"; fail=1
+fi
+if [ -f "$dir/expected.contains" ]; then
+  while IFS= read -r line; do
+    grep -qF -- "$line" "$tmp/stdout" || { echo "stdout lacks: $line"; fail=1; }
+  done <"$dir/expected.contains"
 fi
 exit $fail
