@@ -329,7 +329,9 @@ std::vector<BenchResult> run_cases(const std::vector<BenchCase> &cases,
   per_round.iters = std::max(1, (iters + rounds - 1) / rounds);
   std::vector<BenchResult> out;
   std::vector<std::vector<double>> samples(cases.size());
-  for (int round = 0; round < rounds; ++round)
+  if (opts.at_round_boundary)
+    opts.at_round_boundary();
+  for (int round = 0; round < rounds; ++round) {
     for (size_t i = 0; i < cases.size(); ++i) {
       if (opts.progress)
         opts.progress(size_t(round) * cases.size() + i, size_t(rounds) * cases.size(), cases[i]);
@@ -339,6 +341,9 @@ std::vector<BenchResult> run_cases(const std::vector<BenchCase> &cases,
       if (round == 0)
         out.push_back(std::move(r));
     }
+    if (opts.at_round_boundary)
+      opts.at_round_boundary();
+  }
   for (size_t i = 0; i < cases.size() && rounds > 1; ++i) {
     const std::string state = out[i].time.cache_state;
     out[i].time = summarize(std::move(samples[i]), out[i].time.warmup);

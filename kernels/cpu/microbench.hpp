@@ -68,6 +68,9 @@ struct MicrobenchOptions {
   /// host (2x on memory-bound kernels on the VM) instead of catching one of them whole.
   int rounds = 0;
   std::string only;   // run only cases whose name contains this ("" = all)
+  /// Called by run_cases before the first round and after every round (rounds + 1 calls):
+  /// calibrate takes its host probes there.
+  std::function<void()> at_round_boundary;
   /// Called before each case with (index, count, case); progress on stderr in the CLI.
   std::function<void(size_t, size_t, const BenchCase &)> progress;
 };

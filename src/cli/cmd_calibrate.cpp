@@ -1,6 +1,5 @@
 // `perfmodel calibrate`: fits the efficiency model to microbenchmarks, a measurement CSV or saved
 // samples, and writes the calibration YAML (or its fit summary).
-#include <cmath>
 #include <cstdio>
 #include <memory>
 
@@ -62,24 +61,29 @@ std::vector<calibrate::Sample> microbenchmark_samples(const CalibrateArgs& a, Ca
   auto cases = kernels::cpu::microbench_plan(mo);
   for (const auto& c : calibrate::supplementary_cases(a.quick)) cases.push_back(c);
   // The host's state around the samples, stored so that `measure` can tell whether it measures
-  // in the same state (on a shared host the neighbours move compute and DRAM by up to 2x).
-  const HostState before = kernels::cpu::probe_host();
+  // in the same state (on a shared host the neighbours move compute and DRAM by up to 2x):
+  // probes before the first round and after every round, their median the reference.
+  std::vector<HostState> probes;
+  mo.at_round_boundary = [&probes] { probes.push_back(kernels::cpu::probe_host()); };
   auto results = kernels::cpu::run_cases(cases, mo);
-  const HostState after = kernels::cpu::probe_host();
-  cal.host_state = HostState{0.5 * (before.fp32_flops_per_second + after.fp32_flops_per_second),
-                             0.5 * (before.dram_bytes_per_second + after.dram_bytes_per_second)};
-  const HostDrift moved = host_drift(before, after);
-  std::fprintf(stderr,
-               "calibrate: host probes: fp32 FMA %.3g / %.3g FLOP/s, DRAM read %.3g / %.3g B/s "
-               "(before / after)\n",
-               before.fp32_flops_per_second, after.fp32_flops_per_second,
-               before.dram_bytes_per_second, after.dram_bytes_per_second);
-  if (std::fabs(moved.largest()) > kHostDriftTolerance)
+  cal.host_state = median_state(probes);
+  std::string listed;
+  bool moved = false;
+  for (const HostState& p : probes) {
+    char buf[64];
+    std::snprintf(buf, sizeof buf, "%s%.3g/%.3g", listed.empty() ? "" : ", ",
+                  p.fp32_flops_per_second, p.dram_bytes_per_second);
+    listed += buf;
+    moved = moved || host_drift(*cal.host_state, p).beyond_tolerance();
+  }
+  std::fprintf(stderr, "calibrate: host probes (fp32 FMA FLOP/s / DRAM read B/s): %s\n",
+               listed.c_str());
+  if (moved)
     std::fprintf(stderr,
-                 "calibrate: warning: the host's state changed during calibration (compute "
-                 "%+.0f%%, memory %+.0f%%); a calibration taken in a steady state predicts "
-                 "better\n",
-                 100 * moved.compute, 100 * moved.memory);
+                 "calibrate: warning: the host's state changed during calibration (a probe "
+                 "beyond %.0f%% compute or %.0f%% memory from their median); a calibration "
+                 "taken in a steady state predicts better\n",
+                 100 * kHostComputeTolerance, 100 * kHostMemoryTolerance);
   int noisy = 0;
   for (const auto& r : results) noisy += r.time.noisy ? 1 : 0;
   std::fprintf(stderr, "calibrate: %zu microbenchmarks in %.1f s (%d noisy)\n", results.size(),

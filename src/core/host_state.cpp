@@ -1,5 +1,6 @@
 #include "perfmodel/host_state.hpp"
 
+#include <algorithm>
 #include <cmath>
 
 namespace perfmodel {
@@ -10,8 +11,22 @@ HostDrift host_drift(const HostState &reference, const HostState &now) {
           rel(reference.dram_bytes_per_second, now.dram_bytes_per_second)};
 }
 
-double HostDrift::largest() const {
-  return std::abs(compute) >= std::abs(memory) ? compute : memory;
+bool HostDrift::beyond_tolerance() const {
+  return std::abs(compute) > kHostComputeTolerance || std::abs(memory) > kHostMemoryTolerance;
+}
+
+HostState median_state(const std::vector<HostState> &probes) {
+  auto median = [&probes](double HostState::*figure) {
+    std::vector<double> v;
+    for (const HostState &p : probes)
+      v.push_back(p.*figure);
+    if (v.empty())
+      return 0.0;
+    std::sort(v.begin(), v.end());
+    const size_t n = v.size();
+    return n % 2 ? v[n / 2] : 0.5 * (v[n / 2 - 1] + v[n / 2]);
+  };
+  return {median(&HostState::fp32_flops_per_second), median(&HostState::dram_bytes_per_second)};
 }
 
 } // namespace perfmodel

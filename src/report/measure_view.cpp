@@ -79,7 +79,8 @@ std::string host_lines(const HostCheck &h) {
     << drift(h.drift_after, &HostDrift::memory) << "\n";
   if (h.changed)
     o << "the host was not in its calibrated state (drift beyond "
-      << pct_abs(kHostDriftTolerance) << "): these errors measure the host as much as the model\n";
+      << pct_abs(kHostComputeTolerance) << " compute or " << pct_abs(kHostMemoryTolerance)
+      << " memory): these errors measure the host as much as the model\n";
   return o.str();
 }
 
@@ -179,7 +180,7 @@ MeasurementView make_measurement_view(const Prediction &p, const MeasurementRun 
     for (auto [probe, drift] : {std::pair{&h.before, &h.drift_before}, {&h.after, &h.drift_after}})
       if (*probe) {
         *drift = host_drift(*h.reference, **probe);
-        h.changed = h.changed || std::fabs((*drift)->largest()) > kHostDriftTolerance;
+        h.changed = h.changed || (*drift)->beyond_tolerance();
       }
   }
   return v;
@@ -228,7 +229,8 @@ std::string render_measurement(const MeasurementView &v, Format f) {
                     {"predicted_total_seconds", s.predicted_total_seconds},
                     {"layers_in_summary", s.layers_in_summary},
                     {"noisy_layers", s.noisy_layers}};
-    j["host_state"] = {{"tolerance", kHostDriftTolerance},
+    j["host_state"] = {{"tolerance", {{"compute", kHostComputeTolerance},
+                                      {"memory", kHostMemoryTolerance}}},
                        {"reference", state_json(v.host.reference)},
                        {"before", state_json(v.host.before)},
                        {"after", state_json(v.host.after)},

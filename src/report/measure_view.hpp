@@ -58,7 +58,7 @@ struct MeasurementRun {
 struct HostCheck {
   std::optional<HostState> reference, before, after;
   std::optional<HostDrift> drift_before, drift_after; // with a reference and that probe
-  bool changed = false; // a drift beyond kHostDriftTolerance, before or after
+  bool changed = false; // a drift beyond tolerance (host_state.hpp), before or after
 };
 
 struct MeasurementRow {

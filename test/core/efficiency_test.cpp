@@ -274,6 +274,18 @@ TEST_CASE("host_drift is the relative change of each probe figure") {
   const HostDrift d = host_drift(HostState{4e11, 5e10}, HostState{2e11, 5.5e10});
   CHECK(d.compute == doctest::Approx(-0.5));
   CHECK(d.memory == doctest::Approx(0.1));
-  CHECK(d.largest() == doctest::Approx(-0.5));
-  CHECK(host_drift(HostState{}, HostState{2e11, 5e10}).largest() == 0);
+  CHECK(d.beyond_tolerance());
+  CHECK_FALSE(host_drift(HostState{}, HostState{2e11, 5e10}).beyond_tolerance());
+  // compute within 10%, memory within 25%
+  CHECK_FALSE(host_drift(HostState{4e11, 5e10}, HostState{4.36e11, 3.8e10}).beyond_tolerance());
+  CHECK(host_drift(HostState{4e11, 5e10}, HostState{3.5e11, 5e10}).beyond_tolerance());
+  CHECK(host_drift(HostState{4e11, 5e10}, HostState{4e11, 6.6e10}).beyond_tolerance());
+}
+
+TEST_CASE("median_state takes each probe figure's median") {
+  const HostState m =
+      median_state({{4e11, 6.6e10}, {2e11, 4.2e10}, {4.1e11, 4.4e10}, {4.2e11, 4.0e10}});
+  CHECK(m.fp32_flops_per_second == doctest::Approx(4.05e11));
+  CHECK(m.dram_bytes_per_second == doctest::Approx(4.3e10));
+  CHECK(median_state({}).fp32_flops_per_second == 0);
 }

@@ -114,6 +114,7 @@ TEST_CASE("run_cases spreads each case over the rounds and merges its samples") 
     CHECK(n == 6);
     order.push_back(c.name);
   };
+  o.at_round_boundary = [&] { order.push_back("|"); };
   BenchCase g;
   g.kind = BenchKind::gemm;
   g.name = "gemm/a";
@@ -122,9 +123,9 @@ TEST_CASE("run_cases spreads each case over the rounds and merges its samples") 
   h.name = "gemm/b";
   const auto results = run_cases({g, h}, o);
   REQUIRE(results.size() == 2);
-  // Round by round: a, b, a, b, a, b.
-  CHECK(order == std::vector<std::string>{"gemm/a", "gemm/b", "gemm/a", "gemm/b", "gemm/a",
-                                          "gemm/b"});
+  // Round by round: a, b, a, b, a, b, with a boundary call before and after every round.
+  CHECK(order == std::vector<std::string>{"|", "gemm/a", "gemm/b", "|", "gemm/a", "gemm/b", "|",
+                                          "gemm/a", "gemm/b", "|"});
   for (const auto &r : results) {
     CHECK(r.time.iters == 6); // 2 per round
     CHECK(r.time.samples_seconds.size() == 6);
