@@ -2,6 +2,10 @@
 # Calibrates this CPU from microbenchmarks, then measures the issue-4 models calibrated and with
 # the pure roofline, and prints median per-layer |error| (layers >= 50 us) and end-to-end error.
 # Usage: scripts/calibration_accuracy.sh [BUILD_DIR] [OUT_DIR]   (CALIBRATION=file skips calibrate)
+# ATTEMPTS=3 (default): a calibrated measurement whose compute probe drifted more than 10% from
+# the calibration's (the host was not in the calibrated state: a busy SMT sibling halves a core)
+# is repeated, up to this many attempts, and the last attempt is kept; every attempt's figures
+# stay in OUT_DIR/attempts.log and the table says how many were taken.
 # STATISTIC=p20 (default), min or median: what calibrate fits and what measure compares against.
 # On a shared host the 20th percentile of many runs is far more reproducible than the median,
 # which catches the host's slow spells (ResNet-50 passes: medians 39.3 and 44.2 ms in two runs),
@@ -14,6 +18,8 @@ bin=$build/perfmodel
 mkdir -p "$out"
 cal=${CALIBRATION:-$out/zen5-2c.yaml}
 stat=${STATISTIC:-p20}
+attempts=${ATTEMPTS:-3}
+: > "$out/attempts.log"
 if [ -z "${CALIBRATION:-}" ]; then
   /usr/bin/time -f "calibrate took %e s" "$bin" calibrate --device cpu --hw zen5-2c \
     --statistic "$stat" --save-samples "$out/samples.csv" -o "$cal"
@@ -22,9 +28,24 @@ fi
 runs=("resnet50 1 80" "mobilenet_v2 1 400" "vgg16 1 40" "nin 5 60")
 for r in "${runs[@]}"; do
   set -- $r
-  "$bin" measure --model "$1" --batch "$2" --hw zen5-2c --calibration "$cal" --iters "$3" \
-    --statistic "$stat" -q --format json \
-    -o "$out/$1-b$2-calibrated.json"
+  for a in $(seq 1 "$attempts"); do
+    "$bin" measure --model "$1" --batch "$2" --hw zen5-2c --calibration "$cal" --iters "$3" \
+      --statistic "$stat" -q --format json -o "$out/$1-b$2-calibrated.json"
+    changed=$(python3 - "$out/$1-b$2-calibrated.json" "$a" >> "$out/attempts.log" <<'PY'
+import json, sys
+j = json.load(open(sys.argv[1]))
+s, h = j["summary"], j["host_state"]
+d = lambda k: "-" if h[k] is None else f"{100*h[k]['compute']:+.0f}%/{100*h[k]['memory']:+.0f}%"
+print(f"{j['model']} attempt {sys.argv[2]}: median |err| {100*s['median_abs_error']:.1f}%, "
+      f"e2e {100*s['end_to_end_error']:+.1f}%, drift (compute/memory) before {d('drift_before')} "
+      f"after {d('drift_after')}, changed {h['changed']}")
+open(sys.argv[1] + ".changed", "w").write(str(h["changed"]))
+PY
+    cat "$out/$1-b$2-calibrated.json.changed")
+    rm -f "$out/$1-b$2-calibrated.json.changed"
+    echo "$a" > "$out/$1-b$2-attempts"
+    [ "$changed" = "True" ] || break
+  done
   "$bin" measure --model "$1" --batch "$2" --hw zen5-2c --iters "$3" --statistic "$stat" -q \
     --format json -o "$out/$1-b$2-roofline.json"
 done
@@ -32,12 +53,15 @@ python3 - "$out" "${runs[@]}" <<'PY'
 import json, sys
 out = sys.argv[1]
 print(f"{'model':14} {'batch':>5} {'layers':>6}  {'median |err| cal':>16} {'e2e cal':>8}  "
-      f"{'median |err| roof':>17} {'e2e roof':>9}  {'measured':>9}")
+      f"{'median |err| roof':>17} {'e2e roof':>9}  {'measured':>9}  {'attempts':>8}  host")
 for r in sys.argv[2:]:
     m, b, _ = r.split()
     c = json.load(open(f"{out}/{m}-b{b}-calibrated.json"))["summary"]
     u = json.load(open(f"{out}/{m}-b{b}-roofline.json"))["summary"]
+    h = json.load(open(f"{out}/{m}-b{b}-calibrated.json"))["host_state"]
+    n = open(f"{out}/{m}-b{b}-attempts").read().strip()
     print(f"{m:14} {b:>5} {c['layers_in_summary']:>6}  {100*c['median_abs_error']:>15.1f}% "
           f"{100*c['end_to_end_error']:>+7.1f}%  {100*u['median_abs_error']:>16.1f}% "
-          f"{100*u['end_to_end_error']:>+8.1f}%  {1e3*c['measured_total_seconds']:>7.1f}ms")
+          f"{100*u['end_to_end_error']:>+8.1f}%  {1e3*c['measured_total_seconds']:>7.1f}ms  "
+          f"{n:>8}  {'CHANGED' if h['changed'] else 'as calibrated'}")
 PY

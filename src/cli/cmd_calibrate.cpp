@@ -80,10 +80,10 @@ std::vector<calibrate::Sample> microbenchmark_samples(const CalibrateArgs& a, Ca
                listed.c_str());
   if (moved)
     std::fprintf(stderr,
-                 "calibrate: warning: the host's state changed during calibration (a probe "
-                 "beyond %.0f%% compute or %.0f%% memory from their median); a calibration "
-                 "taken in a steady state predicts better\n",
-                 100 * kHostComputeTolerance, 100 * kHostMemoryTolerance);
+                 "calibrate: warning: the host's compute rate changed during calibration (a "
+                 "probe beyond %.0f%% from their median); a calibration taken in a steady state "
+                 "predicts better\n",
+                 100 * kHostComputeTolerance);
   int noisy = 0;
   for (const auto& r : results) noisy += r.time.noisy ? 1 : 0;
   std::fprintf(stderr, "calibrate: %zu microbenchmarks in %.1f s (%d noisy)\n", results.size(),

@@ -152,10 +152,10 @@ int run_measure(const MeasureArgs &a) {
   const report::MeasurementView view = report::make_measurement_view(p, run);
   if (view.host.changed) // a warning, not progress: printed with --quiet too
     std::fprintf(stderr,
-                 "measure: warning: the host's probes drifted beyond %.0f%% compute or %.0f%% "
-                 "memory from the calibration's (compute %+.0f%% / %+.0f%%, memory %+.0f%% / "
-                 "%+.0f%%, before / after): the errors reflect the host's state\n",
-                 100 * kHostComputeTolerance, 100 * kHostMemoryTolerance,
+                 "measure: warning: the host's compute probe drifted beyond %.0f%% from the "
+                 "calibration's (compute %+.0f%% / %+.0f%%, memory %+.0f%% / %+.0f%%, before / "
+                 "after): the errors reflect the host's state\n",
+                 100 * kHostComputeTolerance,
                  100 * view.host.drift_before.value_or(HostDrift{}).compute,
                  100 * view.host.drift_after.value_or(HostDrift{}).compute,
                  100 * view.host.drift_before.value_or(HostDrift{}).memory,

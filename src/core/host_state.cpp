@@ -12,7 +12,7 @@ HostDrift host_drift(const HostState &reference, const HostState &now) {
 }
 
 bool HostDrift::beyond_tolerance() const {
-  return std::abs(compute) > kHostComputeTolerance || std::abs(memory) > kHostMemoryTolerance;
+  return std::abs(compute) > kHostComputeTolerance;
 }
 
 HostState median_state(const std::vector<HostState> &probes) {

@@ -276,10 +276,9 @@ TEST_CASE("host_drift is the relative change of each probe figure") {
   CHECK(d.memory == doctest::Approx(0.1));
   CHECK(d.beyond_tolerance());
   CHECK_FALSE(host_drift(HostState{}, HostState{2e11, 5e10}).beyond_tolerance());
-  // compute within 10%, memory within 25%
-  CHECK_FALSE(host_drift(HostState{4e11, 5e10}, HostState{4.36e11, 3.8e10}).beyond_tolerance());
+  // compute within 10%; the memory drift is reported, not judged
+  CHECK_FALSE(host_drift(HostState{4e11, 5e10}, HostState{4.36e11, 8e10}).beyond_tolerance());
   CHECK(host_drift(HostState{4e11, 5e10}, HostState{3.5e11, 5e10}).beyond_tolerance());
-  CHECK(host_drift(HostState{4e11, 5e10}, HostState{4e11, 6.6e10}).beyond_tolerance());
 }
 
 TEST_CASE("median_state takes each probe figure's median") {

@@ -163,8 +163,7 @@ TEST_CASE("host probes: drift from the calibration's, flagged beyond the toleran
         std::string::npos);
   const auto j = nlohmann::json::parse(render_measurement(v, Format::json));
   CHECK(j["host_state"]["changed"] == true);
-  CHECK(j["host_state"]["tolerance"]["compute"].get<double>() == doctest::Approx(0.1));
-  CHECK(j["host_state"]["tolerance"]["memory"].get<double>() == doctest::Approx(0.25));
+  CHECK(j["host_state"]["compute_tolerance"].get<double>() == doctest::Approx(0.1));
   CHECK(j["host_state"]["reference"]["dram_bytes_per_second"].get<double>() ==
         doctest::Approx(4.5e10));
   CHECK(j["host_state"]["drift_after"]["compute"].get<double>() == doctest::Approx(2.4 / 4.7 - 1));
