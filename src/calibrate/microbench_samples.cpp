@@ -12,15 +12,7 @@ namespace kc = kernels::cpu;
 namespace {
 
 double seconds_of(const kc::BenchResult &r, TimeStatistic stat) {
-  switch (stat) {
-  case TimeStatistic::min:
-    return r.time.min_seconds;
-  case TimeStatistic::p20:
-    return r.time.p20_seconds;
-  case TimeStatistic::median:
-    break;
-  }
-  return r.time.median_seconds;
+  return pick(stat, r.time.median_seconds, r.time.p20_seconds, r.time.min_seconds);
 }
 
 io::MeasurementRow row_of(const kc::BenchResult &r, TimeStatistic stat) {

@@ -14,6 +14,7 @@
 
 #include "calibrate/sample.hpp"
 #include "kernels/cpu/microbench.hpp"
+#include "perfmodel/time_statistic.hpp"
 
 namespace perfmodel::calibrate {
 
@@ -21,10 +22,6 @@ namespace perfmodel::calibrate {
 /// batch-1 network) over working sets from L1 to DRAM, and lowered convolutions whose im2col
 /// matrix exceeds the L3; sizes on a geometric grid, not taken from any model.
 std::vector<kernels::cpu::BenchCase> supplementary_cases(bool quick);
-
-/// Which statistic of a case's timed runs a sample takes: the median (what `measure` compares
-/// against), or the minimum (the least disturbed run, for a machine that is not quiet).
-enum class TimeStatistic { median, p20, min };
 
 /// The sample of one result, or nullopt for the kinds that are not fitted.
 std::optional<Sample> sample_from_bench(const kernels::cpu::BenchResult &r,

@@ -94,10 +94,9 @@ std::vector<calibrate::Sample> microbenchmark_samples(const CalibrateArgs& a, Ca
                ref.launch_seconds);
   cal.device = calibrate::this_cpu(a.threads > 0 ? a.threads : kernels::cpu::num_threads());
   cal.source = a.quick ? "microbenchmarks (quick)" : "microbenchmarks";
-  const auto stat = a.statistic == "min"   ? calibrate::TimeStatistic::min
-                    : a.statistic == "p20" ? calibrate::TimeStatistic::p20
-                                           : calibrate::TimeStatistic::median;
-  return calibrate::samples_from_benches(results, stat);
+  const auto stat = parse_time_statistic(a.statistic);
+  if (!stat) throw InputError("calibrate: unknown --statistic '" + a.statistic + "'");
+  return calibrate::samples_from_benches(results, *stat);
 }
 
 // --device cuda: the GPU plan (kernels/cuda, docs/cuda.md); no GPU is a RuntimeFailure (exit 1).

@@ -139,7 +139,10 @@ int run_measure(const MeasureArgs &a) {
   run.threads = m.threads;
   run.calibration = a.calibration;
   run.min_layer_seconds = a.min_layer_us * 1e-6;
-  run.statistic = a.statistic;
+  const auto statistic = parse_time_statistic(a.statistic);
+  if (!statistic)
+    throw InputError("measure: unknown --statistic '" + a.statistic + "'");
+  run.statistic = *statistic;
   run.noisy_range_fraction = kc::kNoisyRangeFraction;
   run.noisy_sd_fraction = kc::kNoisySdFraction;
   for (const auto &l : m.layers)

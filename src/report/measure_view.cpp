@@ -102,7 +102,7 @@ std::string summary_lines(const MeasurementView &v) {
   o << "per-layer MAPE " << pct_abs(s.mape) << " (median |error| " << pct_abs(s.median_abs_error)
     << ") over " << s.layers_in_summary
     << " layers measured at >= " << si(v.run.min_layer_seconds, "s") << "\n";
-  o << "errors against the " << v.run.statistic << " of the timed runs\n";
+  o << "errors against the " << to_string(v.run.statistic) << " of the timed runs\n";
   o << "end to end: measured " << si(s.measured_total_seconds, "s") << " (sum of layers "
     << si(s.measured_layer_sum_seconds, "s") << "), predicted "
     << si(s.predicted_total_seconds, "s") << ", error " << signed_pct(s.end_to_end_error) << "\n";
@@ -127,12 +127,8 @@ MeasurementView make_measurement_view(const Prediction &p, const MeasurementRun 
   v.dtype = std::string(to_string(p.dtype));
   v.calibrated = p.calibrated;
   v.run = run;
-  if (run.statistic != "median" && run.statistic != "min" && run.statistic != "p20")
-    throw InputError("measure: unknown statistic '" + run.statistic + "' (median, p20 or min)");
   auto stat = [&run](const MeasuredStats &m) {
-    return run.statistic == "min"   ? m.min_seconds
-           : run.statistic == "p20" ? m.p20_seconds
-                                    : m.median_seconds;
+    return pick(run.statistic, m.median_seconds, m.p20_seconds, m.min_seconds);
   };
   std::vector<double> abs_errors;
   for (size_t i = 0; i < p.layers.size(); ++i) {
@@ -219,7 +215,7 @@ std::string render_measurement(const MeasurementView &v, Format f) {
     }
     j["layers"] = std::move(layers);
     j["network"] = stats_json(v.run.network);
-    j["statistic"] = v.run.statistic;
+    j["statistic"] = std::string(to_string(v.run.statistic));
     j["summary"] = {{"mape", s.mape},
                     {"median_abs_error", s.median_abs_error},
                     {"end_to_end_error", s.end_to_end_error},
@@ -239,19 +235,20 @@ std::string render_measurement(const MeasurementView &v, Format f) {
   }
   if (f == Format::csv) {
     std::ostringstream o;
-    o << "layer,op,path,flops,bytes,predicted (s),measured median (s),mean (s),sd (s),min (s),"
-         "max (s),error,bound,noisy,in_summary\n";
+    o << "layer,op,path,flops,bytes,predicted (s),measured " << to_string(v.run.statistic)
+      << " (s),median (s),mean (s),sd (s),min (s),p20 (s),max (s),error,bound,noisy,in_summary\n";
     for (const auto &r : v.rows)
       o << csv_field(r.name) << ',' << csv_field(r.op) << ',' << csv_field(r.path) << ','
         << num(r.flops) << ',' << num(r.bytes) << ',' << num(r.predicted_seconds) << ','
-        << num(r.measured.median_seconds) << ',' << num(r.measured.mean_seconds) << ','
-        << num(r.measured.sd_seconds) << ',' << num(r.measured.min_seconds) << ','
+        << num(r.measured_seconds) << ',' << num(r.measured.median_seconds) << ','
+        << num(r.measured.mean_seconds) << ',' << num(r.measured.sd_seconds) << ','
+        << num(r.measured.min_seconds) << ',' << num(r.measured.p20_seconds) << ','
         << num(r.measured.max_seconds) << ',' << (r.error ? num(*r.error) : "") << ',' << r.bound
         << ',' << (r.measured.noisy ? "yes" : "no") << ',' << (r.in_summary ? "yes" : "no") << "\n";
     return o.str();
   }
   const bool md = f == Format::md;
-  std::vector<std::string> header{"layer", "op",  "path",      "measured " + v.run.statistic,
+  std::vector<std::string> header{"layer", "op",  "path",      "measured " + std::string(to_string(v.run.statistic)),
                                   "sd",    "min", "max",       "predicted",
                                   "error", "bound", "noisy"};
   std::vector<std::vector<std::string>> rows;

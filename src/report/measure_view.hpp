@@ -18,6 +18,7 @@
 
 #include "perfmodel/calibration.hpp"
 #include "perfmodel/predict.hpp"
+#include "perfmodel/time_statistic.hpp"
 #include "report/format.hpp"
 
 namespace perfmodel::report {
@@ -44,9 +45,9 @@ struct MeasurementRun {
   int threads = 1;
   std::string calibration;          // "" = pure roofline
   double min_layer_seconds = 50e-6; // layers below this are listed but not in the MAPE
-  /// The statistic errors are computed against: "median", "p20" (20th percentile) or "min".
-  /// On a shared host a low percentile is far more reproducible than the median.
-  std::string statistic = "p20";
+  /// The statistic errors are computed against. On a shared host a low percentile is far more
+  /// reproducible than the median.
+  TimeStatistic statistic = TimeStatistic::p20;
   double noisy_range_fraction = 0, noisy_sd_fraction = 0; // the thresholds of the noisy flag
   std::vector<MeasuredLayer> layers;                      // same order as the prediction's layers
   MeasuredStats network;                                  // whole forward passes
@@ -65,7 +66,7 @@ struct MeasurementRow {
   std::string name, op, path, bound;
   double flops = 0, bytes = 0, predicted_seconds = 0;
   MeasuredStats measured;
-  double measured_seconds = 0;  // the run's statistic (median or min) of the layer's times
+  double measured_seconds = 0;  // the run's statistic (median, p20 or min) of the layer's times
   std::optional<double> error; // predicted / measured - 1 (when measured > 0)
   bool in_summary = false;     // measured at >= min_layer_seconds
 };
@@ -93,8 +94,7 @@ struct MeasurementView {
 };
 
 /// Joins a prediction with the measured layers (matched by position; names must agree).
-/// Throws InputError when the two disagree in length or layer names, or for an unknown
-/// run.statistic.
+/// Throws InputError when the two disagree in length or layer names.
 MeasurementView make_measurement_view(const Prediction &p, const MeasurementRun &run);
 
 std::string render_measurement(const MeasurementView &v, Format f);

@@ -4,6 +4,7 @@
 #include <cmath>
 
 #include "perfmodel/calibration.hpp"
+#include "perfmodel/time_statistic.hpp"
 
 using namespace perfmodel;
 
@@ -287,4 +288,13 @@ TEST_CASE("median_state takes each probe figure's median") {
   CHECK(m.fp32_flops_per_second == doctest::Approx(4.05e11));
   CHECK(m.dram_bytes_per_second == doctest::Approx(4.3e10));
   CHECK(median_state({}).fp32_flops_per_second == 0);
+}
+
+TEST_CASE("time statistics: names round-trip, pick takes the named figure") {
+  for (TimeStatistic t : {TimeStatistic::median, TimeStatistic::p20, TimeStatistic::min})
+    CHECK(parse_time_statistic(to_string(t)) == t);
+  CHECK_FALSE(parse_time_statistic("mean"));
+  CHECK(pick(TimeStatistic::median, 3, 2, 1) == 3);
+  CHECK(pick(TimeStatistic::p20, 3, 2, 1) == 2);
+  CHECK(pick(TimeStatistic::min, 3, 2, 1) == 1);
 }
