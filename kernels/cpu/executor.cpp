@@ -1,6 +1,7 @@
 // Executor: tensor allocation, the forward pass, and per-layer / whole-network timing.
 #include "kernels/cpu/executor.hpp"
 
+#include <algorithm>
 #include <functional>
 
 #include "kernels/cpu/host_probe.hpp"
@@ -55,9 +56,14 @@ void measure_in_network(Executor &ex, const Graph &g, const MeasureOptions &opts
   std::vector<std::vector<double>> per_layer(n);
   std::vector<double> passes;
   std::vector<double> stamps(n + 1);
-  for (int it = 0; it < opts.warmup + opts.iters; ++it) {
+  constexpr int kMaxPasses = 100000;
+  double timed = 0; // seconds of timed passes so far
+  for (int it = 0; it < opts.warmup + opts.iters ||
+                   (timed < opts.min_seconds && it < opts.warmup + kMaxPasses);
+       ++it) {
     if (opts.progress)
-      opts.progress(size_t(it), size_t(opts.warmup + opts.iters), "forward pass");
+      opts.progress(size_t(it), size_t(std::max(opts.warmup + opts.iters, it + 1)),
+                    "forward pass");
     stamps[0] = now_seconds();
     for (size_t i = 0; i < n; ++i) {
       ex.run_layer(i);
@@ -68,6 +74,7 @@ void measure_in_network(Executor &ex, const Graph &g, const MeasureOptions &opts
     for (size_t i = 0; i < n; ++i)
       per_layer[i].push_back(stamps[i + 1] - stamps[i]);
     passes.push_back(stamps[n] - stamps[0]);
+    timed += passes.back();
   }
   for (size_t i = 0; i < n; ++i) {
     LayerMeasurement lm;
@@ -102,6 +109,10 @@ void measure_isolated(Executor &ex, const Graph &g, const MeasureOptions &opts,
 } // namespace
 
 GraphMeasurement measure_graph(const Graph &g, const MeasureOptions &opts) {
+  if (opts.min_seconds > 0 && opts.timing != LayerTiming::in_network)
+    throw InputError("measure: a minimum time applies to in-network timing only");
+  if (!(opts.min_seconds >= 0 && opts.min_seconds <= 3600))
+    throw InputError("measure: the minimum time must be within [0, 3600] seconds");
   retain_freed_heap_memory();
   ThreadCountScope threads(opts.threads);
   GraphMeasurement m;

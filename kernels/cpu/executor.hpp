@@ -59,6 +59,9 @@ struct MeasureOptions {
   LayerTiming timing = LayerTiming::in_network;
   int warmup = 3;
   int iters = 10;
+  /// In-network timing: timed passes go on past `iters` until they have taken this many seconds
+  /// in all (at most kMaxPasses), so that one setting suits small and large models alike.
+  double min_seconds = 0;
   int threads = 0; // 0 = every hardware thread
   uint64_t seed = 1;
   /// Run the host probe (host_probe.hpp) just before the first timed pass and just after the

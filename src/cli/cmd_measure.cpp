@@ -28,6 +28,7 @@ struct MeasureArgs {
   std::string timing = "network";
   std::string statistic = "p20";
   int warmup = 3, iters = 10, threads = 0;
+  double min_time = 0;
   double min_layer_us = 50;
   bool microbench = false, quick = false, quiet = false;
   std::string only;
@@ -119,6 +120,7 @@ int run_measure(const MeasureArgs &a) {
   kc::MeasureOptions mo;
   mo.warmup = a.warmup;
   mo.iters = a.iters;
+  mo.min_seconds = a.min_time;
   mo.timing = a.timing == "isolated" ? kc::LayerTiming::isolated : kc::LayerTiming::in_network;
   mo.threads = a.threads;
   mo.probe_host = true;
@@ -205,6 +207,10 @@ void register_measure(CLI::App &app, Runner &run) {
       ->capture_default_str();
   cmd->add_option("--iters", a->iters, "Timed runs (passes, or runs of each layer)")
       ->check(CLI::Range(1, 100000))
+      ->capture_default_str();
+  cmd->add_option("--min-time", a->min_time,
+                  "With --timing network: more timed passes until they take this many seconds")
+      ->check(CLI::Range(0.0, 3600.0))
       ->capture_default_str();
   cmd->add_option("--threads", a->threads, "Threads (0 = every hardware thread)")
       ->check(CLI::Range(0, 4096))

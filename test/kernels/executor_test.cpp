@@ -255,6 +255,25 @@ TEST_CASE("measure_graph isolated: each layer repeated alone, then whole passes"
   CHECK(m.network.median_seconds > 0);
 }
 
+TEST_CASE("measure_graph: a minimum time adds timed passes beyond --iters") {
+  MeasureOptions o;
+  o.warmup = 0;
+  o.iters = 1;
+  o.min_seconds = 0.02; // a conv_relu pass takes microseconds: many passes are needed
+  const GraphMeasurement m = measure_graph(conv_relu(), o);
+  CHECK(m.network.iters > 1);
+  double total = 0;
+  for (double s : m.network.samples_seconds)
+    total += s;
+  CHECK(total >= 0.02);
+  CHECK(m.layers[0].time.iters == m.network.iters);
+  o.timing = LayerTiming::isolated;
+  CHECK_THROWS_AS(measure_graph(conv_relu(), o), InputError);
+  o.timing = LayerTiming::in_network;
+  o.min_seconds = -1;
+  CHECK_THROWS_AS(measure_graph(conv_relu(), o), InputError);
+}
+
 TEST_CASE("measure_graph probes the host before and after the timed runs when asked") {
   MeasureOptions o;
   o.warmup = 0;
