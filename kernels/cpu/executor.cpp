@@ -3,6 +3,7 @@
 
 #include <algorithm>
 #include <functional>
+#include <map>
 
 #include "kernels/cpu/host_probe.hpp"
 #include "kernels/cpu/parallel.hpp"
@@ -17,7 +18,7 @@ bool is_integer(DType t) {
 
 } // namespace
 
-Executor::Executor(const Graph &g, uint64_t seed) : graph_(&g) {
+Executor::Executor(const Graph &g, uint64_t seed, BufferPlan plan) : graph_(&g) {
   const std::hash<std::string> h;
   for (const auto &in : g.inputs) {
     const bool ints = is_integer(in.dtype);
@@ -29,9 +30,48 @@ Executor::Executor(const Graph &g, uint64_t seed) : graph_(&g) {
     store_[k.name] =
         random_tensor(k.shape, seed ^ h(k.name), ints ? 0.0f : -1.0f, ints ? 1000.0f : 1.0f);
   }
-  layers_.reserve(g.layers.size());
-  for (const auto &layer : g.layers)
-    layers_.push_back(prepare_layer(g, layer, store_, seed ^ h(layer.name)));
+  const size_t n = g.layers.size();
+  // The last layer that reads each tensor. A tensor no layer reads is an output of the graph
+  // (or an unused output of a multi-output op): it keeps its buffer.
+  std::map<std::string, size_t> last_read;
+  for (size_t i = 0; i < n; ++i)
+    for (const auto &t : g.layers[i].inputs)
+      last_read[t] = i;
+  BufferPool pool;
+  BufferPool *from = plan == BufferPlan::reuse ? &pool : nullptr;
+  // Pool buffers in use -> the last layer that reads a tensor held in them (a view's readers
+  // keep its input's buffer).
+  std::map<const Buffer *, size_t> held_until;
+  layers_.reserve(n);
+  for (size_t i = 0; i < n; ++i) {
+    const Layer &layer = g.layers[i];
+    layers_.push_back(prepare_layer(g, layer, store_, seed ^ h(layer.name), from));
+    const std::string &path = layers_.back().path;
+    for (const auto &o : layer.outputs) {
+      const Tensor &t = store_.at(o);
+      if (!from) {
+        if (path != "view" && path != "constant")
+          activation_bytes_ += sizeof(float) * size_t(std::max<int64_t>(t.size(), 1));
+        continue;
+      }
+      if (!pool.in_use(t.data.get()))
+        continue; // graph input or constant (or a view of one): never pooled
+      const auto r = last_read.find(o);
+      size_t &until = held_until[t.data.get()];
+      until = std::max(until, r == last_read.end() ? n : r->second);
+    }
+    // Buffers whose last reader has now been prepared go back; the next outputs may take them
+    // (never this layer's own inputs: those were held while its outputs were taken).
+    for (auto it = held_until.begin(); it != held_until.end();)
+      if (it->second <= i) {
+        pool.give(it->first);
+        it = held_until.erase(it);
+      } else {
+        ++it;
+      }
+  }
+  if (from)
+    activation_bytes_ = sizeof(float) * pool.allocated();
 }
 
 void Executor::run_all() {
@@ -117,7 +157,9 @@ GraphMeasurement measure_graph(const Graph &g, const MeasureOptions &opts) {
   ThreadCountScope threads(opts.threads);
   GraphMeasurement m;
   m.threads = num_threads();
-  Executor ex(g, opts.seed);
+  Executor ex(g, opts.seed, opts.buffers);
+  m.buffers = opts.buffers;
+  m.activation_bytes = ex.activation_bytes();
   ex.run_all(); // every layer's inputs now hold real outputs of their producers
   if (opts.probe_host)
     m.host_before = probe_host();

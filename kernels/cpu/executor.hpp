@@ -9,6 +9,7 @@
 #include <string>
 #include <vector>
 
+#include "kernels/cpu/buffer_pool.hpp"
 #include "kernels/cpu/tensor.hpp"
 #include "kernels/cpu/timing.hpp"
 #include "perfmodel/host_state.hpp"
@@ -27,14 +28,17 @@ struct PreparedLayer {
 };
 
 /// Builds the run of one layer. Throws InputError (with the layer's location) for an op or
-/// attribute the executor cannot run.
-PreparedLayer prepare_layer(const Graph &g, const Layer &layer, TensorStore &store, uint64_t seed);
+/// attribute the executor cannot run. Outputs come from `pool` where given, else new buffers.
+PreparedLayer prepare_layer(const Graph &g, const Layer &layer, TensorStore &store, uint64_t seed,
+                            BufferPool *pool = nullptr);
 
 class Executor {
 public:
   /// Allocates every tensor (inputs and constants random in [-1, 1), integer ones in [0, 1000)),
-  /// creates random weights and prepares every layer. fp32 whatever the graph's dtype.
-  explicit Executor(const Graph &g, uint64_t seed = 1);
+  /// creates random weights and prepares every layer. fp32 whatever the graph's dtype. With
+  /// BufferPlan::reuse, layer outputs share buffers (buffer_pool.hpp) and only graph inputs,
+  /// outputs and constants keep their values after a pass.
+  explicit Executor(const Graph &g, uint64_t seed = 1, BufferPlan plan = BufferPlan::distinct);
 
   size_t size() const { return layers_.size(); }
   const std::string &path(size_t i) const { return layers_.at(i).path; }
@@ -42,10 +46,13 @@ public:
   void run_all();
 
   Tensor &tensor(const std::string &name);
+  /// Bytes of the buffers that hold layer outputs (views and constants not counted).
+  size_t activation_bytes() const { return activation_bytes_; }
 
 private:
   const Graph *graph_;
   TensorStore store_;
+  size_t activation_bytes_ = 0;
   std::vector<PreparedLayer> layers_;
 };
 
@@ -64,6 +71,8 @@ struct MeasureOptions {
   double min_seconds = 0;
   int threads = 0; // 0 = every hardware thread
   uint64_t seed = 1;
+  /// Memory of layer outputs (buffer_pool.hpp): reused as inference runtimes do, by default.
+  BufferPlan buffers = BufferPlan::reuse;
   /// Run the host probe (host_probe.hpp) just before the first timed pass and just after the
   /// last one, so that a report can say whether the host was in its calibrated state.
   bool probe_host = false;
@@ -84,6 +93,8 @@ struct GraphMeasurement {
   std::optional<HostState> host_before, host_after; // with MeasureOptions::probe_host
   int threads = 1;
   std::string executed_dtype = "fp32";
+  BufferPlan buffers = BufferPlan::reuse;
+  size_t activation_bytes = 0; // the layer outputs' buffers (Executor::activation_bytes)
 };
 
 /// One full forward pass (so every input holds real data), then

@@ -289,9 +289,10 @@ void prep_generic(LayerContext &c) {
 
 } // namespace
 
-PreparedLayer prepare_layer(const Graph &g, const Layer &layer, TensorStore &store, uint64_t seed) {
+PreparedLayer prepare_layer(const Graph &g, const Layer &layer, TensorStore &store, uint64_t seed,
+                            BufferPool *pool) {
   PreparedLayer p;
-  LayerContext c{g, layer, store, seed, p};
+  LayerContext c{g, layer, store, seed, p, pool};
   if (layer.inputs.empty() && layer.params.empty() && layer.op != OpKind::generic) {
     // Nothing to read (an importer's folded constant): the output is a constant, never run.
     for (size_t i = 0; i < layer.outputs.size(); ++i)

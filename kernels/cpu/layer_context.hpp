@@ -8,6 +8,7 @@
 #include <utility>
 #include <vector>
 
+#include "kernels/cpu/buffer_pool.hpp"
 #include "kernels/cpu/executor.hpp"
 
 namespace perfmodel::kernels::cpu::detail {
@@ -26,6 +27,7 @@ struct LayerContext {
   TensorStore &store;
   uint64_t seed;
   PreparedLayer &p;
+  BufferPool *pool; // null: every output a new zeroed buffer
 
   [[noreturn]] void fail(const std::string &msg) const {
     throw InputError(l.loc, "layer '" + l.name + "' (" + l.op_name + "): cpu executor: " + msg);
@@ -45,7 +47,9 @@ struct LayerContext {
   }
   Tensor &out(size_t i) {
     const Shape &s = out_shape(i);
-    return store[l.outputs[i]] = zero_tensor(s);
+    if (!pool)
+      return store[l.outputs[i]] = zero_tensor(s);
+    return store[l.outputs[i]] = Tensor{s, pool->take(size_t(std::max<int64_t>(numel(s), 1)))};
   }
   Tensor own(const Shape &s, float lo = -1.0f, float hi = 1.0f) {
     p.owned.push_back(random_tensor(s, seed + p.owned.size() * 7919, lo, hi));

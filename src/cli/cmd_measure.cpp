@@ -27,6 +27,7 @@ struct MeasureArgs {
   std::string calibration;
   std::string timing = "network";
   std::string statistic = "p20";
+  std::string buffers = "reuse";
   int warmup = 3, iters = 10, threads = 0;
   double min_time = 0;
   double min_layer_us = 50;
@@ -123,6 +124,7 @@ int run_measure(const MeasureArgs &a) {
   mo.min_seconds = a.min_time;
   mo.timing = a.timing == "isolated" ? kc::LayerTiming::isolated : kc::LayerTiming::in_network;
   mo.threads = a.threads;
+  mo.buffers = a.buffers == "distinct" ? kc::BufferPlan::distinct : kc::BufferPlan::reuse;
   mo.probe_host = true;
   if (!a.quiet)
     mo.progress = [](size_t i, size_t n, const std::string &name) {
@@ -139,6 +141,8 @@ int run_measure(const MeasureArgs &a) {
   run.device = device_str(m.threads);
   run.executed_dtype = m.executed_dtype;
   run.threads = m.threads;
+  run.buffers = m.buffers == kc::BufferPlan::reuse ? "reuse" : "distinct";
+  run.activation_bytes = double(m.activation_bytes);
   run.calibration = a.calibration;
   run.min_layer_seconds = a.min_layer_us * 1e-6;
   const auto statistic = parse_time_statistic(a.statistic);
@@ -196,6 +200,11 @@ void register_measure(CLI::App &app, Runner &run) {
                   "network: time each layer inside whole forward passes; isolated: run each "
                   "layer alone, repeatedly, warm in cache")
       ->check(CLI::IsMember({"network", "isolated"}))
+      ->capture_default_str();
+  cmd->add_option("--buffers", a->buffers,
+                  "reuse: layer outputs reuse the buffers of consumed tensors, as inference "
+                  "runtimes plan memory; distinct: every tensor its own buffer")
+      ->check(CLI::IsMember({"reuse", "distinct"}))
       ->capture_default_str();
   cmd->add_option("--statistic", a->statistic,
                   "Errors against the median of the timed runs, their 20th percentile or their "

@@ -1,0 +1,44 @@
+// Memory planning for the executor's layer outputs: buffers whose tensors have all been read go
+// back to a pool, and later outputs take them (best fit), as inference runtimes plan memory.
+#pragma once
+
+#include <cstddef>
+#include <map>
+#include <vector>
+#include <memory>
+
+#include "kernels/cpu/tensor.hpp"
+
+namespace perfmodel::kernels::cpu {
+
+/// How the executor gives layer outputs their memory.
+/// distinct: every tensor keeps its own buffer, so every intermediate stays readable after a
+///   pass (tests), and a pass writes each output to memory no other layer touched since the
+///   previous pass (for a network larger than the caches, a cold write per layer).
+/// reuse: once every reader of a buffer has been prepared, the buffer returns to a pool and the
+///   next output that fits takes it (the smallest free buffer that is large enough), as ONNX
+///   Runtime, TFLite and PyTorch's caching allocator do; the activations of a pass then take a
+///   few buffers that stay warm in cache. Only graph inputs, outputs and constants stay readable.
+enum class BufferPlan { distinct, reuse };
+
+/// Free fp32 buffers by capacity (elements). Not thread-safe: used while preparing layers.
+class BufferPool {
+public:
+  /// A buffer of at least n elements: the smallest free one that fits, else a new zeroed one.
+  /// Contents of a reused buffer are whatever its last tensor left there.
+  std::shared_ptr<Buffer> take(size_t n);
+  /// Whether `b` was taken from this pool and not given back.
+  bool in_use(const Buffer *b) const { return in_use_.count(b) != 0; }
+  /// Gives back a buffer taken from this pool (no-op for any other): later take() calls may
+  /// hand it out again.
+  void give(const Buffer *b);
+  /// Elements allocated by this pool so far (reused buffers counted once).
+  size_t allocated() const { return allocated_; }
+
+private:
+  std::vector<std::shared_ptr<Buffer>> free_; // in the order they were given back
+  std::map<const Buffer *, std::shared_ptr<Buffer>> in_use_;
+  size_t allocated_ = 0;
+};
+
+} // namespace perfmodel::kernels::cpu

@@ -1,0 +1,108 @@
+// The executor's memory plan: the pool's best fit, and a reused-buffer pass computing exactly
+// what a pass with a buffer per tensor computes (no kernel may rely on a zeroed output).
+#include <doctest/doctest.h>
+
+#include <cstring>
+#include <set>
+
+#include "kernels/cpu/buffer_pool.hpp"
+#include "kernels/cpu/executor.hpp"
+
+using namespace perfmodel;
+using namespace perfmodel::kernels::cpu;
+
+TEST_CASE("buffer pool hands out the smallest free buffer that fits") {
+  BufferPool pool;
+  auto a = pool.take(100);
+  auto b = pool.take(400);
+  auto c = pool.take(0); // at least one element
+  CHECK(c->size() == 1);
+  CHECK(pool.allocated() == 501);
+  CHECK(pool.in_use(a.get()));
+  pool.give(a.get());
+  pool.give(b.get());
+  CHECK_FALSE(pool.in_use(a.get()));
+  CHECK(pool.take(50).get() == a.get());   // 100 fits 50 better than 400
+  CHECK(pool.take(101).get() == b.get());  // only 400 fits 101
+  CHECK(pool.take(10)->size() == 10);      // none free: a new one
+  CHECK(pool.allocated() == 511);
+  Buffer foreign(8);
+  pool.give(&foreign); // not the pool's: ignored
+  CHECK(pool.take(8)->size() == 8);
+  CHECK(pool.allocated() == 519);
+}
+
+namespace {
+
+Layer make(const std::string &name, OpKind op, const std::string &fn,
+           std::vector<std::string> in,
+           std::vector<std::pair<std::string, AttrValue>> attrs = {}) {
+  Layer l;
+  l.name = name;
+  l.op = op;
+  l.op_name = fn;
+  l.inputs = std::move(in);
+  l.outputs = {name};
+  for (auto &[k, v] : attrs)
+    l.attrs.set(k, v);
+  return l;
+}
+
+// Conv/BN/ReLU with a residual add, a depthwise conv, pools, a view and a classifier: every
+// kind of kernel that writes an output with or without accumulating into it.
+Graph small_net() {
+  using V = std::vector<int64_t>;
+  Graph g;
+  g.name = "reuse";
+  g.inputs.push_back(TensorDesc{"x", {2, 8, 12, 12}, DType::fp32});
+  g.layers = {
+      make("c1", OpKind::conv2d, "conv2d", {"x"},
+           {{"out_channels", int64_t(8)}, {"kernel", V{3, 3}}, {"pad", V{1, 1}}}),
+      make("bn", OpKind::batch_norm, "batchnorm", {"c1"}),
+      make("r1", OpKind::activation, "relu", {"bn"}, {{"function", std::string("relu")}}),
+      make("dw", OpKind::conv2d, "conv2d", {"r1"},
+           {{"out_channels", int64_t(8)}, {"kernel", V{3, 3}}, {"pad", V{1, 1}},
+            {"groups", int64_t(8)}}),
+      make("add", OpKind::elementwise, "add", {"dw", "x"}, {{"function", std::string("add")}}),
+      make("ct", OpKind::conv_transpose2d, "conv_transpose2d", {"add"},
+           {{"out_channels", int64_t(4)}, {"kernel", V{2, 2}}, {"stride", V{2, 2}}}),
+      make("mp", OpKind::max_pool, "maxpool", {"ct"}, {{"kernel", V{2, 2}}, {"stride", V{2, 2}}}),
+      make("ap", OpKind::avg_pool, "avgpool", {"mp"},
+           {{"kernel", V{3, 3}}, {"stride", V{1, 1}}, {"pad", V{1, 1}}}),
+      make("cat", OpKind::concat, "concat", {"ap", "mp"}, {{"axis", int64_t(1)}}),
+      make("gp", OpKind::global_avg_pool, "global_avgpool", {"cat"}),
+      make("fl", OpKind::flatten, "flatten", {"gp"}),
+      make("fc", OpKind::linear, "linear", {"fl"}, {{"out_features", int64_t(5)}}),
+      make("sm", OpKind::softmax, "softmax", {"fc"}, {{"axis", int64_t(1)}})};
+  infer_shapes(g);
+  return g;
+}
+
+} // namespace
+
+TEST_CASE("executor with reused buffers computes what it computes with a buffer per tensor") {
+  const Graph g = small_net();
+  Executor distinct(g, 4, BufferPlan::distinct);
+  Executor reuse(g, 4, BufferPlan::reuse);
+  distinct.run_all();
+  for (int pass = 0; pass < 2; ++pass) // the second pass finds every buffer dirty
+    reuse.run_all();
+  const Tensor &a = distinct.tensor("sm"), &b = reuse.tensor("sm");
+  REQUIRE(a.shape == b.shape);
+  CHECK(std::memcmp(a.ptr(), b.ptr(), sizeof(float) * size_t(a.size())) == 0);
+  // Fewer bytes, and some buffer holds two tensors whose lives do not overlap.
+  CHECK(reuse.activation_bytes() < distinct.activation_bytes());
+  std::set<const Buffer *> seen;
+  bool shared = false;
+  for (const auto &l : g.layers)
+    if (l.op != OpKind::flatten)
+      shared |= !seen.insert(reuse.tensor(l.name).data.get()).second;
+  CHECK(shared);
+  // The input is never handed to a layer output, and a layer never writes over its own input.
+  for (const auto &l : g.layers) {
+    CHECK(reuse.tensor(l.name).data != reuse.tensor("x").data);
+    for (const auto &in : l.inputs)
+      if (l.op != OpKind::flatten)
+        CHECK(reuse.tensor(l.name).data != reuse.tensor(in).data);
+  }
+}
