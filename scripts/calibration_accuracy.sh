@@ -6,6 +6,7 @@
 # the calibration's (the host was not in the calibrated state: a busy SMT sibling halves a core)
 # is repeated, up to this many attempts, and the last attempt is kept; every attempt's figures
 # stay in OUT_DIR/attempts.log and the table says how many were taken.
+# BUFFERS=reuse (default) or distinct: the executor's memory plan (measure --buffers).
 # STATISTIC=p20 (default), min or median: what calibrate fits and what measure compares against.
 # On a shared host the 20th percentile of many runs is far more reproducible than the median,
 # which catches the host's slow spells (ResNet-50 passes: medians 39.3 and 44.2 ms in two runs),
@@ -18,6 +19,7 @@ bin=$build/perfmodel
 mkdir -p "$out"
 cal=${CALIBRATION:-$out/zen5-2c.yaml}
 stat=${STATISTIC:-p20}
+buffers=${BUFFERS:-reuse}
 attempts=${ATTEMPTS:-3}
 : > "$out/attempts.log"
 if [ -z "${CALIBRATION:-}" ]; then
@@ -30,7 +32,7 @@ for r in "${runs[@]}"; do
   set -- $r
   for a in $(seq 1 "$attempts"); do
     "$bin" measure --model "$1" --batch "$2" --hw zen5-2c --calibration "$cal" --iters "$3" \
-      --statistic "$stat" -q --format json -o "$out/$1-b$2-calibrated.json"
+      --statistic "$stat" --buffers "$buffers" -q --format json -o "$out/$1-b$2-calibrated.json"
     changed=$(python3 - "$out/$1-b$2-calibrated.json" "$a" >> "$out/attempts.log" <<'PY'
 import json, sys
 j = json.load(open(sys.argv[1]))
@@ -46,8 +48,8 @@ PY
     echo "$a" > "$out/$1-b$2-attempts"
     [ "$changed" = "True" ] || break
   done
-  "$bin" measure --model "$1" --batch "$2" --hw zen5-2c --iters "$3" --statistic "$stat" -q \
-    --format json -o "$out/$1-b$2-roofline.json"
+  "$bin" measure --model "$1" --batch "$2" --hw zen5-2c --iters "$3" --statistic "$stat" \
+    --buffers "$buffers" -q --format json -o "$out/$1-b$2-roofline.json"
 done
 python3 - "$out" "${runs[@]}" <<'PY'
 import json, sys
