@@ -1,6 +1,7 @@
 // Pooling kernels, parallel over (n, c) planes.
 #include "kernels/cpu/pool.hpp"
 
+#include <Eigen/Core>
 #include <algorithm>
 #include <limits>
 #include <vector>
@@ -12,6 +13,16 @@ namespace perfmodel::kernels::cpu {
 
 namespace {
 
+// One window tap over an output row: d[x] = op(d[x], r[x * S]) for x in [lo, hi). The stride is
+// a template argument for the common 1 and 2 (0: read it from `stride`), so that the loop
+// vectorises at the full vector width.
+template <bool Max, int S>
+void tap(float *__restrict d, const float *__restrict r, int64_t lo, int64_t hi, int64_t stride) {
+  const int64_t s = S > 0 ? S : stride;
+  for (int64_t x = lo; x < hi; ++x)
+    d[x] = Max ? std::max(d[x], r[x * s]) : d[x] + r[x * s];
+}
+
 template <bool Max> void pool(const PoolGeom &g, const float *in, float *out) {
   // Clipped window bounds per output column, computed once per call (undilated windows):
   // the inner loops then run without bounds checks.
@@ -22,6 +33,17 @@ template <bool Max> void pool(const PoolGeom &g, const float *in, float *out) {
     xb[x] = std::max<int64_t>(x0, 0);
     xe[x] = std::min<int64_t>(x0 + g.kw, g.w);
   }
+  // Output columns [tap_lo[j], tap_hi[j]) whose window column j falls inside the input.
+  std::vector<int64_t> tap_lo(static_cast<size_t>(g.kw)), tap_hi(static_cast<size_t>(g.kw));
+  for (int64_t j = 0; j < g.kw; ++j) {
+    int64_t lo = 0, hi = g.ow;
+    while (lo < hi && lo * g.sw - g.pad_left + j < 0)
+      ++lo;
+    while (hi > lo && (hi - 1) * g.sw - g.pad_left + j >= g.w)
+      --hi;
+    tap_lo[j] = lo;
+    tap_hi[j] = hi;
+  }
   parallel_for(g.n * g.c, 1, [&](int64_t p0, int64_t p1) {
     for (int64_t p = p0; p < p1; ++p) {
       const float *src = in + p * g.h * g.w;
@@ -29,24 +51,36 @@ template <bool Max> void pool(const PoolGeom &g, const float *in, float *out) {
       for (int64_t y = 0; y < g.oh; ++y) {
         const int64_t y0 = y * g.sh - g.pad_top;
         if (plain) {
+          // Window row by window row, tap by tap, over the whole output row: each tap is one
+          // loop over the output columns whose input column it reaches (vectorised; stride 1
+          // loads are contiguous), instead of a short dependent chain per output. Each output
+          // still sums its taps in the same order (rows, then columns), so the values are the
+          // per-output loop's to the bit.
           const int64_t yb = std::max<int64_t>(y0, 0), ye = std::min<int64_t>(y0 + g.kh, g.h);
-          for (int64_t x = 0; x < g.ow; ++x) {
-            float acc = Max ? -std::numeric_limits<float>::infinity() : 0.0f;
-            for (int64_t iy = yb; iy < ye; ++iy) {
-              const float *row = src + iy * g.w;
-              for (int64_t ix = xb[x]; ix < xe[x]; ++ix)
-                acc = Max ? std::max(acc, row[ix]) : acc + row[ix];
+          float *d = dst + y * g.ow;
+          std::fill(d, d + g.ow, Max ? -std::numeric_limits<float>::infinity() : 0.0f);
+          for (int64_t iy = yb; iy < ye; ++iy) {
+            const float *row = src + iy * g.w;
+            for (int64_t j = 0; j < g.kw; ++j) {
+              const float *r = row + (j - g.pad_left); // r[x * sw] is the tap of output x
+              if (g.sw == 1)
+                tap<Max, 1>(d, r, tap_lo[j], tap_hi[j], 1);
+              else if (g.sw == 2)
+                tap<Max, 2>(d, r, tap_lo[j], tap_hi[j], 2);
+              else
+                tap<Max, 0>(d, r, tap_lo[j], tap_hi[j], g.sw);
             }
-            if constexpr (!Max) {
+          }
+          if constexpr (!Max) {
+            for (int64_t x = 0; x < g.ow; ++x) {
               int64_t div = (ye - yb) * (xe[x] - xb[x]);
               if (g.count_include_pad) { // the window clipped to the padded input (PyTorch)
                 const int64_t x0 = x * g.sw - g.pad_left;
                 div = (std::min(y0 + g.kh, g.h + g.pad_top) - y0) *
                       (std::min(x0 + g.kw, g.w + g.pad_left) - x0);
               }
-              acc = div > 0 ? acc / float(div) : 0.0f;
+              d[x] = div > 0 ? d[x] / float(div) : 0.0f;
             }
-            dst[y * g.ow + x] = acc;
           }
           continue;
         }
@@ -105,20 +139,16 @@ void avg_pool(const PoolGeom &g, const float *in, float *out) {
 }
 
 void global_pool(int64_t planes, int64_t plane_size, bool max, const float *in, float *out) {
+  // Eigen's reductions: vectorised with several partial results (a different summation order
+  // from a serial loop, within float rounding).
   parallel_for(planes, 1, [&](int64_t p0, int64_t p1) {
     for (int64_t p = p0; p < p1; ++p) {
-      const float *s = in + p * plane_size;
-      if (max) {
-        float m = -std::numeric_limits<float>::infinity();
-        for (int64_t i = 0; i < plane_size; ++i)
-          m = std::max(m, s[i]);
-        out[p] = m;
-      } else {
-        float acc = 0;
-        for (int64_t i = 0; i < plane_size; ++i)
-          acc += s[i];
-        out[p] = plane_size ? acc / float(plane_size) : 0.0f;
+      if (plane_size <= 0) {
+        out[p] = max ? -std::numeric_limits<float>::infinity() : 0.0f;
+        continue;
       }
+      const Eigen::Map<const Eigen::VectorXf> s(in + p * plane_size, plane_size);
+      out[p] = max ? s.maxCoeff() : s.sum() / float(plane_size);
     }
   });
 }

@@ -40,6 +40,10 @@ TEST_CASE("max and average pooling match the reference") {
     CHECK(check_pool(geom(9, 3, 2, 1, false), max) < 1e-5);
     CHECK(check_pool(geom(13, 3, 2, 0, true), max) < 1e-5); // ceil mode: a clipped last window
     CHECK(check_pool(geom(10, 3, 3, 1, true), max) < 1e-5);
+    CHECK(check_pool(geom(9, 3, 1, 1, false), max) < 1e-5);  // stride 1: contiguous taps
+    CHECK(check_pool(geom(41, 3, 1, 1, false), max) < 1e-5); // rows past one vector width
+    CHECK(check_pool(geom(45, 3, 2, 1, true), max) < 1e-5);
+    CHECK(check_pool(geom(12, 2, 4, 1, true), max) < 1e-5);  // stride > window: gaps
   }
   CHECK(check_pool(geom(11, 3, 1, 1, false, 2), true) < 1e-5); // dilated max pool
   CHECK(check_pool(geom(7, 1, 1, 0, false), true) == 0.0);       // 1x1 window: a copy
@@ -73,4 +77,24 @@ TEST_CASE("global pooling averages and maxes each plane") {
   global_pool(2, 4, true, in.data(), out.data());
   CHECK(out[0] == 4.0f);
   CHECK(out[1] == -1.0f);
+}
+
+TEST_CASE("global pooling over planes longer than a vector, and empty planes") {
+  const int64_t planes = 3, size = 1001; // 62 vectors of 16 and a remainder of 9
+  Tensor in = random_tensor({planes, size}, 11);
+  std::vector<float> avg(planes), mx(planes);
+  global_pool(planes, size, false, in.ptr(), avg.data());
+  global_pool(planes, size, true, in.ptr(), mx.data());
+  for (int64_t p = 0; p < planes; ++p) {
+    double sum = 0;
+    float m = -1e30f;
+    for (int64_t i = 0; i < size; ++i) {
+      sum += in.ptr()[p * size + i];
+      m = std::max(m, in.ptr()[p * size + i]);
+    }
+    CHECK(avg[p] == doctest::Approx(sum / size).epsilon(1e-5));
+    CHECK(mx[p] == m);
+  }
+  global_pool(planes, 0, false, in.ptr(), avg.data());
+  CHECK(avg[0] == 0.0f);
 }
