@@ -41,7 +41,8 @@ enum class OpClass {
   depthwise_strided, // depthwise with a stride > 1 (strided loads: another code path)
   elementwise,   // activations, elementwise arithmetic, dropout
   norm,          // batch norm, layer norm, softmax
-  pool,          // pooling and reductions
+  pool,          // windowed max / average pooling
+  reduce,        // global pools and reductions: one streaming pass over each plane or axis
   data_movement, // concat, split, slice, gather, transpose, embedding, generic copies
 };
 std::string_view to_string(OpClass c);
@@ -49,7 +50,7 @@ std::optional<OpClass> parse_op_class(std::string_view s);
 const std::vector<OpClass> &all_op_classes();
 bool is_gemm_class(OpClass c); // gemm, gemv, conv, pointwise, depthwise*: tiles, sizes, lowering
 /// The class whose parameters stand in when a calibration has none for `c` (depthwise_strided
-/// -> depthwise); `c` itself when there is none.
+/// -> depthwise, reduce -> pool); `c` itself when there is none.
 OpClass fallback_class(OpClass c);
 
 /// Which part of a layer a kernel call computes (conv bwd_filter = bwd_weight).

@@ -108,7 +108,9 @@ std::optional<Sample> sample_from_bench(const kc::BenchResult &r, TimeStatistic 
       return std::nullopt;
     return counted(r, v == "batchnorm" ? OpClass::norm : OpClass::elementwise, stat);
   case kc::BenchKind::pool:
-    return counted(r, OpClass::pool, stat);
+    // A global pool streams each plane once (tens of GB/s); a windowed pool gathers strided
+    // windows (a few GB/s): two classes.
+    return counted(r, v == "global" ? OpClass::reduce : OpClass::pool, stat);
   case kc::BenchKind::bandwidth:
     if (v == "copy")
       return counted(r, OpClass::data_movement, stat);

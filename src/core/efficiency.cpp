@@ -23,6 +23,7 @@ constexpr ClassName kClassNames[] = {
     {OpClass::elementwise, "elementwise"},
     {OpClass::norm, "norm"},
     {OpClass::pool, "pool"},
+    {OpClass::reduce, "reduce"},
     {OpClass::data_movement, "data_movement"},
 };
 
@@ -89,7 +90,11 @@ bool is_gemm_class(OpClass c) {
 }
 
 OpClass fallback_class(OpClass c) {
-  return c == OpClass::depthwise_strided ? OpClass::depthwise : c;
+  if (c == OpClass::depthwise_strided)
+    return OpClass::depthwise;
+  if (c == OpClass::reduce) // calibrations before the split fitted both in `pool`
+    return OpClass::pool;
+  return c;
 }
 
 std::string_view to_string(KernelPass p) {
@@ -146,10 +151,11 @@ OpClass op_class_of(const Graph &g, const Layer &layer) {
     return OpClass::norm;
   case OpKind::max_pool:
   case OpKind::avg_pool:
+    return OpClass::pool;
   case OpKind::global_avg_pool:
   case OpKind::global_max_pool:
   case OpKind::reduce:
-    return OpClass::pool;
+    return OpClass::reduce;
   default:
     return OpClass::data_movement;
   }

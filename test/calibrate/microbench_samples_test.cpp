@@ -42,6 +42,8 @@ TEST_CASE("each benchmark kind maps to its class, machine-only kinds give none")
   CHECK(sample_from_bench(result(kc::BenchKind::elementwise, "batchnorm", 1e-5))->op_class ==
         OpClass::norm);
   CHECK(sample_from_bench(result(kc::BenchKind::pool, "max", 1e-5))->op_class == OpClass::pool);
+  CHECK(sample_from_bench(result(kc::BenchKind::pool, "global", 1e-5))->op_class ==
+        OpClass::reduce);
   CHECK(sample_from_bench(result(kc::BenchKind::bandwidth, "copy", 1e-5))->op_class ==
         OpClass::data_movement);
   CHECK_FALSE(sample_from_bench(result(kc::BenchKind::elementwise, "sigmoid", 1e-5)));

@@ -72,7 +72,24 @@ TEST_CASE("op class and pass names round-trip") {
   CHECK(is_gemm_class(OpClass::depthwise_strided));
   CHECK(fallback_class(OpClass::depthwise_strided) == OpClass::depthwise);
   CHECK(fallback_class(OpClass::gemm) == OpClass::gemm);
+  CHECK(fallback_class(OpClass::reduce) == OpClass::pool);
   CHECK_FALSE(is_gemm_class(OpClass::pool));
+}
+
+TEST_CASE("windowed pools and global pools / reductions are different classes") {
+  Graph g;
+  g.inputs.push_back(TensorDesc{"x", {1, 8, 16, 16}, DType::fp32});
+  Layer mp;
+  mp.name = "mp", mp.op = OpKind::max_pool, mp.op_name = "maxpool", mp.inputs = {"x"};
+  mp.attrs.set("kernel", std::vector<int64_t>{2, 2});
+  mp.attrs.set("stride", std::vector<int64_t>{2, 2});
+  Layer gp;
+  gp.name = "gp", gp.op = OpKind::global_avg_pool, gp.op_name = "global_avgpool";
+  gp.inputs = {"mp"};
+  g.layers = {mp, gp};
+  infer_shapes(g);
+  CHECK(op_class_of(g, g.layers[0]) == OpClass::pool);
+  CHECK(op_class_of(g, g.layers[1]) == OpClass::reduce);
 }
 
 TEST_CASE("conv layers: dense, depthwise and lowered bytes") {
