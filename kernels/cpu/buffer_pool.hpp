@@ -2,6 +2,7 @@
 // back to a pool, and later outputs take them (best fit), as inference runtimes plan memory.
 #pragma once
 
+#include <algorithm>
 #include <cstddef>
 #include <map>
 #include <vector>
@@ -18,7 +19,8 @@ namespace perfmodel::kernels::cpu {
 /// reuse: once every reader of a buffer has been prepared, the buffer returns to a pool and the
 ///   next output that fits takes it (the smallest free buffer that is large enough), as ONNX
 ///   Runtime, TFLite and PyTorch's caching allocator do; the activations of a pass then take a
-///   few buffers that stay warm in cache. Only graph inputs, outputs and constants stay readable.
+///   few buffers that stay warm in cache, and every layer's workspace (an im2col matrix) is one
+///   shared scratch buffer. Only graph inputs, outputs and constants stay readable.
 enum class BufferPlan { distinct, reuse };
 
 /// Free fp32 buffers by capacity (elements). Not thread-safe: used while preparing layers.
@@ -35,7 +37,20 @@ public:
   /// Elements allocated by this pool so far (reused buffers counted once).
   size_t allocated() const { return allocated_; }
 
+  /// One scratch buffer for every layer's workspace (im2col matrices): layers run one at a
+  /// time, so they can share it, as oneDNN's and ONNX Runtime's scratchpads are shared. Callers
+  /// grow it while layers are prepared and read its data() when they run.
+  const std::shared_ptr<Buffer> &scratch(size_t n) {
+    if (!scratch_)
+      scratch_ = std::make_shared<Buffer>(std::max<size_t>(n, 1), 0.0f);
+    else if (scratch_->size() < n)
+      scratch_->resize(n, 0.0f);
+    return scratch_;
+  }
+  size_t scratch_size() const { return scratch_ ? scratch_->size() : 0; }
+
 private:
+  std::shared_ptr<Buffer> scratch_;
   std::vector<std::shared_ptr<Buffer>> free_; // in the order they were given back
   std::map<const Buffer *, std::shared_ptr<Buffer>> in_use_;
   size_t allocated_ = 0;

@@ -35,17 +35,22 @@ void prep_conv(LayerContext &c, bool transposed) {
   const float *wt = transposed ? c.own({geo.c, geo.oc / geo.groups, geo.kh, geo.kw}, -a, a).ptr()
                                : c.own({geo.oc, geo.c / geo.groups, geo.kh, geo.kw}, -a, a).ptr();
   const float *bias = c.has_bias() ? c.own({geo.oc}, -a, a).ptr() : nullptr;
-  float *ws = c.own({std::max<int64_t>(conv_workspace(geo, transposed), 1)}).ptr();
+  const int64_t ws_size = std::max<int64_t>(conv_workspace(geo, transposed), 1);
+  // The pool's shared scratch where there is a pool (its data() is read at run time: it may
+  // still grow while later layers are prepared), else a workspace of the layer's own.
+  std::shared_ptr<Buffer> scratch =
+      c.pool ? c.pool->scratch(size_t(ws_size)) : std::shared_ptr<Buffer>();
+  float *own_ws = c.pool ? nullptr : c.own({ws_size}).ptr();
   float *out = c.out(0).ptr();
   if (transposed) {
     c.p.path = "gemm+col2im";
-    c.p.run = [=] { conv_transpose2d(geo, in, wt, bias, out, ws); };
+    c.p.run = [=] { conv_transpose2d(geo, in, wt, bias, out, scratch ? scratch->data() : own_ws); };
   } else {
     const ConvPath path = conv_path(geo);
     c.p.path = path == ConvPath::im2col      ? "im2col+gemm"
                : path == ConvPath::direct1x1 ? "gemm"
                                              : "depthwise";
-    c.p.run = [=] { conv2d(geo, in, wt, bias, out, ws); };
+    c.p.run = [=] { conv2d(geo, in, wt, bias, out, scratch ? scratch->data() : own_ws); };
   }
 }
 

@@ -11,6 +11,16 @@
 using namespace perfmodel;
 using namespace perfmodel::kernels::cpu;
 
+TEST_CASE("buffer pool: one scratch buffer, grown to the largest request") {
+  BufferPool pool;
+  CHECK(pool.scratch_size() == 0);
+  const auto &s = pool.scratch(100);
+  CHECK(pool.scratch(40).get() == s.get());
+  CHECK(pool.scratch(300).get() == s.get());
+  CHECK(pool.scratch_size() == 300);
+  CHECK(pool.allocated() == 0); // not an output buffer
+}
+
 TEST_CASE("buffer pool hands out the smallest free buffer that fits") {
   BufferPool pool;
   auto a = pool.take(100);
@@ -48,7 +58,7 @@ Layer make(const std::string &name, OpKind op, const std::string &fn,
   return l;
 }
 
-// Conv/BN/ReLU with a residual add, a depthwise conv, pools, a view and a classifier: every
+// Two im2col convolutions (one shared scratch), BN/ReLU with a residual add, a depthwise conv, pools, a view and a classifier: every
 // kind of kernel that writes an output with or without accumulating into it.
 Graph small_net() {
   using V = std::vector<int64_t>;
@@ -58,7 +68,9 @@ Graph small_net() {
   g.layers = {
       make("c1", OpKind::conv2d, "conv2d", {"x"},
            {{"out_channels", int64_t(8)}, {"kernel", V{3, 3}}, {"pad", V{1, 1}}}),
-      make("bn", OpKind::batch_norm, "batchnorm", {"c1"}),
+      make("c0", OpKind::conv2d, "conv2d", {"c1"}, // a second im2col: the scratch is shared
+           {{"out_channels", int64_t(8)}, {"kernel", V{5, 5}}, {"pad", V{2, 2}}}),
+      make("bn", OpKind::batch_norm, "batchnorm", {"c0"}),
       make("r1", OpKind::activation, "relu", {"bn"}, {{"function", std::string("relu")}}),
       make("dw", OpKind::conv2d, "conv2d", {"r1"},
            {{"out_channels", int64_t(8)}, {"kernel", V{3, 3}}, {"pad", V{1, 1}},
