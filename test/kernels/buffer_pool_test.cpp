@@ -7,6 +7,7 @@
 
 #include "kernels/cpu/buffer_pool.hpp"
 #include "kernels/cpu/executor.hpp"
+#include "test/kernels/test_layer.hpp"
 
 using namespace perfmodel;
 using namespace perfmodel::kernels::cpu;
@@ -44,20 +45,6 @@ TEST_CASE("buffer pool hands out the smallest free buffer that fits") {
 
 namespace {
 
-Layer make(const std::string &name, OpKind op, const std::string &fn,
-           std::vector<std::string> in,
-           std::vector<std::pair<std::string, AttrValue>> attrs = {}) {
-  Layer l;
-  l.name = name;
-  l.op = op;
-  l.op_name = fn;
-  l.inputs = std::move(in);
-  l.outputs = {name};
-  for (auto &[k, v] : attrs)
-    l.attrs.set(k, v);
-  return l;
-}
-
 // Two im2col convolutions (one shared scratch), BN/ReLU with a residual add, a depthwise conv, pools, a view and a classifier: every
 // kind of kernel that writes an output with or without accumulating into it.
 Graph small_net() {
@@ -66,26 +53,26 @@ Graph small_net() {
   g.name = "reuse";
   g.inputs.push_back(TensorDesc{"x", {2, 8, 12, 12}, DType::fp32});
   g.layers = {
-      make("c1", OpKind::conv2d, "conv2d", {"x"},
+      test::layer("c1", OpKind::conv2d, "conv2d", {"x"},
            {{"out_channels", int64_t(8)}, {"kernel", V{3, 3}}, {"pad", V{1, 1}}}),
-      make("c0", OpKind::conv2d, "conv2d", {"c1"}, // a second im2col: the scratch is shared
+      test::layer("c0", OpKind::conv2d, "conv2d", {"c1"}, // a second im2col: the scratch is shared
            {{"out_channels", int64_t(8)}, {"kernel", V{5, 5}}, {"pad", V{2, 2}}}),
-      make("bn", OpKind::batch_norm, "batchnorm", {"c0"}),
-      make("r1", OpKind::activation, "relu", {"bn"}, {{"function", std::string("relu")}}),
-      make("dw", OpKind::conv2d, "conv2d", {"r1"},
+      test::layer("bn", OpKind::batch_norm, "batchnorm", {"c0"}),
+      test::layer("r1", OpKind::activation, "relu", {"bn"}, {{"function", std::string("relu")}}),
+      test::layer("dw", OpKind::conv2d, "conv2d", {"r1"},
            {{"out_channels", int64_t(8)}, {"kernel", V{3, 3}}, {"pad", V{1, 1}},
             {"groups", int64_t(8)}}),
-      make("add", OpKind::elementwise, "add", {"dw", "x"}, {{"function", std::string("add")}}),
-      make("ct", OpKind::conv_transpose2d, "conv_transpose2d", {"add"},
+      test::layer("add", OpKind::elementwise, "add", {"dw", "x"}, {{"function", std::string("add")}}),
+      test::layer("ct", OpKind::conv_transpose2d, "conv_transpose2d", {"add"},
            {{"out_channels", int64_t(4)}, {"kernel", V{2, 2}}, {"stride", V{2, 2}}}),
-      make("mp", OpKind::max_pool, "maxpool", {"ct"}, {{"kernel", V{2, 2}}, {"stride", V{2, 2}}}),
-      make("ap", OpKind::avg_pool, "avgpool", {"mp"},
+      test::layer("mp", OpKind::max_pool, "maxpool", {"ct"}, {{"kernel", V{2, 2}}, {"stride", V{2, 2}}}),
+      test::layer("ap", OpKind::avg_pool, "avgpool", {"mp"},
            {{"kernel", V{3, 3}}, {"stride", V{1, 1}}, {"pad", V{1, 1}}}),
-      make("cat", OpKind::concat, "concat", {"ap", "mp"}, {{"axis", int64_t(1)}}),
-      make("gp", OpKind::global_avg_pool, "global_avgpool", {"cat"}),
-      make("fl", OpKind::flatten, "flatten", {"gp"}),
-      make("fc", OpKind::linear, "linear", {"fl"}, {{"out_features", int64_t(5)}}),
-      make("sm", OpKind::softmax, "softmax", {"fc"}, {{"axis", int64_t(1)}})};
+      test::layer("cat", OpKind::concat, "concat", {"ap", "mp"}, {{"axis", int64_t(1)}}),
+      test::layer("gp", OpKind::global_avg_pool, "global_avgpool", {"cat"}),
+      test::layer("fl", OpKind::flatten, "flatten", {"gp"}),
+      test::layer("fc", OpKind::linear, "linear", {"fl"}, {{"out_features", int64_t(5)}}),
+      test::layer("sm", OpKind::softmax, "softmax", {"fc"}, {{"axis", int64_t(1)}})};
   infer_shapes(g);
   return g;
 }

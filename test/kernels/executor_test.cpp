@@ -6,25 +6,14 @@
 
 #include "kernels/cpu/executor.hpp"
 #include "test/kernels/reference.hpp"
+#include "test/kernels/test_layer.hpp"
 
 using namespace perfmodel;
 using namespace perfmodel::kernels::cpu;
 
 namespace {
 
-Layer layer(const std::string &name, OpKind op, const std::string &op_name,
-            std::vector<std::string> in,
-            std::vector<std::pair<std::string, AttrValue>> attrs = {}) {
-  Layer l;
-  l.name = name;
-  l.op = op;
-  l.op_name = op_name;
-  l.inputs = std::move(in);
-  l.outputs = {name};
-  for (auto &[k, v] : attrs)
-    l.attrs.set(k, v);
-  return l;
-}
+using perfmodel::test::layer;
 
 Graph graph(Shape input, std::vector<Layer> layers) {
   Graph g;
