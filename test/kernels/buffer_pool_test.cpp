@@ -45,8 +45,9 @@ TEST_CASE("buffer pool hands out the smallest free buffer that fits") {
 
 namespace {
 
-// Two im2col convolutions (one shared scratch), BN/ReLU with a residual add, a depthwise conv, pools, a view and a classifier: every
-// kind of kernel that writes an output with or without accumulating into it.
+// Two im2col convolutions (one shared scratch), BN/ReLU with a residual add, a depthwise conv,
+// pools, a view and a classifier: every kind of kernel that writes an output with or without
+// accumulating into it.
 Graph small_net() {
   using V = std::vector<int64_t>;
   Graph g;
