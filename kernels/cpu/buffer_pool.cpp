@@ -1,15 +1,23 @@
-// Best-fit pool of executor output buffers.
+// The pool of executor output buffers and the memory plan's names.
 #include "kernels/cpu/buffer_pool.hpp"
 
 #include <algorithm>
 
 namespace perfmodel::kernels::cpu {
 
+std::string_view to_string(BufferPlan p) { return p == BufferPlan::reuse ? "reuse" : "distinct"; }
+
+std::optional<BufferPlan> parse_buffer_plan(std::string_view s) {
+  if (s == "reuse")
+    return BufferPlan::reuse;
+  if (s == "distinct")
+    return BufferPlan::distinct;
+  return std::nullopt;
+}
+
 std::shared_ptr<Buffer> BufferPool::take(size_t n) {
   n = std::max<size_t>(n, 1);
   std::shared_ptr<Buffer> b;
-  // The most recently given back buffer that fits without wasting more than half of it: the
-  // one most likely still in cache. Else the smallest that fits.
   auto pick = free_.end();
   for (auto it = free_.begin(); it != free_.end(); ++it) {
     const size_t cap = (*it)->size();

@@ -1,12 +1,14 @@
 // Memory planning for the executor's layer outputs: buffers whose tensors have all been read go
-// back to a pool, and later outputs take them (best fit), as inference runtimes plan memory.
+// back to a pool, and later outputs take them, as inference runtimes plan memory.
 #pragma once
 
 #include <algorithm>
 #include <cstddef>
 #include <map>
-#include <vector>
 #include <memory>
+#include <optional>
+#include <string_view>
+#include <vector>
 
 #include "kernels/cpu/tensor.hpp"
 
@@ -16,18 +18,23 @@ namespace perfmodel::kernels::cpu {
 /// distinct: every tensor keeps its own buffer, so every intermediate stays readable after a
 ///   pass (tests), and a pass writes each output to memory no other layer touched since the
 ///   previous pass (for a network larger than the caches, a cold write per layer).
-/// reuse: once every reader of a buffer has been prepared, the buffer returns to a pool and the
-///   next output that fits takes it (the smallest free buffer that is large enough), as ONNX
+/// reuse: once every reader of a buffer has been prepared, the buffer returns to a pool and a
+///   later output that fits takes it (BufferPool::take), as ONNX
 ///   Runtime, TFLite and PyTorch's caching allocator do; the activations of a pass then take a
 ///   few buffers that stay warm in cache, and every layer's workspace (an im2col matrix) is one
 ///   shared scratch buffer. Only graph inputs, outputs and constants stay readable.
 enum class BufferPlan { distinct, reuse };
+std::string_view to_string(BufferPlan p);
+/// "distinct" or "reuse"; nullopt for anything else.
+std::optional<BufferPlan> parse_buffer_plan(std::string_view s);
 
 /// Free fp32 buffers by capacity (elements). Not thread-safe: used while preparing layers.
 class BufferPool {
 public:
-  /// A buffer of at least n elements: the smallest free one that fits, else a new zeroed one.
-  /// Contents of a reused buffer are whatever its last tensor left there.
+  /// A buffer of at least n elements: the most recently given back one that fits without
+  /// wasting more than half of it (the one most likely still in cache), else the smallest free
+  /// one that fits, else a new zeroed one. Contents of a reused buffer are whatever its last
+  /// tensor left there.
   std::shared_ptr<Buffer> take(size_t n);
   /// Whether `b` was taken from this pool and not given back.
   bool in_use(const Buffer *b) const { return in_use_.count(b) != 0; }

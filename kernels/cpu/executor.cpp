@@ -47,6 +47,8 @@ Executor::Executor(const Graph &g, uint64_t seed, BufferPlan plan) : graph_(&g) 
     const Layer &layer = g.layers[i];
     layers_.push_back(prepare_layer(g, layer, store_, seed ^ h(layer.name), from));
     const std::string &path = layers_.back().path;
+    const size_t ws = sizeof(float) * size_t(layers_.back().workspace_floats);
+    workspace_bytes_ = from ? std::max(workspace_bytes_, ws) : workspace_bytes_ + ws;
     for (const auto &o : layer.outputs) {
       const Tensor &t = store_.at(o);
       if (!from) {
@@ -160,6 +162,7 @@ GraphMeasurement measure_graph(const Graph &g, const MeasureOptions &opts) {
   Executor ex(g, opts.seed, opts.buffers);
   m.buffers = opts.buffers;
   m.activation_bytes = ex.activation_bytes();
+  m.workspace_bytes = ex.workspace_bytes();
   ex.run_all(); // every layer's inputs now hold real outputs of their producers
   if (opts.probe_host)
     m.host_before = probe_host();

@@ -25,6 +25,7 @@ struct PreparedLayer {
   std::string path;          // the code path: "im2col+gemm", "gemm", "depthwise", "view", ...
   std::function<void()> run; // one execution; never allocates
   std::vector<Tensor> owned; // weights and workspace the run refers to
+  int64_t workspace_floats = 0; // scratch the run needs (an im2col matrix), owned or shared
 };
 
 /// Builds the run of one layer. Throws InputError (with the layer's location) for an op or
@@ -48,11 +49,13 @@ public:
   Tensor &tensor(const std::string &name);
   /// Bytes of the buffers that hold layer outputs (views and constants not counted).
   size_t activation_bytes() const { return activation_bytes_; }
+  /// Bytes of the layers' workspaces: their sum (distinct), or the one shared scratch (reuse).
+  size_t workspace_bytes() const { return workspace_bytes_; }
 
 private:
   const Graph *graph_;
   TensorStore store_;
-  size_t activation_bytes_ = 0;
+  size_t activation_bytes_ = 0, workspace_bytes_ = 0;
   std::vector<PreparedLayer> layers_;
 };
 
@@ -95,6 +98,7 @@ struct GraphMeasurement {
   std::string executed_dtype = "fp32";
   BufferPlan buffers = BufferPlan::reuse;
   size_t activation_bytes = 0; // the layer outputs' buffers (Executor::activation_bytes)
+  size_t workspace_bytes = 0;  // the layers' workspaces (Executor::workspace_bytes)
 };
 
 /// One full forward pass (so every input holds real data), then

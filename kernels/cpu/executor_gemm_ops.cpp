@@ -35,7 +35,8 @@ void prep_conv(LayerContext &c, bool transposed) {
   const float *wt = transposed ? c.own({geo.c, geo.oc / geo.groups, geo.kh, geo.kw}, -a, a).ptr()
                                : c.own({geo.oc, geo.c / geo.groups, geo.kh, geo.kw}, -a, a).ptr();
   const float *bias = c.has_bias() ? c.own({geo.oc}, -a, a).ptr() : nullptr;
-  const int64_t ws_size = std::max<int64_t>(conv_workspace(geo, transposed), 1);
+  c.p.workspace_floats = conv_workspace(geo, transposed);
+  const int64_t ws_size = std::max<int64_t>(c.p.workspace_floats, 1);
   // The pool's shared scratch where there is a pool (its data() is read at run time: it may
   // still grow while later layers are prepared), else a workspace of the layer's own.
   std::shared_ptr<Buffer> scratch =

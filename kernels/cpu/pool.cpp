@@ -24,8 +24,8 @@ void tap(float *__restrict d, const float *__restrict r, int64_t lo, int64_t hi,
 }
 
 template <bool Max> void pool(const PoolGeom &g, const float *in, float *out) {
-  // Clipped window bounds per output column, computed once per call (undilated windows):
-  // the inner loops then run without bounds checks.
+  // Clipped window bounds per output column, computed once per call (undilated windows): the
+  // average pool's divisor.
   const bool plain = g.dh == 1 && g.dw == 1;
   std::vector<int64_t> xb(static_cast<size_t>(g.ow)), xe(static_cast<size_t>(g.ow));
   for (int64_t x = 0; x < g.ow; ++x) {

@@ -124,7 +124,10 @@ int run_measure(const MeasureArgs &a) {
   mo.min_seconds = a.min_time;
   mo.timing = a.timing == "isolated" ? kc::LayerTiming::isolated : kc::LayerTiming::in_network;
   mo.threads = a.threads;
-  mo.buffers = a.buffers == "distinct" ? kc::BufferPlan::distinct : kc::BufferPlan::reuse;
+  const auto plan = kc::parse_buffer_plan(a.buffers);
+  if (!plan)
+    throw InputError("measure: unknown --buffers '" + a.buffers + "'");
+  mo.buffers = *plan;
   mo.probe_host = true;
   if (!a.quiet)
     mo.progress = [](size_t i, size_t n, const std::string &name) {
@@ -141,8 +144,9 @@ int run_measure(const MeasureArgs &a) {
   run.device = device_str(m.threads);
   run.executed_dtype = m.executed_dtype;
   run.threads = m.threads;
-  run.buffers = m.buffers == kc::BufferPlan::reuse ? "reuse" : "distinct";
+  run.buffers = std::string(kc::to_string(m.buffers));
   run.activation_bytes = double(m.activation_bytes);
+  run.workspace_bytes = double(m.workspace_bytes);
   run.calibration = a.calibration;
   run.min_layer_seconds = a.min_layer_us * 1e-6;
   const auto statistic = parse_time_statistic(a.statistic);

@@ -193,7 +193,9 @@ std::string render_measurement(const MeasurementView &v, Format f) {
     j["dtype"] = v.dtype;
     j["executed_dtype"] = v.run.executed_dtype;
     j["threads"] = v.run.threads;
-    j["buffers"] = {{"plan", v.run.buffers}, {"activation_bytes", v.run.activation_bytes}};
+    j["buffers"] = {{"plan", v.run.buffers},
+                    {"activation_bytes", v.run.activation_bytes},
+                    {"workspace_bytes", v.run.workspace_bytes}};
     j["calibrated"] = v.calibrated;
     j["calibration"] = v.run.calibration;
     j["min_layer_seconds"] = v.run.min_layer_seconds;
@@ -267,7 +269,8 @@ std::string render_measurement(const MeasurementView &v, Format f) {
     << (v.run.network.cache_state == "in-network" ? " timed passes, every layer timed inside them"
                                                   : " timed runs per layer")
     << ", caches " << v.run.network.cache_state << ", buffers " << v.run.buffers << " ("
-    << si(v.run.activation_bytes, "B") << " of activations)\n\n";
+    << si(v.run.activation_bytes, "B") << " of activations, " << si(v.run.workspace_bytes, "B")
+    << " of workspace)\n\n";
   if (md) {
     o << md_table(header, rows);
   } else {

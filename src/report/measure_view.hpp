@@ -45,6 +45,7 @@ struct MeasurementRun {
   int threads = 1;
   std::string buffers = "reuse";  // the executor's memory plan: "reuse" or "distinct"
   double activation_bytes = 0;    // the layer outputs' buffers under that plan
+  double workspace_bytes = 0;     // the layers' workspaces under that plan
   std::string calibration;          // "" = pure roofline
   double min_layer_seconds = 50e-6; // layers below this are listed but not in the MAPE
   /// The statistic errors are computed against. On a shared host a low percentile is far more

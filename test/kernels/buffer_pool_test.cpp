@@ -92,6 +92,9 @@ TEST_CASE("executor with reused buffers computes what it computes with a buffer 
   CHECK(std::memcmp(a.ptr(), b.ptr(), sizeof(float) * size_t(a.size())) == 0);
   // Fewer bytes, and some buffer holds two tensors whose lives do not overlap.
   CHECK(reuse.activation_bytes() < distinct.activation_bytes());
+  // Workspaces: c1, c0 and ct's im2col / col2im matrices each (distinct), the largest (reuse).
+  CHECK(distinct.workspace_bytes() == 4 * (8 * 9 * 144 + 8 * 25 * 144 + 4 * 2 * 2 * 144));
+  CHECK(reuse.workspace_bytes() == 4 * (8 * 25 * 144));
   std::set<const Buffer *> seen;
   bool shared = false;
   for (const auto &l : g.layers)
