@@ -3,6 +3,7 @@
 #include <cstdio>
 #include <memory>
 
+#include "calibrate/calibration_networks.hpp"
 #include "calibrate/fingerprint.hpp"
 #include "calibrate/fit.hpp"
 #include "calibrate/kernel_graph.hpp"
@@ -15,6 +16,7 @@
 #include "io/hw_yaml.hpp"
 #include "io/measurements_csv.hpp"
 #include "io/trace/read_trace.hpp"
+#include "kernels/cpu/executor.hpp"
 #include "kernels/cpu/host_probe.hpp"
 #include "kernels/cpu/microbench.hpp"
 #include "kernels/cpu/parallel.hpp"
@@ -38,6 +40,7 @@ struct CalibrateArgs {
   int warmup = 0, iters = 0, rounds = 0;  // 0 = the plan's defaults
   std::string statistic = "p20";  // of each case's timed runs: median, p20 or min
   bool quick = false;
+  bool no_networks = false; // --no-networks: isolated kernel microbenchmarks only
   int threads = 0;
   std::string loss = "soft_l1";
   double loss_scale = 0.1;
@@ -46,6 +49,31 @@ struct CalibrateArgs {
 };
 
 void progress_line(const std::string& s) { std::fprintf(stderr, "calibrate: %s\n", s.c_str()); }
+
+// The calibration networks' layers, each timed inside the network's forward passes
+// (calibrate/calibration_networks.hpp): about 2 s of passes per network, 0.5 s with --quick.
+std::vector<calibrate::Sample> network_samples(const CalibrateArgs& a, TimeStatistic stat) {
+  std::vector<calibrate::Sample> out;
+  const double t0 = kernels::cpu::now_seconds();
+  for (const Graph& g : calibrate::calibration_networks()) {
+    std::fprintf(stderr, "calibrate: network %s (%zu layers)\n", g.name.c_str(), g.layers.size());
+    kernels::cpu::MeasureOptions mo;
+    mo.threads = a.threads;
+    mo.warmup = 3;
+    mo.iters = a.quick ? 5 : 20;
+    mo.min_seconds = a.quick ? 0.5 : 2.0;
+    const auto m = kernels::cpu::measure_graph(g, mo);
+    std::vector<calibrate::LayerTime> times;
+    for (const auto& l : m.layers)
+      times.push_back({l.name, pick(stat, l.time.median_seconds, l.time.p20_seconds,
+                                    l.time.min_seconds)});
+    for (auto& s : calibrate::samples_from_layer_times(g, times, "network:"))
+      if (calibrate::network_sample_fitted(s.op_class)) out.push_back(std::move(s));
+  }
+  std::fprintf(stderr, "calibrate: %zu network layers in %.1f s\n", out.size(),
+               kernels::cpu::now_seconds() - t0);
+  return out;
+}
 
 std::vector<calibrate::Sample> microbenchmark_samples(const CalibrateArgs& a, Calibration& cal) {
   kernels::cpu::MicrobenchOptions mo;
@@ -96,7 +124,10 @@ std::vector<calibrate::Sample> microbenchmark_samples(const CalibrateArgs& a, Ca
   cal.source = a.quick ? "microbenchmarks (quick)" : "microbenchmarks";
   const auto stat = parse_time_statistic(a.statistic);
   if (!stat) throw InputError("calibrate: unknown --statistic '" + a.statistic + "'");
-  return calibrate::samples_from_benches(results, *stat);
+  auto samples = calibrate::samples_from_benches(results, *stat);
+  if (!a.no_networks)
+    for (auto& s : network_samples(a, *stat)) samples.push_back(std::move(s));
+  return samples;
 }
 
 // --device cuda: the GPU plan (kernels/cuda, docs/cuda.md); no GPU is a RuntimeFailure (exit 1).
@@ -222,6 +253,9 @@ void register_calibrate(CLI::App& app, Runner& run) {
                   "Hardware spec the calibration refines (memory levels, cores; default zen5-2c "
                   "with --device cpu)");
   cmd->add_flag("--quick", a->quick, "Run the short microbenchmark plan (<= 30 s)");
+  cmd->add_flag("--no-networks", a->no_networks,
+                "--device cpu: fit the isolated kernel microbenchmarks only, without the layers "
+                "of the calibration networks");
   cmd->add_option("--threads", a->threads, "Threads for the microbenchmarks (0 = all)")
       ->check(CLI::NonNegativeNumber);
   cmd->add_option("--save-samples", a->save_samples, "Also write the fit samples as CSV");

@@ -1,0 +1,47 @@
+// Calibration networks: small synthetic CNNs whose layers, timed inside their forward passes,
+// are microbenchmarks in the state real layers run in (docs/calibration.md, "Calibration
+// networks").
+//
+// An isolated kernel microbenchmark can emulate the caches around a layer, but not which core
+// wrote which part of its input: in a network a batch norm reads a tensor half written by the
+// other core (the GEMM before it split its columns), and ran 1.4-4.6x its isolated time in
+// ResNet-50 on the 2-core calibration host. These networks reproduce such producer / consumer
+// pairs with generic shapes: no layer of them has the shape of a layer of the models the
+// accuracy is judged on (test/calibrate/calibration_networks_test.cpp checks it).
+#pragma once
+
+#include <string>
+#include <utility>
+#include <vector>
+
+#include "calibrate/sample.hpp"
+#include "perfmodel/graph.hpp"
+
+namespace perfmodel::calibrate {
+
+/// The calibration networks, shape-inferred, batch 1: a bottleneck residual CNN, an inverted-
+/// residual depthwise CNN and a plain (VGG / NIN-like) CNN with fused ReLUs and windowed pools.
+std::vector<Graph> calibration_networks();
+
+/// The same networks as model YAML texts (what calibration_networks() parses).
+std::vector<std::pair<std::string, std::string>> calibration_network_yaml();
+
+/// Whether calibration fits the network layers of this class: the streaming classes
+/// (elementwise, norm, pool, reduce), whose in-network cost the isolated microbenchmarks miss.
+/// The GEMM-like classes keep their isolated microbenchmarks: those are within a few percent of
+/// the same layers in a network, and the network context moved them inconsistently (ResNet-50's
+/// 1x1 convolutions 10-20% faster, NIN's at batch 5 not), so fitting it made NIN worse.
+bool network_sample_fitted(OpClass c);
+
+/// One timed layer of a network: its name and measured seconds.
+struct LayerTime {
+  std::string name;
+  double seconds = 0;
+};
+
+/// Fit samples for the timed layers of `g`, counted by layer_cost as predictions are; names not
+/// in the graph, untimed layers and layers that move nothing (views) are skipped. Sources read "<prefix><graph>:<layer>".
+std::vector<Sample> samples_from_layer_times(const Graph &g, const std::vector<LayerTime> &times,
+                                             const std::string &prefix);
+
+} // namespace perfmodel::calibrate

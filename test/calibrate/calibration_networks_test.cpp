@@ -1,0 +1,78 @@
+// Tests of the calibration networks: they load, cover the op classes of the models they stand
+// in for, and share no layer with the models the calibration accuracy is judged on.
+#include <doctest/doctest.h>
+
+#include <set>
+#include <tuple>
+
+#include "calibrate/calibration_networks.hpp"
+#include "io/model_yaml.hpp"
+#include "perfmodel/calibration.hpp"
+
+using namespace perfmodel;
+using namespace perfmodel::calibrate;
+
+namespace {
+
+// What the fit sees of a layer: two layers with equal keys are the same sample.
+using Key = std::tuple<OpClass, double, double, int64_t, int64_t, int64_t>;
+
+Key key_of(const Sample &s) {
+  return {s.op_class, s.flops, s.bytes, s.gemm ? s.gemm->m : 0, s.gemm ? s.gemm->n : 0,
+          s.gemm ? s.gemm->k : 0};
+}
+
+std::vector<Sample> all_layers(const Graph &g) {
+  std::vector<LayerTime> times;
+  for (const Layer &l : g.layers)
+    times.push_back({l.name, 1e-3});
+  return samples_from_layer_times(g, times, "test:");
+}
+
+} // namespace
+
+TEST_CASE("calibration networks load and cover every op class of the CNNs they stand in for") {
+  const auto nets = calibration_networks();
+  REQUIRE(nets.size() == 3);
+  std::set<OpClass> classes;
+  for (const Graph &g : nets) {
+    CHECK(g.layers.size() >= 20);
+    for (const Sample &s : all_layers(g))
+      classes.insert(s.op_class);
+  }
+  for (OpClass c : {OpClass::gemv, OpClass::conv, OpClass::pointwise, OpClass::depthwise,
+                    OpClass::depthwise_strided, OpClass::elementwise, OpClass::norm,
+                    OpClass::pool, OpClass::reduce})
+    CHECK_MESSAGE(classes.count(c) == 1, "no calibration-network layer of class ",
+                  std::string(to_string(c)));
+}
+
+TEST_CASE("no calibration-network layer is a layer of the models the accuracy is judged on") {
+  std::set<Key> judged;
+  const std::pair<const char *, int64_t> models[] = {
+      {"models/resnet50.yaml", 1}, {"models/mobilenet_v2.yaml", 1}, {"models/vgg16.yaml", 1},
+      {"models/nin.yaml", 5}};
+  for (const auto &[path, batch] : models) {
+    io::ModelLoadOptions o;
+    o.batch = batch;
+    for (const Sample &s : all_layers(io::read_model_yaml(path, o)))
+      judged.insert(key_of(s));
+  }
+  REQUIRE(judged.size() > 50);
+  for (const Graph &g : calibration_networks())
+    for (const Sample &s : all_layers(g))
+      CHECK_MESSAGE(judged.count(key_of(s)) == 0, s.source, " has the counts of a judged layer");
+}
+
+TEST_CASE("samples_from_layer_times counts like predictions and skips what it cannot use") {
+  const Graph g = calibration_networks().at(2); // calib_plain
+  const auto s = samples_from_layer_times(
+      g, {{"c1", 2e-3}, {"no_such_layer", 1e-3}, {"flat", 1e-6}, {"r1", 0.0}, {"fc1", 5e-4}},
+      "network:");
+  REQUIRE(s.size() == 2); // unknown name, the flatten view and the untimed ReLU are skipped
+  CHECK(s[0].source == "network:calib_plain:c1");
+  CHECK(s[0].seconds == 2e-3);
+  CHECK(s[0].op_class == OpClass::conv);
+  CHECK(s[0].flops == 2.0 * 48 * 3 * 3 * 3 * 144 * 144); // 3x3 conv, 3 -> 48 channels, pad 1
+  CHECK(s[1].op_class == OpClass::gemv); // a linear layer at batch 1
+}
