@@ -5,7 +5,10 @@
 #include <memory>
 #include <thread>
 
+#include "calibrate/calibration_networks.hpp"
+#include "calibrate/samples_csv.hpp"
 #include "cli/commands.hpp"
+#include "io/files.hpp"
 #include "io/calibration_yaml.hpp"
 #include "io/hw_yaml.hpp"
 #include "io/onnx/load_model.hpp"
@@ -33,6 +36,7 @@ struct MeasureArgs {
   double min_layer_us = 50;
   bool microbench = false, quick = false, quiet = false;
   std::string only;
+  std::string save_samples; // --save-samples: the measured layers as calibration samples
   OutputOptions out;
 };
 
@@ -98,6 +102,17 @@ int run_microbench(const MeasureArgs &a) {
   kc::ThreadCountScope scope(a.threads);
   emit(a.out, report::render_microbench(rows, device_str(kc::num_threads()), output_format(a.out)));
   return 0;
+}
+
+// The measured layers as calibration samples (`calibrate --from-samples`), timed by the run's
+// statistic.
+std::vector<calibrate::Sample> layer_samples(const Graph &g, const kernels::cpu::GraphMeasurement &m,
+                                             TimeStatistic stat) {
+  std::vector<calibrate::LayerTime> times;
+  for (const auto &lm : m.layers)
+    times.push_back(
+        {lm.name, pick(stat, lm.time.median_seconds, lm.time.p20_seconds, lm.time.min_seconds)});
+  return calibrate::samples_from_layer_times(g, times, "measure:");
 }
 
 int run_measure(const MeasureArgs &a) {
@@ -173,6 +188,8 @@ int run_measure(const MeasureArgs &a) {
                  100 * view.host.drift_after.value_or(HostDrift{}).compute,
                  100 * view.host.drift_before.value_or(HostDrift{}).memory,
                  100 * view.host.drift_after.value_or(HostDrift{}).memory);
+  if (!a.save_samples.empty())
+    io::write_file_atomic(a.save_samples, calibrate::write_samples_csv(layer_samples(g, m, *statistic)));
   emit(a.out, report::render_measurement(view, fmt));
   return 0;
 }
@@ -235,6 +252,9 @@ void register_measure(CLI::App &app, Runner &run) {
   cmd->add_flag("--microbench", a->microbench, "Run the microbenchmarks instead of a model");
   cmd->add_flag("--quick", a->quick, "With --microbench: the quick plan");
   cmd->add_option("--only", a->only, "With --microbench: only benchmarks whose name has this");
+  cmd->add_option("--save-samples", a->save_samples,
+                  "Also write the measured layers as calibration samples (calibrate "
+                  "--from-samples)");
   cmd->add_flag("--quiet,-q", a->quiet, "No progress on stderr");
   add_output_options(cmd, a->out);
   cmd->callback([a, &run] { run = [a] { return run_measure(*a); }; });
