@@ -6,6 +6,7 @@
 # the calibration's (the host was not in the calibrated state: a busy SMT sibling halves a core)
 # is repeated, up to this many attempts, and the last attempt is kept; every attempt's figures
 # stay in OUT_DIR/attempts.log and the table says how many were taken.
+# CALIBRATE_ARGS: extra arguments for calibrate (e.g. --no-networks: isolated kernels only).
 # BUFFERS=reuse (default) or distinct: the executor's memory plan (measure --buffers).
 # STATISTIC=p20 (default), min or median: what calibrate fits and what measure compares against.
 # On a shared host the 20th percentile of many runs is far more reproducible than the median,
@@ -24,7 +25,7 @@ attempts=${ATTEMPTS:-3}
 : > "$out/attempts.log"
 if [ -z "${CALIBRATION:-}" ]; then
   /usr/bin/time -f "calibrate took %e s" "$bin" calibrate --device cpu --hw zen5-2c \
-    --statistic "$stat" --save-samples "$out/samples.csv" -o "$cal"
+    --statistic "$stat" --save-samples "$out/samples.csv" ${CALIBRATE_ARGS:-} -o "$cal"
 fi
 # model, batch, timed passes (about 3 s of passes each: the host's slow spells last seconds)
 runs=("resnet50 1 80" "mobilenet_v2 1 400" "vgg16 1 40" "nin 5 60")
