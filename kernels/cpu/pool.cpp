@@ -13,80 +13,124 @@ namespace perfmodel::kernels::cpu {
 
 namespace {
 
-// One window tap over an output row: d[x] = op(d[x], r[x * S]) for x in [lo, hi). The stride is
-// a template argument for the common 1 and 2 (0: read it from `stride`), so that the loop
-// vectorises at the full vector width.
-template <bool Max, int S>
-void tap(float *__restrict d, const float *__restrict r, int64_t lo, int64_t hi, int64_t stride) {
-  const int64_t s = S > 0 ? S : stride;
-  for (int64_t x = lo; x < hi; ++x)
-    d[x] = Max ? std::max(d[x], r[x * s]) : d[x] + r[x * s];
+constexpr float kMaxIdentity = -std::numeric_limits<float>::infinity();
+
+template <bool Max> inline float combine(float a, float b) { return Max ? std::max(a, b) : a + b; }
+
+// d[q] = op(d[q], r[q]) for q in [0, n): one window tap over a flat run of outputs
+// (vectorised).
+template <bool Max> void tap(float *__restrict d, const float *__restrict r, int64_t n) {
+  for (int64_t q = 0; q < n; ++q)
+    d[q] = combine<Max>(d[q], r[q]);
 }
 
-template <bool Max> void pool(const PoolGeom &g, const float *in, float *out) {
-  // Clipped window bounds per output column, computed once per call (undilated windows): the
-  // average pool's divisor.
-  const bool plain = g.dh == 1 && g.dw == 1;
-  std::vector<int64_t> xb(static_cast<size_t>(g.ow)), xe(static_cast<size_t>(g.ow));
-  for (int64_t x = 0; x < g.ow; ++x) {
-    const int64_t x0 = x * g.sw - g.pad_left;
-    xb[x] = std::max<int64_t>(x0, 0);
-    xe[x] = std::min<int64_t>(x0 + g.kw, g.w);
+// Undilated windows, separably: a vertical pass (each output row's window rows combined over
+// the whole padded row) then a horizontal pass (the window columns combined at the stride).
+// Both passes run over flat runs of rows, so short rows (NIN's 21-wide planes, 7x7 planes)
+// cost no per-row loop overhead, and a 3x3 window is 6 taps instead of 9. Padding and ceil-mode
+// overhang are a border of the identity (-inf, or 0 for sums) in a per-thread scratch plane,
+// skipped when the windows never leave the input. Averages divide by the per-output count
+// (clipped window, or the window clipped to the padded input with count_include_pad).
+template <bool Max> void pool_separable(const PoolGeom &g, const float *in, float *out) {
+  const float ident = Max ? kMaxIdentity : 0.0f;
+  const bool direct = g.pad_top == 0 && g.pad_left == 0 && g.w % g.sw == 0 &&
+                      (g.oh - 1) * g.sh + g.kh <= g.h && (g.ow - 1) * g.sw + g.kw <= g.w;
+  const int64_t hp = std::max((g.oh - 1) * g.sh + g.kh, g.pad_top + g.h);
+  const int64_t wp = std::max((g.ow - 1) * g.sw + g.kw, g.pad_left + g.w);
+  const int64_t pitch = direct ? g.w : (wp + g.sw - 1) / g.sw * g.sw; // a multiple of sw
+  const int64_t hq = pitch / g.sw; // horizontal results per row: ow and some past the last
+  std::vector<float> inv; // 1 / divisor per output (average pools)
+  if constexpr (!Max) {
+    inv.resize(static_cast<size_t>(g.oh * g.ow));
+    for (int64_t y = 0; y < g.oh; ++y)
+      for (int64_t x = 0; x < g.ow; ++x) {
+        const int64_t y0 = y * g.sh - g.pad_top, x0 = x * g.sw - g.pad_left;
+        int64_t div = std::max<int64_t>(std::min(y0 + g.kh, g.h) - std::max<int64_t>(y0, 0), 0) *
+                      std::max<int64_t>(std::min(x0 + g.kw, g.w) - std::max<int64_t>(x0, 0), 0);
+        if (g.count_include_pad)
+          div = (std::min(y0 + g.kh, g.h + g.pad_top) - y0) *
+                (std::min(x0 + g.kw, g.w + g.pad_left) - x0);
+        inv[y * g.ow + x] = div > 0 ? 1.0f / float(div) : 0.0f;
+      }
   }
-  // Output columns [tap_lo[j], tap_hi[j]) whose window column j falls inside the input.
-  std::vector<int64_t> tap_lo(static_cast<size_t>(g.kw)), tap_hi(static_cast<size_t>(g.kw));
-  for (int64_t j = 0; j < g.kw; ++j) {
-    int64_t lo = 0, hi = g.ow;
-    while (lo < hi && lo * g.sw - g.pad_left + j < 0)
-      ++lo;
-    while (hi > lo && (hi - 1) * g.sw - g.pad_left + j >= g.w)
-      --hi;
-    tap_lo[j] = lo;
-    tap_hi[j] = hi;
-  }
+  parallel_for(g.n * g.c, 1, [&](int64_t p0, int64_t p1) {
+    std::vector<float> padded(direct ? 0 : static_cast<size_t>(hp * pitch));
+    // v: the window rows combined, then a tail of the identity that the last row's horizontal
+    // taps may reach past the row. phases: v's sw phases, plen each (sw > 1 only).
+    const int64_t plen = g.oh * hq + (g.kw - 1) / g.sw + 1;
+    std::vector<float> v(static_cast<size_t>(plen * g.sw), ident);
+    std::vector<float> phases(g.sw > 1 ? static_cast<size_t>(plen * g.sw) : 0);
+    std::vector<float> hz(static_cast<size_t>(g.oh * hq));
+    for (int64_t p = p0; p < p1; ++p) {
+      const float *src = in + p * g.h * g.w;
+      if (!direct) {
+        std::fill(padded.begin(), padded.end(), ident);
+        for (int64_t iy = 0; iy < g.h; ++iy)
+          std::copy(src + iy * g.w, src + (iy + 1) * g.w,
+                    padded.data() + (iy + g.pad_top) * pitch + g.pad_left);
+        src = padded.data();
+      }
+      // Vertical: v[y * pitch + x] = op over i of src[(y * sh + i) * pitch + x].
+      if (g.sh == 1) {
+        std::copy(src, src + g.oh * pitch, v.data());
+        for (int64_t i = 1; i < g.kh; ++i)
+          tap<Max>(v.data(), src + i * pitch, g.oh * pitch);
+      } else {
+        for (int64_t y = 0; y < g.oh; ++y) {
+          const float *rows = src + y * g.sh * pitch;
+          std::copy(rows, rows + pitch, v.data() + y * pitch);
+          for (int64_t i = 1; i < g.kh; ++i)
+            tap<Max>(v.data() + y * pitch, rows + i * pitch, pitch);
+        }
+      }
+      // Horizontal: hz[q] = op over j of v[q * sw + j]; row y's outputs are hz[y * hq + x].
+      // With a stride, v is first split into its sw phases (ph[r][q] = v[q * sw + r]), so that
+      // every tap is a contiguous run: tap j reads phase j % sw from q + j / sw.
+      if (g.sw == 1) {
+        std::copy(v.data(), v.data() + g.oh * hq, hz.data());
+        for (int64_t j = 1; j < g.kw; ++j)
+          tap<Max>(hz.data(), v.data() + j, g.oh * hq);
+      } else {
+        for (int64_t r = 0; r < g.sw; ++r) {
+          float *d = phases.data() + r * plen;
+          const float *sv = v.data() + r;
+          if (g.sw == 2)
+            for (int64_t q = 0; q < plen; ++q)
+              d[q] = sv[2 * q];
+          else
+            for (int64_t q = 0; q < plen; ++q)
+              d[q] = sv[q * g.sw];
+        }
+        std::copy(phases.data(), phases.data() + g.oh * hq, hz.data());
+        for (int64_t j = 1; j < g.kw; ++j)
+          tap<Max>(hz.data(), phases.data() + (j % g.sw) * plen + j / g.sw, g.oh * hq);
+      }
+      float *dst = out + p * g.oh * g.ow;
+      for (int64_t y = 0; y < g.oh; ++y) {
+        const float *r = hz.data() + y * hq;
+        float *d = dst + y * g.ow;
+        if constexpr (Max) {
+          std::copy(r, r + g.ow, d);
+        } else {
+          const float *f = inv.data() + y * g.ow;
+          for (int64_t x = 0; x < g.ow; ++x)
+            d[x] = r[x] * f[x];
+        }
+      }
+    }
+  });
+}
+
+// Dilated windows: one output at a time.
+template <bool Max> void pool_dilated(const PoolGeom &g, const float *in, float *out) {
   parallel_for(g.n * g.c, 1, [&](int64_t p0, int64_t p1) {
     for (int64_t p = p0; p < p1; ++p) {
       const float *src = in + p * g.h * g.w;
       float *dst = out + p * g.oh * g.ow;
-      for (int64_t y = 0; y < g.oh; ++y) {
-        const int64_t y0 = y * g.sh - g.pad_top;
-        if (plain) {
-          // Window row by window row, tap by tap, over the whole output row: each tap is one
-          // loop over the output columns whose input column it reaches (vectorised; stride 1
-          // loads are contiguous), instead of a short dependent chain per output. Each output
-          // still sums its taps in the same order (rows, then columns), so the values are the
-          // per-output loop's to the bit.
-          const int64_t yb = std::max<int64_t>(y0, 0), ye = std::min<int64_t>(y0 + g.kh, g.h);
-          float *d = dst + y * g.ow;
-          std::fill(d, d + g.ow, Max ? -std::numeric_limits<float>::infinity() : 0.0f);
-          for (int64_t iy = yb; iy < ye; ++iy) {
-            const float *row = src + iy * g.w;
-            for (int64_t j = 0; j < g.kw; ++j) {
-              const float *r = row + (j - g.pad_left); // r[x * sw] is the tap of output x
-              if (g.sw == 1)
-                tap<Max, 1>(d, r, tap_lo[j], tap_hi[j], 1);
-              else if (g.sw == 2)
-                tap<Max, 2>(d, r, tap_lo[j], tap_hi[j], 2);
-              else
-                tap<Max, 0>(d, r, tap_lo[j], tap_hi[j], g.sw);
-            }
-          }
-          if constexpr (!Max) {
-            for (int64_t x = 0; x < g.ow; ++x) {
-              int64_t div = (ye - yb) * (xe[x] - xb[x]);
-              if (g.count_include_pad) { // the window clipped to the padded input (PyTorch)
-                const int64_t x0 = x * g.sw - g.pad_left;
-                div = (std::min(y0 + g.kh, g.h + g.pad_top) - y0) *
-                      (std::min(x0 + g.kw, g.w + g.pad_left) - x0);
-              }
-              d[x] = div > 0 ? d[x] / float(div) : 0.0f;
-            }
-          }
-          continue;
-        }
+      for (int64_t y = 0; y < g.oh; ++y)
         for (int64_t x = 0; x < g.ow; ++x) {
-          const int64_t x0 = x * g.sw - g.pad_left;
-          float acc = Max ? -std::numeric_limits<float>::infinity() : 0.0f;
+          const int64_t y0 = y * g.sh - g.pad_top, x0 = x * g.sw - g.pad_left;
+          float acc = Max ? kMaxIdentity : 0.0f;
           int64_t count = 0;
           for (int64_t i = 0; i < g.kh; ++i) {
             const int64_t iy = y0 + i * g.dh;
@@ -96,8 +140,7 @@ template <bool Max> void pool(const PoolGeom &g, const float *in, float *out) {
               const int64_t ix = x0 + j * g.dw;
               if (ix < 0 || ix >= g.w)
                 continue;
-              const float v = src[iy * g.w + ix];
-              acc = Max ? std::max(acc, v) : acc + v;
+              acc = combine<Max>(acc, src[iy * g.w + ix]);
               ++count;
             }
           }
@@ -105,19 +148,34 @@ template <bool Max> void pool(const PoolGeom &g, const float *in, float *out) {
             int64_t div = count;
             if (g.count_include_pad) {
               const int64_t ye = std::min(y0 + (g.kh - 1) * g.dh + 1, g.h + g.pad_top);
-              const int64_t xe2 = std::min(x0 + (g.kw - 1) * g.dw + 1, g.w + g.pad_left);
-              div = ((ye - y0 + g.dh - 1) / g.dh) * ((xe2 - x0 + g.dw - 1) / g.dw);
+              const int64_t xe = std::min(x0 + (g.kw - 1) * g.dw + 1, g.w + g.pad_left);
+              div = ((ye - y0 + g.dh - 1) / g.dh) * ((xe - x0 + g.dw - 1) / g.dw);
             }
             acc = div > 0 ? acc / float(div) : 0.0f;
           }
           dst[y * g.ow + x] = acc;
         }
-      }
     }
   });
 }
 
+template <bool Max> void pool(const PoolGeom &g, const float *in, float *out) {
+  if (g.n * g.c <= 0 || g.oh <= 0 || g.ow <= 0)
+    return;
+  if (covers_plane(g))
+    return global_pool(g.n * g.c, g.h * g.w, Max, in, out);
+  if (g.dh == 1 && g.dw == 1)
+    pool_separable<Max>(g, in, out);
+  else
+    pool_dilated<Max>(g, in, out);
+}
+
 } // namespace
+
+bool covers_plane(const PoolGeom &g) {
+  return g.oh == 1 && g.ow == 1 && g.pad_top == 0 && g.pad_left == 0 && g.dh == 1 &&
+         g.dw == 1 && g.kh >= g.h && g.kw >= g.w && g.h > 0 && g.w > 0;
+}
 
 // A 1x1 window at stride 1 without padding maps every element to itself (PyTorch's adaptive
 // pools to the input's own size export this way, e.g. VGG-16's 7x7 -> 7x7): a copy.

@@ -13,6 +13,11 @@ struct PoolGeom {
   bool count_include_pad = false; // average pool: divide by the full window, pads included
 };
 
+/// True when the one window covers the whole input plane without padding (NIN's 7x7 average
+/// pool on 7x7 planes): max_pool / avg_pool then run global_pool, and perfmodel::op_class_of
+/// classes such a layer `reduce` by the same rule.
+bool covers_plane(const PoolGeom &g);
+
 void max_pool(const PoolGeom &g, const float *in, float *out);
 void avg_pool(const PoolGeom &g, const float *in, float *out);
 /// in [n, c, h, w] -> out [n, c]: mean or max over each plane.

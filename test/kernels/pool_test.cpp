@@ -1,6 +1,8 @@
 // Pooling kernels against the reference: padding, stride, dilation, ceil mode, count_include_pad.
 #include <doctest/doctest.h>
 
+#include <utility>
+
 #include "kernels/cpu/pool.hpp"
 #include "kernels/cpu/tensor.hpp"
 #include "test/kernels/reference.hpp"
@@ -55,6 +57,34 @@ TEST_CASE("max and average pooling match the reference") {
   PoolGeom inc_ceil = geom(10, 3, 3, 1, true);
   inc_ceil.count_include_pad = true;
   CHECK(check_pool(inc_ceil, false) < 1e-5);
+}
+
+TEST_CASE("pools with unequal windows, strides and pads per axis match the reference") {
+  PoolGeom g;
+  g.n = 3, g.c = 5, g.h = 10, g.w = 17, g.kh = 3, g.kw = 2, g.sh = 1, g.sw = 2;
+  g.pad_top = 1, g.pad_left = 0;
+  g.oh = (g.h + 2 * g.pad_top - g.kh) / g.sh + 1, g.ow = (g.w - g.kw) / g.sw + 1;
+  for (bool max : {true, false}) {
+    CAPTURE(max);
+    CHECK(check_pool(g, max) < 1e-5); // vertical pass over flat rows, horizontal in 2 phases
+    PoolGeom t = g;
+    std::swap(t.sh, t.sw), std::swap(t.kh, t.kw), std::swap(t.pad_top, t.pad_left);
+    t.oh = (t.h - t.kh) / t.sh + 1, t.ow = (t.w + 2 * t.pad_left - t.kw) / t.sw + 1;
+    CHECK(check_pool(t, max) < 1e-5); // vertical pass row by row (stride 2)
+  }
+}
+
+TEST_CASE("a window over the whole plane without padding runs as a global pool") {
+  const PoolGeom whole = geom(7, 7, 1, 0, true); // NIN's last pool: 7x7 on 7x7 planes
+  REQUIRE(whole.oh == 1);
+  CHECK(covers_plane(whole));
+  CHECK(check_pool(whole, true) == 0.0);
+  CHECK(check_pool(whole, false) < 1e-5);
+  const PoolGeom padded = geom(5, 7, 1, 1, false); // one window, but over padding
+  REQUIRE(padded.oh == 1);
+  CHECK_FALSE(covers_plane(padded));
+  CHECK(check_pool(padded, false) < 1e-5);
+  CHECK_FALSE(covers_plane(geom(8, 2, 2, 0, false)));
 }
 
 TEST_CASE("ceil mode yields the extra window and it holds the max of its clipped part") {
