@@ -145,7 +145,7 @@ void prep_pool(LayerContext &c, bool max) {
   geo.count_include_pad = c.l.attrs.get_int("count_include_pad", 0) != 0;
   const float *in = c.in(0).ptr();
   float *out = c.out(0).ptr();
-  c.p.path = max ? "maxpool" : "avgpool";
+  c.p.path = covers_plane(geo) ? "reduce" : max ? "maxpool" : "avgpool";
   c.p.run = [=] { max ? max_pool(geo, in, out) : avg_pool(geo, in, out); };
 }
 

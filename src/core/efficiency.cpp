@@ -119,6 +119,27 @@ std::optional<KernelPass> parse_kernel_pass(std::string_view s) {
   return std::nullopt;
 }
 
+namespace {
+
+// A windowed pool whose one window covers the whole input plane without padding is a global
+// pool (the rule of kernels/cpu/pool.hpp covers_plane, which runs it as one).
+bool pool_covers_plane(const Graph &g, const Layer &layer) {
+  if (layer.inputs.empty() || layer.outputs.empty() || !g.tensors.count(layer.inputs[0]) ||
+      !g.tensors.count(layer.outputs[0]))
+    return false;
+  const Shape &in = g.tensor(layer.inputs[0]).shape, &out = g.tensor(layer.outputs[0]).shape;
+  if (in.size() != 4 || out.size() != 4 || out[2] != 1 || out[3] != 1)
+    return false;
+  const auto k = layer.attrs.get_ints("kernel", {1, 1}, 2);
+  const auto d = layer.attrs.get_ints("dilation", {1, 1}, 2);
+  const auto pad = layer.attrs.get_ints("pad", {0, 0}, 2);
+  return k.size() == 2 && k[0] >= in[2] && k[1] >= in[3] &&
+         std::all_of(d.begin(), d.end(), [](int64_t v) { return v == 1; }) &&
+         std::all_of(pad.begin(), pad.end(), [](int64_t v) { return v == 0; });
+}
+
+} // namespace
+
 OpClass op_class_of(const Graph &g, const Layer &layer) {
   switch (layer.op) {
   case OpKind::linear:
@@ -151,7 +172,7 @@ OpClass op_class_of(const Graph &g, const Layer &layer) {
     return OpClass::norm;
   case OpKind::max_pool:
   case OpKind::avg_pool:
-    return OpClass::pool;
+    return pool_covers_plane(g, layer) ? OpClass::reduce : OpClass::pool;
   case OpKind::global_avg_pool:
   case OpKind::global_max_pool:
   case OpKind::reduce:

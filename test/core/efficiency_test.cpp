@@ -90,6 +90,19 @@ TEST_CASE("windowed pools and global pools / reductions are different classes") 
   infer_shapes(g);
   CHECK(op_class_of(g, g.layers[0]) == OpClass::pool);
   CHECK(op_class_of(g, g.layers[1]) == OpClass::reduce);
+  // A windowed pool whose one window covers its 8x8 input: a global pool (NIN's last pool).
+  Layer whole = mp;
+  whole.name = "whole", whole.inputs = {"mp"};
+  whole.attrs.set("kernel", std::vector<int64_t>{8, 8});
+  whole.attrs.set("stride", std::vector<int64_t>{1, 1});
+  Layer padded = whole;
+  padded.name = "padded";
+  padded.attrs.set("pad", std::vector<int64_t>{1, 1});
+  padded.attrs.set("kernel", std::vector<int64_t>{10, 10});
+  g.layers = {mp, whole, padded};
+  infer_shapes(g);
+  CHECK(op_class_of(g, g.layers[1]) == OpClass::reduce);
+  CHECK(op_class_of(g, g.layers[2]) == OpClass::pool); // its window reaches into padding
 }
 
 TEST_CASE("conv layers: dense, depthwise and lowered bytes") {
