@@ -34,6 +34,13 @@ public:
     const std::string bn = layer(name + "_bn", "batchnorm");
     return act.empty() ? bn : layer(name + "_" + act, act);
   }
+  // Global average pool, flatten, linear to `classes`; returns the whole YAML text.
+  std::string classifier(int classes) {
+    layer("gap", "global_avgpool");
+    layer("flat", "flatten");
+    layer("fc", "linear", "out_features: " + std::to_string(classes));
+    return text();
+  }
   std::string text() const { return os_.str(); }
 
 private:
@@ -68,10 +75,7 @@ std::string residual_net() {
       w.layer(p + "_add", "add", "inputs: [" + main + ", " + shortcut + "]");
       x = w.layer(p + "_relu", "relu");
     }
-  w.layer("gap", "global_avgpool");
-  w.layer("flat", "flatten");
-  w.layer("fc", "linear", "out_features: 600");
-  return w.text();
+  return w.classifier(600);
 }
 
 // Inverted residual blocks (1x1 expand, depthwise 3x3, 1x1 project, ReLU6), EfficientNet-like
@@ -102,10 +106,7 @@ std::string depthwise_net() {
     ++i;
   }
   w.conv_bn("head", 1000, 1, 1, 1, "relu6");
-  w.layer("gap", "global_avgpool");
-  w.layer("flat", "flatten");
-  w.layer("fc", "linear", "out_features: 500");
-  return w.text();
+  return w.classifier(500);
 }
 
 // VGG / NIN-like: 3x3 and 1x1 convolutions with separate and fused ReLUs, 2x2 and 3x3 max
