@@ -191,12 +191,12 @@ void conv2d(const ConvGeom &g, const float *in, const float *weight, const float
         im2col(g, src, cg, workspace);
         cols = workspace;
       }
-      // out_g[ocg x plane] = W_g[ocg x kdim] * cols[kdim x plane]
+      // out_g[ocg x plane] = W_g[ocg x kdim] * cols[kdim x plane] + bias_g (fused: no pass)
       gemm(ocg, plane, kdim, weight + gr * ocg * kdim, kdim, false, cols, plane, false,
-           out + (n * g.oc + gr * ocg) * plane, plane);
+           out + (n * g.oc + gr * ocg) * plane, plane, false,
+           GemmBias{bias ? bias + gr * ocg : nullptr, nullptr});
     }
   }
-  add_bias(g, bias, out);
 }
 
 void conv_transpose2d(const ConvGeom &g, const float *in, const float *weight, const float *bias,

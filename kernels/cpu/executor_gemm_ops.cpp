@@ -69,13 +69,7 @@ void prep_linear(LayerContext &c) {
   const float *bias = c.has_bias() ? c.own({n}, -a, a).ptr() : nullptr;
   float *out = c.out(0).ptr();
   c.p.path = "gemm";
-  c.p.run = [=] {
-    gemm(m, n, k, in, k, false, wt, k, true, out, n);
-    if (bias)
-      for (int64_t r = 0; r < m; ++r)
-        for (int64_t j = 0; j < n; ++j)
-          out[r * n + j] += bias[j];
-  };
+  c.p.run = [=] { gemm(m, n, k, in, k, false, wt, k, true, out, n, false, GemmBias{nullptr, bias}); };
 }
 
 void prep_matmul(LayerContext &c) {

@@ -26,6 +26,8 @@ template <typename T> struct Operands {
   T *c;
   int64_t ldc;
   bool acc;
+  const T *row_bias = nullptr; // GemmBias (fp32 only)
+  const T *col_bias = nullptr;
 };
 
 template <typename T, typename L, typename R>
@@ -43,8 +45,23 @@ void block(const Operands<T> &o, int64_t r0, int64_t r1, int64_t c0, int64_t c1)
   if (rows <= 0 || cols <= 0)
     return;
   MMap<T> C(o.c + r0 * o.ldc + c0, rows, cols, Eigen::OuterStride<>(o.ldc));
+  bool acc = o.acc;
+  if (o.row_bias || o.col_bias) { // the bias is C's initial value (added to it with acc)
+    using RowVec = Eigen::Matrix<T, 1, Eigen::Dynamic>;
+    for (int64_t i = 0; i < rows; ++i) { // row by row: C is row-major
+      auto r = C.row(i);
+      const T rb = o.row_bias ? o.row_bias[r0 + i] : T(0);
+      if (acc)
+        r.array() += rb;
+      else
+        r.setConstant(rb); // one pass, as Eigen's own zeroing of C would be
+      if (o.col_bias)
+        r += Eigen::Map<const RowVec>(o.col_bias + c0, cols);
+    }
+    acc = true;
+  }
   if (k == 0) {
-    if (!o.acc)
+    if (!acc)
       C.setZero();
     return;
   }
@@ -52,10 +69,10 @@ void block(const Operands<T> &o, int64_t r0, int64_t r1, int64_t c0, int64_t c1)
   auto run_b = [&](const auto &A) {
     if (o.bt) {
       CMap<T> B(o.b + c0 * o.ldb, cols, k, Eigen::OuterStride<>(o.ldb));
-      assign<T>(C, A, B.transpose(), o.acc);
+      assign<T>(C, A, B.transpose(), acc);
     } else {
       CMap<T> B(o.b + c0, k, cols, Eigen::OuterStride<>(o.ldb));
-      assign<T>(C, A, B, o.acc);
+      assign<T>(C, A, B, acc);
     }
   };
   if (o.at) {
@@ -89,6 +106,14 @@ template <typename T> void gemm_impl(int64_t m, int64_t n, const Operands<T> &o)
 void gemm(int64_t m, int64_t n, int64_t k, const float *a, int64_t lda, bool a_transposed,
           const float *b, int64_t ldb, bool b_transposed, float *c, int64_t ldc, bool accumulate) {
   gemm_impl<float>(m, n, {k, a, lda, a_transposed, b, ldb, b_transposed, c, ldc, accumulate});
+}
+
+void gemm(int64_t m, int64_t n, int64_t k, const float *a, int64_t lda, bool a_transposed,
+          const float *b, int64_t ldb, bool b_transposed, float *c, int64_t ldc, bool accumulate,
+          const GemmBias &bias) {
+  gemm_impl<float>(m, n,
+                   {k, a, lda, a_transposed, b, ldb, b_transposed, c, ldc, accumulate, bias.row,
+                    bias.col});
 }
 
 void gemm(int64_t m, int64_t n, int64_t k, const double *a, int64_t lda, bool a_transposed,

@@ -16,6 +16,20 @@ void gemm(int64_t m, int64_t n, int64_t k, const float *a, int64_t lda, bool a_t
           const float *b, int64_t ldb, bool b_transposed, float *c, int64_t ldc,
           bool accumulate = false);
 
+/// A bias fused into the product: C = A * B + row[i] + col[j] (either may be absent). Each
+/// thread writes the bias as the initial value of its own block of C and accumulates the product
+/// into it, as library GEMM epilogues do: no extra pass over C, and no pass by a different split
+/// of threads. (Eigen zeroes C before a plain product anyway, so the bias costs nothing.)
+struct GemmBias {
+  const float *row = nullptr; // [m]: one value per row of C (a convolution's output channels)
+  const float *col = nullptr; // [n]: one value per column of C (a linear layer's features)
+};
+
+/// C = A * B + bias (C += A * B + bias with `accumulate`); otherwise as gemm above.
+void gemm(int64_t m, int64_t n, int64_t k, const float *a, int64_t lda, bool a_transposed,
+          const float *b, int64_t ldb, bool b_transposed, float *c, int64_t ldc, bool accumulate,
+          const GemmBias &bias);
+
 /// Same in double precision (microbenchmarks of the fp64 path).
 void gemm(int64_t m, int64_t n, int64_t k, const double *a, int64_t lda, bool a_transposed,
           const double *b, int64_t ldb, bool b_transposed, double *c, int64_t ldc,

@@ -72,3 +72,36 @@ TEST_CASE("gemm with k = 0 writes zeros and double precision works") {
   CHECK(d[2] == 43);
   CHECK(d[3] == 50);
 }
+
+TEST_CASE("gemm adds a fused row or column bias in every thread split, also accumulating") {
+  // {m, n, k}: split by rows (m >= n), by columns (n > m), and small enough to stay serial.
+  const int64_t shapes[][3] = {{300, 40, 50}, {24, 500, 30}, {3, 5, 7}, {40, 40, 0}};
+  for (int threads : {1, 2}) {
+    ThreadCountScope scope(threads);
+    for (const auto &s : shapes) {
+      const int64_t m = s[0], n = s[1], k = s[2];
+      CAPTURE(threads);
+      CAPTURE(m);
+      CAPTURE(n);
+      Tensor a = random_tensor({m, std::max<int64_t>(k, 1)}, 1);
+      Tensor b = random_tensor({std::max<int64_t>(k, 1), n}, 2);
+      Tensor rb = random_tensor({m}, 3), cb = random_tensor({n}, 4), c0 = random_tensor({m, n}, 5);
+      const auto prod = k > 0 ? ref::matmul(m, n, k, a.ptr(), b.ptr()) : std::vector<float>(m * n);
+      for (bool rows : {false, true})
+        for (bool cols : {false, true})
+          for (bool acc : {false, true}) {
+            CAPTURE(rows);
+            CAPTURE(cols);
+            CAPTURE(acc);
+            std::vector<float> c(c0.ptr(), c0.ptr() + m * n), expect(m * n);
+            for (int64_t i = 0; i < m; ++i)
+              for (int64_t j = 0; j < n; ++j)
+                expect[i * n + j] = prod[i * n + j] + (rows ? rb.ptr()[i] : 0.0f) +
+                                    (cols ? cb.ptr()[j] : 0.0f) + (acc ? c[i * n + j] : 0.0f);
+            gemm(m, n, k, a.ptr(), std::max<int64_t>(k, 1), false, b.ptr(), n, false, c.data(), n,
+                 acc, GemmBias{rows ? rb.ptr() : nullptr, cols ? cb.ptr() : nullptr});
+            CHECK(ref::max_abs_diff(c.data(), expect.data(), c.size()) < 1e-3);
+          }
+    }
+  }
+}
