@@ -4,6 +4,7 @@
 #include <algorithm>
 #include <cstdlib>
 #include <cstring>
+#include <limits>
 
 #include "kernels/cpu/gemm.hpp"
 #include "kernels/cpu/parallel.hpp"
@@ -126,6 +127,8 @@ void depthwise(const ConvGeom &g, const float *in, const float *weight, const fl
                float *out) {
   const int64_t mult = g.oc / g.c, plane = g.oh * g.ow;
   const bool flat = g.sh == 1 && g.sw == 1 && g.ow == g.w;
+  const bool clamped = g.clamp_lo > -std::numeric_limits<float>::infinity() ||
+                       g.clamp_hi < std::numeric_limits<float>::infinity();
   parallel_for(g.n * g.oc, 1, [&](int64_t p0, int64_t p1) {
     for (int64_t p = p0; p < p1; ++p) {
       const int64_t n = p / g.oc, o = p % g.oc;
@@ -135,12 +138,15 @@ void depthwise(const ConvGeom &g, const float *in, const float *weight, const fl
       std::fill(dst, dst + plane, bias ? bias[o] : 0.0f);
       if (!flat) {
         depthwise_plane_rows(g, src, wt, dst);
-        continue;
+      } else {
+        for (int64_t i = 0; i < g.kh; ++i)
+          for (int64_t j = 0; j < g.kw; ++j)
+            depthwise_tap_flat(g, src, wt[i * g.kw + j], i * g.dh - g.pad_top,
+                               j * g.dw - g.pad_left, dst);
       }
-      for (int64_t i = 0; i < g.kh; ++i)
-        for (int64_t j = 0; j < g.kw; ++j)
-          depthwise_tap_flat(g, src, wt[i * g.kw + j], i * g.dh - g.pad_top,
-                             j * g.dw - g.pad_left, dst);
+      if (clamped) // the fused activation, while this thread's plane is in its cache
+        for (int64_t i = 0; i < plane; ++i)
+          dst[i] = std::min(std::max(dst[i], g.clamp_lo), g.clamp_hi);
     }
   });
 }
@@ -191,10 +197,11 @@ void conv2d(const ConvGeom &g, const float *in, const float *weight, const float
         im2col(g, src, cg, workspace);
         cols = workspace;
       }
-      // out_g[ocg x plane] = W_g[ocg x kdim] * cols[kdim x plane] + bias_g (fused: no pass)
+      // out_g[ocg x plane] = clamp(W_g[ocg x kdim] * cols[kdim x plane] + bias_g): bias and
+      // activation in the GEMM's epilogue, no pass of their own
       gemm(ocg, plane, kdim, weight + gr * ocg * kdim, kdim, false, cols, plane, false,
            out + (n * g.oc + gr * ocg) * plane, plane, false,
-           GemmBias{bias ? bias + gr * ocg : nullptr, nullptr});
+           GemmEpilogue{bias ? bias + gr * ocg : nullptr, nullptr, g.clamp_lo, g.clamp_hi});
     }
   }
 }

@@ -3,6 +3,7 @@
 #pragma once
 
 #include <cstdint>
+#include <limits>
 #include <string_view>
 
 #include "kernels/cpu/tensor.hpp"
@@ -18,6 +19,10 @@ struct ConvGeom {
   int64_t oc = 0, oh = 0, ow = 0;
   int64_t kh = 1, kw = 1, sh = 1, sw = 1, pad_top = 0, pad_left = 0, dh = 1, dw = 1;
   int64_t groups = 1;
+  /// A fused ReLU / ReLU6 (clamp of the output), applied where the output is written: in the
+  /// GEMM's epilogue, or per plane after a depthwise convolution (gemm.hpp, GemmEpilogue).
+  float clamp_lo = -std::numeric_limits<float>::infinity();
+  float clamp_hi = std::numeric_limits<float>::infinity();
 };
 
 /// Which code path conv2d() takes for a geometry (what its microbenchmarks must cover).

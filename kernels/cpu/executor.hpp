@@ -26,6 +26,7 @@ struct PreparedLayer {
   std::function<void()> run; // one execution; never allocates
   std::vector<Tensor> owned; // weights and workspace the run refers to
   int64_t workspace_floats = 0; // scratch the run needs (an im2col matrix), owned or shared
+  bool activation_fused = false; // the layer's fused activation runs inside `run` (GEMM epilogue)
 };
 
 /// Builds the run of one layer. Throws InputError (with the layer's location) for an op or

@@ -30,6 +30,10 @@ void prep_conv(LayerContext &c, bool transposed) {
     c.fail("groups must divide the input and output channels");
   if (os[0] != is[0])
     c.fail("batch of output differs from input");
+  if (const auto clamp = epilogue_clamp(c.l.activation); clamp && !transposed) {
+    std::tie(geo.clamp_lo, geo.clamp_hi) = *clamp; // fused into the kernel (conv.hpp)
+    c.p.activation_fused = true;
+  }
   const float *in = c.in(0).ptr();
   const float a = weight_bound((geo.c / geo.groups) * geo.kh * geo.kw);
   const float *wt = transposed ? c.own({geo.c, geo.oc / geo.groups, geo.kh, geo.kw}, -a, a).ptr()
@@ -69,7 +73,12 @@ void prep_linear(LayerContext &c) {
   const float *bias = c.has_bias() ? c.own({n}, -a, a).ptr() : nullptr;
   float *out = c.out(0).ptr();
   c.p.path = "gemm";
-  c.p.run = [=] { gemm(m, n, k, in, k, false, wt, k, true, out, n, false, GemmBias{nullptr, bias}); };
+  GemmEpilogue epilogue{nullptr, bias};
+  if (const auto clamp = epilogue_clamp(c.l.activation)) {
+    std::tie(epilogue.lo, epilogue.hi) = *clamp;
+    c.p.activation_fused = true;
+  }
+  c.p.run = [=] { gemm(m, n, k, in, k, false, wt, k, true, out, n, false, epilogue); };
 }
 
 void prep_matmul(LayerContext &c) {

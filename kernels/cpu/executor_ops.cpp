@@ -379,8 +379,12 @@ PreparedLayer prepare_layer(const Graph &g, const Layer &layer, TensorStore &sto
     prep_generic(c);
     break;
   }
-  // A fused activation (conv + relu) runs in place on the output, inside the layer's time.
-  if (!layer.activation.empty() && !layer.outputs.empty()) {
+  // A fused activation (conv + relu) runs in place on the output, inside the layer's time:
+  // in the kernel itself where it can (ReLU / ReLU6 of a convolution or linear layer, in the
+  // GEMM's epilogue), else as a pass of its own over the output.
+  if (!layer.activation.empty() && !layer.outputs.empty() && p.activation_fused) {
+    p.path += "+" + layer.activation;
+  } else if (!layer.activation.empty() && !layer.outputs.empty()) {
     if (!has_activation(layer.activation))
       c.fail("unknown fused activation '" + layer.activation + "'");
     Tensor &o = store.at(layer.outputs[0]);

@@ -3,6 +3,7 @@
 
 #include <Eigen/Core>
 #include <algorithm>
+#include <limits>
 
 #include "kernels/cpu/parallel.hpp"
 
@@ -26,8 +27,9 @@ template <typename T> struct Operands {
   T *c;
   int64_t ldc;
   bool acc;
-  const T *row_bias = nullptr; // GemmBias (fp32 only)
+  const T *row_bias = nullptr; // GemmEpilogue (fp32 only)
   const T *col_bias = nullptr;
+  T lo = -std::numeric_limits<T>::infinity(), hi = std::numeric_limits<T>::infinity();
 };
 
 template <typename T, typename L, typename R>
@@ -36,6 +38,14 @@ void assign(MMap<T> &C, const L &A, const R &B, bool acc) {
     C.noalias() += A * B;
   else
     C.noalias() = A * B;
+}
+
+// The epilogue's clamp over one block of C, row by row (C is row-major).
+template <typename T> void clamp(const Operands<T> &o, MMap<T> &C) {
+  if (!(o.lo > -std::numeric_limits<T>::infinity() || o.hi < std::numeric_limits<T>::infinity()))
+    return;
+  for (int64_t i = 0; i < C.rows(); ++i)
+    C.row(i) = C.row(i).cwiseMax(o.lo).cwiseMin(o.hi);
 }
 
 // One block of C: rows [r0, r1), columns [c0, c1).
@@ -63,6 +73,7 @@ void block(const Operands<T> &o, int64_t r0, int64_t r1, int64_t c0, int64_t c1)
   if (k == 0) {
     if (!acc)
       C.setZero();
+    clamp(o, C);
     return;
   }
   // A block: [rows x k] directly, or the transpose of a [k x rows] column slice.
@@ -82,6 +93,7 @@ void block(const Operands<T> &o, int64_t r0, int64_t r1, int64_t c0, int64_t c1)
     CMap<T> A(o.a + r0 * o.lda, rows, k, Eigen::OuterStride<>(o.lda));
     run_b(A);
   }
+  clamp(o, C);
 }
 
 template <typename T> void gemm_impl(int64_t m, int64_t n, const Operands<T> &o) {
@@ -110,10 +122,18 @@ void gemm(int64_t m, int64_t n, int64_t k, const float *a, int64_t lda, bool a_t
 
 void gemm(int64_t m, int64_t n, int64_t k, const float *a, int64_t lda, bool a_transposed,
           const float *b, int64_t ldb, bool b_transposed, float *c, int64_t ldc, bool accumulate,
-          const GemmBias &bias) {
+          const GemmEpilogue &e) {
   gemm_impl<float>(m, n,
-                   {k, a, lda, a_transposed, b, ldb, b_transposed, c, ldc, accumulate, bias.row,
-                    bias.col});
+                   {k, a, lda, a_transposed, b, ldb, b_transposed, c, ldc, accumulate, e.row, e.col,
+                    e.lo, e.hi});
+}
+
+std::optional<std::pair<float, float>> epilogue_clamp(const std::string &activation) {
+  if (activation == "relu")
+    return std::pair<float, float>{0.0f, std::numeric_limits<float>::infinity()};
+  if (activation == "relu6")
+    return std::pair<float, float>{0.0f, 6.0f};
+  return std::nullopt;
 }
 
 void gemm(int64_t m, int64_t n, int64_t k, const double *a, int64_t lda, bool a_transposed,

@@ -2,6 +2,10 @@
 #pragma once
 
 #include <cstdint>
+#include <limits>
+#include <optional>
+#include <string>
+#include <utility>
 
 namespace perfmodel::kernels::cpu {
 
@@ -16,19 +20,27 @@ void gemm(int64_t m, int64_t n, int64_t k, const float *a, int64_t lda, bool a_t
           const float *b, int64_t ldb, bool b_transposed, float *c, int64_t ldc,
           bool accumulate = false);
 
-/// A bias fused into the product: C = A * B + row[i] + col[j] (either may be absent). Each
-/// thread writes the bias as the initial value of its own block of C and accumulates the product
-/// into it, as library GEMM epilogues do: no extra pass over C, and no pass by a different split
-/// of threads. (Eigen zeroes C before a plain product anyway, so the bias costs nothing.)
-struct GemmBias {
-  const float *row = nullptr; // [m]: one value per row of C (a convolution's output channels)
-  const float *col = nullptr; // [n]: one value per column of C (a linear layer's features)
+/// What a layer does to a product in the GEMM itself, as library GEMM epilogues (oneDNN
+/// post-ops, cuBLASLt epilogues) do: C = clamp(A * B + row[i] + col[j], lo, hi). Each thread
+/// writes the bias as the initial value of its own block of C (where Eigen would write zeros)
+/// and clamps its block right after computing it, while it is in that core's cache: no extra
+/// pass over C, and none by a different split of threads (a pass over channels after a GEMM
+/// split by columns reads half its lines from the other core; docs/measure.md).
+struct GemmEpilogue {
+  const float *row = nullptr; // [m]: a bias per row of C (a convolution's output channels)
+  const float *col = nullptr; // [n]: a bias per column of C (a linear layer's features)
+  float lo = -std::numeric_limits<float>::infinity(); // ReLU: lo = 0; ReLU6: lo = 0, hi = 6
+  float hi = std::numeric_limits<float>::infinity();
 };
 
-/// C = A * B + bias (C += A * B + bias with `accumulate`); otherwise as gemm above.
+/// C = epilogue(A * B) (with `accumulate`, the bias and product are added to C before the
+/// clamp); otherwise as gemm above.
 void gemm(int64_t m, int64_t n, int64_t k, const float *a, int64_t lda, bool a_transposed,
           const float *b, int64_t ldb, bool b_transposed, float *c, int64_t ldc, bool accumulate,
-          const GemmBias &bias);
+          const GemmEpilogue &epilogue);
+
+/// The clamp of a fused activation that GEMM epilogues run ("relu", "relu6"), or nullopt.
+std::optional<std::pair<float, float>> epilogue_clamp(const std::string &activation);
 
 /// Same in double precision (microbenchmarks of the fp64 path).
 void gemm(int64_t m, int64_t n, int64_t k, const double *a, int64_t lda, bool a_transposed,

@@ -2,9 +2,11 @@
 // references with the executor's own weights), views share buffers, timing covers every layer.
 #include <doctest/doctest.h>
 
+#include <algorithm>
 #include <cmath>
 
 #include "kernels/cpu/executor.hpp"
+#include "kernels/cpu/parallel.hpp"
 #include "test/kernels/reference.hpp"
 #include "test/kernels/test_layer.hpp"
 
@@ -311,4 +313,46 @@ TEST_CASE("executor: a dropped scalar operand, graph constants and input-less la
   PreparedLayer p = prepare_layer(c, t, st, 1);
   CHECK(p.path == "constant");
   CHECK(st.at("t").size() == 4);
+}
+
+TEST_CASE("a ReLU / ReLU6 fused into a convolution or linear layer equals a pass after it") {
+  // {name, layer, activation, path with the activation}: the GEMM epilogue (1x1, im2col,
+  // linear), the depthwise kernel's own clamp, and a function no kernel fuses (a pass).
+  Layer pw = layer("c", OpKind::conv2d, "conv2d", {"x"},
+                   {{"out_channels", int64_t(24)}, {"kernel", V{1, 1}}});
+  Layer k3 = layer("c", OpKind::conv2d, "conv2d", {"x"},
+                   {{"out_channels", int64_t(8)}, {"kernel", V{3, 3}}, {"pad", V{1, 1}}});
+  Layer dw = layer("c", OpKind::conv2d, "conv2d", {"x"},
+                   {{"out_channels", int64_t(6)}, {"kernel", V{3, 3}}, {"pad", V{1, 1}},
+                    {"groups", int64_t(6)}});
+  Layer fc = layer("c", OpKind::linear, "linear", {"x"}, {{"out_features", int64_t(10)}});
+  struct Case {
+    Layer l;
+    std::string act, path;
+    Shape input;
+  };
+  const Case cases[] = {{pw, "relu", "gemm+relu", {1, 6, 40, 40}},
+                        {k3, "relu6", "im2col+gemm+relu6", {1, 6, 40, 40}},
+                        {dw, "relu6", "depthwise+relu6", {2, 6, 20, 20}},
+                        {fc, "relu", "gemm+relu", {64, 30}},
+                        {pw, "sigmoid", "gemm+sigmoid", {1, 6, 40, 40}}};
+  for (int threads : {1, 2})
+    for (const Case &cs : cases) {
+      ThreadCountScope scope(threads);
+      CAPTURE(cs.path);
+      Layer fused = cs.l;
+      fused.activation = cs.act;
+      Executor plain(graph(cs.input, {cs.l}), 5), with(graph(cs.input, {fused}), 5);
+      CHECK(with.path(0) == cs.path);
+      plain.run_all();
+      with.run_all();
+      const Tensor &p = plain.tensor("c"), &w = with.tensor("c");
+      REQUIRE(p.size() == w.size());
+      std::vector<float> expect(p.ptr(), p.ptr() + p.size());
+      for (float &v : expect)
+        v = cs.act == "relu"    ? std::max(v, 0.0f)
+            : cs.act == "relu6" ? std::min(std::max(v, 0.0f), 6.0f)
+                                : 1.0f / (1.0f + std::exp(-v));
+      CHECK(ref::max_abs_diff(w.ptr(), expect.data(), expect.size()) < 1e-5);
+    }
 }

@@ -1,6 +1,9 @@
 // gemm(): all transpose combinations, accumulation, thread splits, degenerate sizes.
 #include <doctest/doctest.h>
 
+#include <algorithm>
+#include <utility>
+
 #include "kernels/cpu/gemm.hpp"
 #include "kernels/cpu/parallel.hpp"
 #include "kernels/cpu/tensor.hpp"
@@ -99,9 +102,36 @@ TEST_CASE("gemm adds a fused row or column bias in every thread split, also accu
                 expect[i * n + j] = prod[i * n + j] + (rows ? rb.ptr()[i] : 0.0f) +
                                     (cols ? cb.ptr()[j] : 0.0f) + (acc ? c[i * n + j] : 0.0f);
             gemm(m, n, k, a.ptr(), std::max<int64_t>(k, 1), false, b.ptr(), n, false, c.data(), n,
-                 acc, GemmBias{rows ? rb.ptr() : nullptr, cols ? cb.ptr() : nullptr});
+                 acc, GemmEpilogue{rows ? rb.ptr() : nullptr, cols ? cb.ptr() : nullptr});
             CHECK(ref::max_abs_diff(c.data(), expect.data(), c.size()) < 1e-3);
           }
     }
   }
+}
+
+TEST_CASE("gemm's epilogue clamps (fused ReLU / ReLU6) each thread's block, with the bias") {
+  for (int threads : {1, 2})
+    for (const auto &[m, n] : {std::pair<int64_t, int64_t>{200, 30}, {20, 400}}) {
+      ThreadCountScope scope(threads);
+      const int64_t k = 40;
+      Tensor a = random_tensor({m, k}, 1), b = random_tensor({k, n}, 2), rb = random_tensor({m}, 3);
+      const auto prod = ref::matmul(m, n, k, a.ptr(), b.ptr());
+      const auto relu6 = epilogue_clamp("relu6");
+      REQUIRE(relu6);
+      CHECK_FALSE(epilogue_clamp("sigmoid"));
+      std::vector<float> c(m * n), expect(m * n);
+      for (int64_t i = 0; i < m; ++i)
+        for (int64_t j = 0; j < n; ++j) // scaled so that both bounds of ReLU6 are reached
+          expect[i * n + j] = std::clamp(4 * (prod[i * n + j] + rb.ptr()[i]), 0.0f, 6.0f);
+      std::vector<float> a4(a.ptr(), a.ptr() + m * k), rb4(rb.ptr(), rb.ptr() + m);
+      for (float &v : a4)
+        v *= 4;
+      for (float &v : rb4)
+        v *= 4;
+      gemm(m, n, k, a4.data(), k, false, b.ptr(), n, false, c.data(), n, false,
+           GemmEpilogue{rb4.data(), nullptr, relu6->first, relu6->second});
+      CHECK(ref::max_abs_diff(c.data(), expect.data(), c.size()) < 1e-3);
+      CHECK(*std::max_element(c.begin(), c.end()) == 6.0f);
+      CHECK(*std::min_element(c.begin(), c.end()) == 0.0f);
+    }
 }
