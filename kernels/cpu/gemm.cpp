@@ -50,7 +50,7 @@ template <typename T> void clamp(const Operands<T> &o, MMap<T> &C) {
 
 // One block of C: rows [r0, r1), columns [c0, c1).
 template <typename T>
-void block(const Operands<T> &o, int64_t r0, int64_t r1, int64_t c0, int64_t c1) {
+void block_once(const Operands<T> &o, int64_t r0, int64_t r1, int64_t c0, int64_t c1) {
   const int64_t rows = r1 - r0, cols = c1 - c0, k = o.k;
   if (rows <= 0 || cols <= 0)
     return;
@@ -94,6 +94,22 @@ void block(const Operands<T> &o, int64_t r0, int64_t r1, int64_t c0, int64_t c1)
     run_b(A);
   }
   clamp(o, C);
+}
+
+// A block with an epilogue goes in column chunks of about 256 KB of C (at least 256 columns),
+// each biased, computed and clamped while it is in this core's L2 (a whole block's clamp after
+// Eigen is done re-reads C from the last-level cache); each chunk re-packs A, which costs about
+// 1/chunk of the product.
+template <typename T>
+void block(const Operands<T> &o, int64_t r0, int64_t r1, int64_t c0, int64_t c1) {
+  const bool epilogue = o.row_bias || o.col_bias || o.lo > -std::numeric_limits<T>::infinity() ||
+                        o.hi < std::numeric_limits<T>::infinity();
+  const int64_t rows = std::max<int64_t>(r1 - r0, 1);
+  const int64_t chunk = std::max<int64_t>(256, (int64_t(65536) / rows + 15) / 16 * 16);
+  if (!epilogue || c1 - c0 <= chunk + chunk / 2)
+    return block_once(o, r0, r1, c0, c1);
+  for (int64_t c = c0; c < c1; c += chunk)
+    block_once(o, r0, r1, c, std::min(c1, c + chunk));
 }
 
 template <typename T> void gemm_impl(int64_t m, int64_t n, const Operands<T> &o) {
