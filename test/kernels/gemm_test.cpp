@@ -22,30 +22,37 @@ std::vector<float> transposed(const float *a, int64_t r, int64_t c) {
   return t;
 }
 
+// Runs fn(m, n, k) for every {m, n, k} with 1 and with 2 threads.
+template <size_t N, typename F> void each_shape_and_split(const int64_t (&shapes)[N][3], F fn) {
+  for (int threads : {1, 2}) {
+    ThreadCountScope scope(threads);
+    for (const auto &s : shapes) {
+      CAPTURE(threads);
+      CAPTURE(s[0]);
+      CAPTURE(s[1]);
+      CAPTURE(s[2]);
+      fn(s[0], s[1], s[2]);
+    }
+  }
+}
+
 } // namespace
 
 TEST_CASE("gemm matches the reference for every transpose combination and thread split") {
   const int64_t shapes[][3] = {{1, 1, 1},    {3, 5, 7},     {64, 64, 64},   {1, 300, 200},
                                {300, 2, 50}, {17, 129, 33}, {100, 100, 100}};
-  for (int threads : {1, 2}) {
-    ThreadCountScope scope(threads);
-    for (const auto &s : shapes) {
-      const int64_t m = s[0], n = s[1], k = s[2];
-      CAPTURE(m);
-      CAPTURE(n);
-      CAPTURE(k);
-      Tensor a = random_tensor({m, k}, 1), b = random_tensor({k, n}, 2);
-      const auto expect = ref::matmul(m, n, k, a.ptr(), b.ptr());
-      const auto at = transposed(a.ptr(), m, k), bt = transposed(b.ptr(), k, n);
-      for (bool ta : {false, true})
-        for (bool tb : {false, true}) {
-          std::vector<float> c(m * n, 0.0f);
-          gemm(m, n, k, ta ? at.data() : a.ptr(), ta ? m : k, ta, tb ? bt.data() : b.ptr(),
-               tb ? k : n, tb, c.data(), n);
-          CHECK(ref::max_abs_diff(c.data(), expect.data(), c.size()) < 1e-3);
-        }
-    }
-  }
+  each_shape_and_split(shapes, [](int64_t m, int64_t n, int64_t k) {
+    Tensor a = random_tensor({m, k}, 1), b = random_tensor({k, n}, 2);
+    const auto expect = ref::matmul(m, n, k, a.ptr(), b.ptr());
+    const auto at = transposed(a.ptr(), m, k), bt = transposed(b.ptr(), k, n);
+    for (bool ta : {false, true})
+      for (bool tb : {false, true}) {
+        std::vector<float> c(m * n, 0.0f);
+        gemm(m, n, k, ta ? at.data() : a.ptr(), ta ? m : k, ta, tb ? bt.data() : b.ptr(),
+             tb ? k : n, tb, c.data(), n);
+        CHECK(ref::max_abs_diff(c.data(), expect.data(), c.size()) < 1e-3);
+      }
+  });
 }
 
 TEST_CASE("gemm accumulates into C and honours leading dimensions") {
@@ -79,34 +86,27 @@ TEST_CASE("gemm with k = 0 writes zeros and double precision works") {
 TEST_CASE("gemm adds a fused row or column bias in every thread split, also accumulating") {
   // {m, n, k}: split by rows (m >= n), by columns (n > m), and small enough to stay serial.
   const int64_t shapes[][3] = {{300, 40, 50}, {24, 500, 30}, {3, 5, 7}, {40, 40, 0}};
-  for (int threads : {1, 2}) {
-    ThreadCountScope scope(threads);
-    for (const auto &s : shapes) {
-      const int64_t m = s[0], n = s[1], k = s[2];
-      CAPTURE(threads);
-      CAPTURE(m);
-      CAPTURE(n);
-      Tensor a = random_tensor({m, std::max<int64_t>(k, 1)}, 1);
-      Tensor b = random_tensor({std::max<int64_t>(k, 1), n}, 2);
-      Tensor rb = random_tensor({m}, 3), cb = random_tensor({n}, 4), c0 = random_tensor({m, n}, 5);
-      const auto prod = k > 0 ? ref::matmul(m, n, k, a.ptr(), b.ptr()) : std::vector<float>(m * n);
-      for (bool rows : {false, true})
-        for (bool cols : {false, true})
-          for (bool acc : {false, true}) {
-            CAPTURE(rows);
-            CAPTURE(cols);
-            CAPTURE(acc);
-            std::vector<float> c(c0.ptr(), c0.ptr() + m * n), expect(m * n);
-            for (int64_t i = 0; i < m; ++i)
-              for (int64_t j = 0; j < n; ++j)
-                expect[i * n + j] = prod[i * n + j] + (rows ? rb.ptr()[i] : 0.0f) +
-                                    (cols ? cb.ptr()[j] : 0.0f) + (acc ? c[i * n + j] : 0.0f);
-            gemm(m, n, k, a.ptr(), std::max<int64_t>(k, 1), false, b.ptr(), n, false, c.data(), n,
-                 acc, GemmEpilogue{rows ? rb.ptr() : nullptr, cols ? cb.ptr() : nullptr});
-            CHECK(ref::max_abs_diff(c.data(), expect.data(), c.size()) < 1e-3);
-          }
-    }
-  }
+  each_shape_and_split(shapes, [](int64_t m, int64_t n, int64_t k) {
+    Tensor a = random_tensor({m, std::max<int64_t>(k, 1)}, 1);
+    Tensor b = random_tensor({std::max<int64_t>(k, 1), n}, 2);
+    Tensor rb = random_tensor({m}, 3), cb = random_tensor({n}, 4), c0 = random_tensor({m, n}, 5);
+    const auto prod = k > 0 ? ref::matmul(m, n, k, a.ptr(), b.ptr()) : std::vector<float>(m * n);
+    for (bool rows : {false, true})
+      for (bool cols : {false, true})
+        for (bool acc : {false, true}) {
+          CAPTURE(rows);
+          CAPTURE(cols);
+          CAPTURE(acc);
+          std::vector<float> c(c0.ptr(), c0.ptr() + m * n), expect(m * n);
+          for (int64_t i = 0; i < m; ++i)
+            for (int64_t j = 0; j < n; ++j)
+              expect[i * n + j] = prod[i * n + j] + (rows ? rb.ptr()[i] : 0.0f) +
+                                  (cols ? cb.ptr()[j] : 0.0f) + (acc ? c[i * n + j] : 0.0f);
+          gemm(m, n, k, a.ptr(), std::max<int64_t>(k, 1), false, b.ptr(), n, false, c.data(), n,
+               acc, GemmEpilogue{rows ? rb.ptr() : nullptr, cols ? cb.ptr() : nullptr});
+          CHECK(ref::max_abs_diff(c.data(), expect.data(), c.size()) < 1e-3);
+        }
+  });
 }
 
 TEST_CASE("gemm's epilogue clamps (fused ReLU / ReLU6) each thread's block, with the bias") {
