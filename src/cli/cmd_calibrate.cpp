@@ -10,6 +10,7 @@
 #include "calibrate/microbench_samples.hpp"
 #include "calibrate/samples_csv.hpp"
 #include "cli/commands.hpp"
+#include "cli/measured_samples.hpp"
 #include "core/trace/trace_samples.hpp"
 #include "io/calibration_yaml.hpp"
 #include "io/files.hpp"
@@ -62,12 +63,7 @@ std::vector<calibrate::Sample> network_samples(const CalibrateArgs& a, TimeStati
     mo.warmup = 3;
     mo.iters = a.quick ? 5 : 20;
     mo.min_seconds = a.quick ? 0.5 : 2.0;
-    const auto m = kernels::cpu::measure_graph(g, mo);
-    std::vector<calibrate::LayerTime> times;
-    for (const auto& l : m.layers)
-      times.push_back({l.name, pick(stat, l.time.median_seconds, l.time.p20_seconds,
-                                    l.time.min_seconds)});
-    for (auto& s : calibrate::samples_from_layer_times(g, times, "network:"))
+    for (auto& s : measured_layer_samples(g, kernels::cpu::measure_graph(g, mo), stat, "network:"))
       if (calibrate::network_sample_fitted(s.op_class)) out.push_back(std::move(s));
   }
   std::fprintf(stderr, "calibrate: %zu network layers in %.1f s\n", out.size(),

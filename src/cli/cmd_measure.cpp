@@ -5,9 +5,9 @@
 #include <memory>
 #include <thread>
 
-#include "calibrate/calibration_networks.hpp"
 #include "calibrate/samples_csv.hpp"
 #include "cli/commands.hpp"
+#include "cli/measured_samples.hpp"
 #include "io/files.hpp"
 #include "io/calibration_yaml.hpp"
 #include "io/hw_yaml.hpp"
@@ -104,17 +104,6 @@ int run_microbench(const MeasureArgs &a) {
   return 0;
 }
 
-// The measured layers as calibration samples (`calibrate --from-samples`), timed by the run's
-// statistic.
-std::vector<calibrate::Sample> layer_samples(const Graph &g, const kernels::cpu::GraphMeasurement &m,
-                                             TimeStatistic stat) {
-  std::vector<calibrate::LayerTime> times;
-  for (const auto &lm : m.layers)
-    times.push_back(
-        {lm.name, pick(stat, lm.time.median_seconds, lm.time.p20_seconds, lm.time.min_seconds)});
-  return calibrate::samples_from_layer_times(g, times, "measure:");
-}
-
 int run_measure(const MeasureArgs &a) {
   namespace kc = kernels::cpu;
   if (a.device != "cpu")
@@ -189,7 +178,7 @@ int run_measure(const MeasureArgs &a) {
                  100 * view.host.drift_before.value_or(HostDrift{}).memory,
                  100 * view.host.drift_after.value_or(HostDrift{}).memory);
   if (!a.save_samples.empty())
-    io::write_file_atomic(a.save_samples, calibrate::write_samples_csv(layer_samples(g, m, *statistic)));
+    io::write_file_atomic(a.save_samples, calibrate::write_samples_csv(measured_layer_samples(g, m, *statistic, "measure:")));
   emit(a.out, report::render_measurement(view, fmt));
   return 0;
 }

@@ -1,0 +1,20 @@
+// The layers of a CPU measurement as calibration samples: what `measure --save-samples` writes
+// and what `calibrate --device cpu` fits from the calibration networks.
+#pragma once
+
+#include <string>
+#include <vector>
+
+#include "calibrate/sample.hpp"
+#include "kernels/cpu/executor.hpp"
+#include "perfmodel/time_statistic.hpp"
+
+namespace perfmodel::cli {
+
+/// One sample per timed layer of `m` (a measurement of `g`), timed by `stat`; sources read
+/// "<prefix><graph>:<layer>" (calibrate::samples_from_layer_times).
+std::vector<calibrate::Sample> measured_layer_samples(const Graph &g,
+                                                      const kernels::cpu::GraphMeasurement &m,
+                                                      TimeStatistic stat, const std::string &prefix);
+
+} // namespace perfmodel::cli
