@@ -4,6 +4,7 @@
 
 #include <algorithm>
 #include <sstream>
+#include <utility>
 
 #include "io/model_yaml.hpp"
 
@@ -140,13 +141,11 @@ std::string plain_net() {
 
 } // namespace
 
-std::vector<std::pair<std::string, std::string>> calibration_network_yaml() {
-  return {{"calib_res", residual_net()}, {"calib_dw", depthwise_net()}, {"calib_plain", plain_net()}};
-}
-
 std::vector<Graph> calibration_networks() {
+  const std::pair<std::string, std::string> nets[] = {
+      {"calib_res", residual_net()}, {"calib_dw", depthwise_net()}, {"calib_plain", plain_net()}};
   std::vector<Graph> out;
-  for (const auto &[name, text] : calibration_network_yaml())
+  for (const auto &[name, text] : nets)
     out.push_back(io::parse_model_yaml(text, "<calibration network " + name + ">", {}));
   return out;
 }

@@ -4,14 +4,13 @@
 //
 // An isolated kernel microbenchmark can emulate the caches around a layer, but not which core
 // wrote which part of its input: in a network a batch norm reads a tensor half written by the
-// other core (the GEMM before it split its columns), and ran 1.4-4.6x its isolated time in
-// ResNet-50 on the 2-core calibration host. These networks reproduce such producer / consumer
+// other core (the GEMM before it split its columns), and ran 1.4-4.6x what the isolated
+// microbenchmarks predict in ResNet-50 on the 2-core calibration host. These networks reproduce such producer / consumer
 // pairs with generic shapes: no layer of them has the shape of a layer of the models the
 // accuracy is judged on (test/calibrate/calibration_networks_test.cpp checks it).
 #pragma once
 
 #include <string>
-#include <utility>
 #include <vector>
 
 #include "calibrate/sample.hpp"
@@ -23,14 +22,10 @@ namespace perfmodel::calibrate {
 /// residual depthwise CNN and a plain (VGG / NIN-like) CNN with fused ReLUs and windowed pools.
 std::vector<Graph> calibration_networks();
 
-/// The same networks as model YAML texts (what calibration_networks() parses).
-std::vector<std::pair<std::string, std::string>> calibration_network_yaml();
-
 /// Whether calibration fits the network layers of this class: the streaming classes
 /// (elementwise, norm, pool, reduce), whose in-network cost the isolated microbenchmarks miss.
-/// The GEMM-like classes keep their isolated microbenchmarks: those are within a few percent of
-/// the same layers in a network, and the network context moved them inconsistently (ResNet-50's
-/// 1x1 convolutions 10-20% faster, NIN's at batch 5 not), so fitting it made NIN worse.
+/// The GEMM-like classes keep their isolated microbenchmarks: fitting their network layers too
+/// made NIN's medians worse (11-16% against 5-10%, four interleaved pairs; docs/calibration.md).
 bool network_sample_fitted(OpClass c);
 
 /// One timed layer of a network: its name and measured seconds.
