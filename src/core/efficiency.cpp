@@ -5,6 +5,8 @@
 
 #include "perfmodel/calibration.hpp"
 
+#include "core/shape_rules.hpp"
+
 namespace perfmodel {
 
 namespace {
@@ -130,12 +132,9 @@ bool pool_covers_plane(const Graph &g, const Layer &layer) {
   const Shape &in = g.tensor(layer.inputs[0]).shape, &out = g.tensor(layer.outputs[0]).shape;
   if (in.size() != 4 || out.size() != 4 || out[2] != 1 || out[3] != 1)
     return false;
-  const auto k = layer.attrs.get_ints("kernel", {1, 1}, 2);
-  const auto d = layer.attrs.get_ints("dilation", {1, 1}, 2);
-  const auto pad = layer.attrs.get_ints("pad", {0, 0}, 2);
-  return k.size() == 2 && k[0] >= in[2] && k[1] >= in[3] &&
-         std::all_of(d.begin(), d.end(), [](int64_t v) { return v == 1; }) &&
-         std::all_of(pad.begin(), pad.end(), [](int64_t v) { return v == 0; });
+  const Window2d w = window_attrs(layer.attrs, true); // valid: shape inference parsed them
+  return w.kernel[0] >= in[2] && w.kernel[1] >= in[3] && w.dilation == std::array<int64_t, 2>{1, 1} &&
+         w.pad == std::array<int64_t, 4>{0, 0, 0, 0};
 }
 
 } // namespace
