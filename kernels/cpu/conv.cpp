@@ -4,7 +4,6 @@
 #include <algorithm>
 #include <cstdlib>
 #include <cstring>
-#include <limits>
 
 #include "kernels/cpu/gemm.hpp"
 #include "kernels/cpu/parallel.hpp"
@@ -127,8 +126,7 @@ void depthwise(const ConvGeom &g, const float *in, const float *weight, const fl
                float *out) {
   const int64_t mult = g.oc / g.c, plane = g.oh * g.ow;
   const bool flat = g.sh == 1 && g.sw == 1 && g.ow == g.w;
-  const bool clamped = g.clamp_lo > -std::numeric_limits<float>::infinity() ||
-                       g.clamp_hi < std::numeric_limits<float>::infinity();
+  const bool clamped = clamps(g.clamp_lo, g.clamp_hi);
   parallel_for(g.n * g.oc, 1, [&](int64_t p0, int64_t p1) {
     for (int64_t p = p0; p < p1; ++p) {
       const int64_t n = p / g.oc, o = p % g.oc;

@@ -382,21 +382,21 @@ PreparedLayer prepare_layer(const Graph &g, const Layer &layer, TensorStore &sto
   // A fused activation (conv + relu) runs in place on the output, inside the layer's time:
   // in the kernel itself where it can (ReLU / ReLU6 of a convolution or linear layer, in the
   // GEMM's epilogue), else as a pass of its own over the output.
-  if (!layer.activation.empty() && !layer.outputs.empty() && p.activation_fused) {
+  if (!layer.activation.empty() && !layer.outputs.empty()) {
+    if (!p.activation_fused) {
+      if (!has_activation(layer.activation))
+        c.fail("unknown fused activation '" + layer.activation + "'");
+      Tensor &o = store.at(layer.outputs[0]);
+      float *out = o.ptr();
+      const int64_t n = o.size();
+      const std::string f = layer.activation;
+      auto base = std::move(p.run);
+      p.run = [=] {
+        base();
+        activation(f, ActivationParams{}, out, out, n);
+      };
+    }
     p.path += "+" + layer.activation;
-  } else if (!layer.activation.empty() && !layer.outputs.empty()) {
-    if (!has_activation(layer.activation))
-      c.fail("unknown fused activation '" + layer.activation + "'");
-    Tensor &o = store.at(layer.outputs[0]);
-    float *out = o.ptr();
-    const int64_t n = o.size();
-    const std::string f = layer.activation;
-    auto base = std::move(p.run);
-    p.run = [=] {
-      base();
-      activation(f, ActivationParams{}, out, out, n);
-    };
-    p.path += "+" + f;
   }
   return p;
 }

@@ -42,7 +42,7 @@ void assign(MMap<T> &C, const L &A, const R &B, bool acc) {
 
 // The epilogue's clamp over one block of C, row by row (C is row-major).
 template <typename T> void clamp(const Operands<T> &o, MMap<T> &C) {
-  if (!(o.lo > -std::numeric_limits<T>::infinity() || o.hi < std::numeric_limits<T>::infinity()))
+  if (!clamps(o.lo, o.hi))
     return;
   for (int64_t i = 0; i < C.rows(); ++i)
     C.row(i) = C.row(i).cwiseMax(o.lo).cwiseMin(o.hi);
@@ -102,8 +102,7 @@ void block_once(const Operands<T> &o, int64_t r0, int64_t r1, int64_t c0, int64_
 // 1/chunk of the product.
 template <typename T>
 void block(const Operands<T> &o, int64_t r0, int64_t r1, int64_t c0, int64_t c1) {
-  const bool epilogue = o.row_bias || o.col_bias || o.lo > -std::numeric_limits<T>::infinity() ||
-                        o.hi < std::numeric_limits<T>::infinity();
+  const bool epilogue = o.row_bias || o.col_bias || clamps(o.lo, o.hi);
   const int64_t rows = std::max<int64_t>(r1 - r0, 1);
   const int64_t chunk = std::max<int64_t>(256, (int64_t(65536) / rows + 15) / 16 * 16);
   if (!epilogue || c1 - c0 <= chunk + chunk / 2)

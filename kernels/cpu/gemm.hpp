@@ -33,6 +33,11 @@ struct GemmEpilogue {
   float hi = std::numeric_limits<float>::infinity();
 };
 
+/// Whether a clamp [lo, hi] does anything (a fused ReLU / ReLU6; not the default (-inf, inf)).
+template <typename T> bool clamps(T lo, T hi) {
+  return lo > -std::numeric_limits<T>::infinity() || hi < std::numeric_limits<T>::infinity();
+}
+
 /// C = epilogue(A * B) (with `accumulate`, the bias and product are added to C before the
 /// clamp); otherwise as gemm above.
 void gemm(int64_t m, int64_t n, int64_t k, const float *a, int64_t lda, bool a_transposed,
