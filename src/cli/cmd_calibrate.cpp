@@ -1,5 +1,6 @@
 // `perfmodel calibrate`: fits the efficiency model to microbenchmarks, a measurement CSV or saved
 // samples, and writes the calibration YAML (or its fit summary).
+#include <algorithm>
 #include <cstdio>
 #include <memory>
 
@@ -197,6 +198,9 @@ int run_calibrate(const CalibrateArgs& a) {
   if (!a.save_samples.empty()) io::write_file_atomic(a.save_samples, calibrate::write_samples_csv(samples));
 
   calibrate::FitOptions fo = calibrate::fit_options_for(hw);
+  // Microbenchmarks ran on the device's threads / SMs (calibrate --threads), which is what the
+  // GEMM tiles are spread over, whatever the spec's unit count.
+  if (!a.device.empty()) fo.cores = std::max(1, meta.device.cores);
   fo.loss = a.loss;
   fo.loss_scale = a.loss_scale;
   fo.progress = progress_line;
