@@ -8,6 +8,7 @@
 # stay in OUT_DIR/attempts.log and the table says how many were taken.
 # CALIBRATE_ARGS: extra arguments for calibrate (e.g. --no-networks: isolated kernels only).
 # BUFFERS=reuse (default) or distinct: the executor's memory plan (measure --buffers).
+# THREADS=0 (default: every hardware thread) or N: threads for calibrate and measure alike.
 # STATISTIC=p20 (default), min or median: what calibrate fits and what measure compares against.
 # On a shared host the 20th percentile of many runs is far more reproducible than the median,
 # which catches the host's slow spells (ResNet-50 passes: medians 39.3 and 44.2 ms in two runs),
@@ -22,10 +23,11 @@ cal=${CALIBRATION:-$out/zen5-2c.yaml}
 stat=${STATISTIC:-p20}
 buffers=${BUFFERS:-reuse}
 attempts=${ATTEMPTS:-3}
+threads=${THREADS:-0}
 : > "$out/attempts.log"
 if [ -z "${CALIBRATION:-}" ]; then
   /usr/bin/time -f "calibrate took %e s" "$bin" calibrate --device cpu --hw zen5-2c \
-    --statistic "$stat" --save-samples "$out/samples.csv" ${CALIBRATE_ARGS:-} -o "$cal"
+    --statistic "$stat" --threads "$threads" --save-samples "$out/samples.csv" ${CALIBRATE_ARGS:-} -o "$cal"
 fi
 # model, batch, timed passes (about 3 s of passes each: the host's slow spells last seconds)
 runs=("resnet50 1 80" "mobilenet_v2 1 400" "vgg16 1 40" "nin 5 60")
@@ -33,7 +35,8 @@ for r in "${runs[@]}"; do
   set -- $r
   for a in $(seq 1 "$attempts"); do
     "$bin" measure --model "$1" --batch "$2" --hw zen5-2c --calibration "$cal" --iters "$3" \
-      --statistic "$stat" --buffers "$buffers" -q --format json -o "$out/$1-b$2-calibrated.json"
+      --statistic "$stat" --buffers "$buffers" --threads "$threads" -q --format json \
+      -o "$out/$1-b$2-calibrated.json"
     changed=$(python3 - "$out/$1-b$2-calibrated.json" "$a" >> "$out/attempts.log" <<'PY'
 import json, sys
 j = json.load(open(sys.argv[1]))
@@ -50,7 +53,7 @@ PY
     [ "$changed" = "True" ] || break
   done
   "$bin" measure --model "$1" --batch "$2" --hw zen5-2c --iters "$3" --statistic "$stat" \
-    --buffers "$buffers" -q --format json -o "$out/$1-b$2-roofline.json"
+    --buffers "$buffers" --threads "$threads" -q --format json -o "$out/$1-b$2-roofline.json"
 done
 python3 - "$out" "${runs[@]}" <<'PY'
 import json, sys
