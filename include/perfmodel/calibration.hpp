@@ -8,12 +8,17 @@
 //   tile_m, tile_n          output tile of the GEMM kernel: tiles = ceil(m/tile_m)*ceil(n/tile_n)
 //                           *groups run on `cores` in waves; the last wave's idle cores count
 //   bytes_per_second[l]     effective bandwidth of memory level l, chosen by the working set
+//                           or, inside a network, by the inputs' reuse distance (below)
 //   lowering_factor         traffic of a lowered (im2col) operand, in passes over its bytes
 //   overlap                 0: compute and memory overlap perfectly (max), 1: they add up
 //   overhead_seconds        fixed cost of one call (dispatch, thread start, synchronisation)
 //
 //   t = overhead + max(t_c, t_m) + overlap * min(t_c, t_m)
 //   t_c = quantized_flops / (r_inf * hockney),  t_m = (bytes + lowering * lowered) / bw[level]
+//   level = the innermost level holding max(bytes + lowered, reuse_bytes): reuse_bytes is the
+//   LRU stack distance of the call's inputs (the distinct bytes touched since they were last
+//   touched; an LRU cache smaller than that no longer holds them). Isolated calls
+//   (microbenchmarks, kernel rows) have 0: their inputs were just written.
 #pragma once
 
 #include <cstdint>
@@ -67,6 +72,8 @@ struct KernelFeatures {
   double bytes = 0;              // compulsory traffic (boda rules)
   std::optional<GemmShape> gemm; // GEMM-like calls, already transposed for backward passes
   double lowered_bytes = 0;      // bytes of the im2col matrix (0 when no lowering is needed)
+  double reuse_bytes = 0;        // the inputs' reuse distance in bytes (0: just written; see
+                                 // input_reuse_bytes)
 };
 
 /// The op class of a layer (depthwise needs the graph to know the input channels). Layers
@@ -75,8 +82,17 @@ OpClass op_class_of(const Graph &g, const Layer &layer);
 
 /// Features of one pass part of a layer: fwd uses cost.fwd, bwd_data / bwd_weight the train
 /// parts (their GEMM shapes are the transposed products dX = dY W^T and dW = X^T dY).
+/// `reuse_bytes` (input_reuse_bytes) applies to the fwd pass only: the backward passes run in
+/// another order, and are given 0.
 KernelFeatures layer_features(const Graph &g, const Layer &layer, const LayerCost &cost,
-                              KernelPass pass);
+                              KernelPass pass, double reuse_bytes = 0);
+/// Per layer (graph order), the LRU stack distance of its activation inputs in a forward pass:
+/// for each input, the distinct bytes touched since the pass last touched it (by the layer that
+/// wrote or last read it, and every layer after): each activation storage once (a view shares
+/// its input's), each layer's weights, and the largest im2col workspace (one scratch buffer).
+/// The largest over the inputs; 0 for an input the pass has not touched before (a graph input:
+/// handed over just before). `costs` holds one forward cost per layer (graph_cost).
+std::vector<double> input_reuse_bytes(const Graph &g, const std::vector<LayerCost> &costs);
 
 struct MemoryLevelCapacity {
   std::string name;
@@ -146,7 +162,7 @@ size_t memory_level_for(const Calibration &cal, double working_set_bytes);
 /// are chosen before a Ceres solve, so the residual stays smooth in what it fits).
 struct EfficiencyTerms {
   double quantized_flops = 0; // flops padded to whole tiles and whole waves of `cores`
-  size_t level = 0;           // memory level of the working set
+  size_t level = 0;           // memory level of the working set (or of the reuse distance)
   double m = 0, n = 0, k = 0; // GEMM dimensions for the Hockney factors (0 = not GEMM-like)
 };
 EfficiencyTerms efficiency_terms(const Calibration &cal, double tile_m, double tile_n,
@@ -176,7 +192,9 @@ T efficiency_seconds(const EfficiencyTerms &e, const KernelFeatures &f, const T 
 LayerTiming calibrated_time(const Calibration &cal, const HwSpec &hw, const KernelFeatures &f);
 
 /// Time of a layer for a whole pass (fwd: one call; train: fwd + bwd_data + bwd_weight).
+/// `reuse_bytes`: the layer's entry of input_reuse_bytes (0 for a layer run alone).
 LayerTiming calibrated_layer_time(const Calibration &cal, const HwSpec &hw, const Graph &g,
-                                  const Layer &layer, const LayerCost &cost, Pass pass);
+                                  const Layer &layer, const LayerCost &cost, Pass pass,
+                                  double reuse_bytes = 0);
 
 } // namespace perfmodel

@@ -4,9 +4,9 @@
 namespace perfmodel::calibrate {
 
 Sample sample_from_layer(const Graph &g, const Layer &layer, KernelPass pass, double seconds,
-                         std::string source) {
+                         std::string source, double reuse_bytes) {
   const LayerCost cost = layer_cost(g, layer, pass == KernelPass::fwd ? Pass::fwd : Pass::train);
-  const KernelFeatures f = layer_features(g, layer, cost, pass);
+  const KernelFeatures f = layer_features(g, layer, cost, pass, reuse_bytes);
   Sample s;
   s.op_class = f.op_class;
   s.dtype = f.dtype;
@@ -15,6 +15,7 @@ Sample sample_from_layer(const Graph &g, const Layer &layer, KernelPass pass, do
   s.bytes = f.bytes;
   s.gemm = f.gemm;
   s.lowered_bytes = f.lowered_bytes;
+  s.reuse_bytes = f.reuse_bytes;
   s.seconds = seconds;
   s.source = std::move(source);
   return s;

@@ -14,8 +14,10 @@ namespace perfmodel::calibrate {
 namespace {
 
 constexpr const char *kHeader =
-    "op_class,dtype,pass,flops,bytes,gemm_m,gemm_n,gemm_k,gemm_groups,lowered_bytes,time (s),"
-    "source";
+    "op_class,dtype,pass,flops,bytes,gemm_m,gemm_n,gemm_k,gemm_groups,lowered_bytes,reuse_bytes,"
+    "time (s),source";
+constexpr size_t kColumns = 13;
+constexpr size_t kColumnsBeforeReuse = 12; // files written before reuse_bytes (read as 0)
 
 // Splits one CSV line (no embedded newlines in these files) into fields with start columns.
 std::vector<std::pair<std::string, int>> fields_of(const std::string &line) {
@@ -62,11 +64,11 @@ std::string write_samples_csv(const std::vector<Sample> &samples) {
   char buf[512];
   for (const Sample &s : samples) {
     const GemmShape g = s.gemm.value_or(GemmShape{0, 0, 0, 0});
-    std::snprintf(buf, sizeof buf, "%s,%s,%s,%.17g,%.17g,%lld,%lld,%lld,%lld,%.17g,%.9g,",
+    std::snprintf(buf, sizeof buf, "%s,%s,%s,%.17g,%.17g,%lld,%lld,%lld,%lld,%.17g,%.17g,%.9g,",
                   std::string(to_string(s.op_class)).c_str(),
                   std::string(to_string(s.dtype)).c_str(), std::string(to_string(s.pass)).c_str(),
                   s.flops, s.bytes, (long long)g.m, (long long)g.n, (long long)g.k,
-                  (long long)g.groups, s.lowered_bytes, s.seconds);
+                  (long long)g.groups, s.lowered_bytes, s.reuse_bytes, s.seconds);
     out += buf + quoted(s.source) + "\n";
   }
   return out;
@@ -76,18 +78,20 @@ std::vector<Sample> parse_samples_csv(const std::string &text, const std::string
   std::istringstream in(text);
   std::string line;
   int lineno = 0;
-  if (!std::getline(in, line) || (++lineno, fields_of(line).size() != 12) ||
-      line.rfind("op_class,", 0) != 0)
+  const bool header = std::getline(in, line) && (++lineno, line.rfind("op_class,", 0) == 0);
+  const size_t columns = header ? fields_of(line).size() : 0;
+  if (columns != kColumns && columns != kColumnsBeforeReuse)
     throw InputError(SourceLoc{file, 1, 1}, std::string("expected the header '") + kHeader + "'");
+  const size_t r = columns == kColumns ? 1 : 0; // reuse_bytes present: later columns shift by 1
   std::vector<Sample> out;
   while (std::getline(in, line)) {
     ++lineno;
     if (line.empty() || line == "\r")
       continue;
     const auto f = fields_of(line);
-    if (f.size() != 12)
-      throw InputError(SourceLoc{file, lineno, 1},
-                       "expected 12 fields, found " + std::to_string(f.size()));
+    if (f.size() != columns)
+      throw InputError(SourceLoc{file, lineno, 1}, "expected " + std::to_string(columns) +
+                                                       " fields, found " + std::to_string(f.size()));
     auto bad = [&](size_t i, const std::string &what) {
       return InputError(SourceLoc{file, lineno, f[i].second}, what + ", not '" + f[i].first + "'");
     };
@@ -117,10 +121,12 @@ std::vector<Sample> parse_samples_csv(const std::string &text, const std::string
     if (g.m > 0 && g.n > 0 && g.k > 0 && g.groups > 0)
       s.gemm = g;
     s.lowered_bytes = num(9);
-    s.seconds = num(10);
+    if (r)
+      s.reuse_bytes = num(10);
+    s.seconds = num(10 + r);
     if (!(s.seconds > 0))
-      throw bad(10, "expected a positive time");
-    s.source = f[11].first;
+      throw bad(10 + r, "expected a positive time");
+    s.source = f[11 + r].first;
     out.push_back(s);
   }
   return out;

@@ -200,8 +200,9 @@ GemmShape depthwise_rows(const Graph &g, const Layer &layer, const GemmShape &s)
 } // namespace
 
 KernelFeatures layer_features(const Graph &g, const Layer &layer, const LayerCost &cost,
-                              KernelPass pass) {
+                              KernelPass pass, double reuse_bytes) {
   KernelFeatures f;
+  f.reuse_bytes = pass == KernelPass::fwd ? reuse_bytes : 0;
   f.op_class = op_class_of(g, layer);
   f.dtype = layer.dtype;
   const PassCost &part = pass == KernelPass::fwd        ? cost.fwd
@@ -313,7 +314,7 @@ EfficiencyTerms efficiency_terms(const Calibration &cal, double tile_m, double t
                                  const KernelFeatures &f) {
   EfficiencyTerms e;
   e.quantized_flops = f.flops;
-  e.level = memory_level_for(cal, f.bytes + f.lowered_bytes);
+  e.level = memory_level_for(cal, std::max(f.bytes + f.lowered_bytes, f.reuse_bytes));
   if (f.gemm && is_gemm_class(f.op_class) && f.gemm->m > 0 && f.gemm->n > 0 && f.gemm->k > 0) {
     const GemmShape &s = *f.gemm;
     e.m = double(s.m);
@@ -362,8 +363,10 @@ LayerTiming calibrated_time(const Calibration &cal, const HwSpec &hw, const Kern
 }
 
 LayerTiming calibrated_layer_time(const Calibration &cal, const HwSpec &hw, const Graph &g,
-                                  const Layer &layer, const LayerCost &cost, Pass pass) {
-  LayerTiming sum = calibrated_time(cal, hw, layer_features(g, layer, cost, KernelPass::fwd));
+                                  const Layer &layer, const LayerCost &cost, Pass pass,
+                                  double reuse_bytes) {
+  LayerTiming sum =
+      calibrated_time(cal, hw, layer_features(g, layer, cost, KernelPass::fwd, reuse_bytes));
   if (pass == Pass::train) {
     for (KernelPass kp : {KernelPass::bwd_data, KernelPass::bwd_weight}) {
       const KernelFeatures f = layer_features(g, layer, cost, kp);

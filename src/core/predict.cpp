@@ -67,6 +67,10 @@ Prediction predict(const Graph& g, const HwSpec& hw, const PredictOptions& opts,
   p.power_watts = opts.power_watts.value_or(hw.tdp_watts);
   p.calibrated = opts.calibration != nullptr;
   p.layers.reserve(g.layers.size());
+  // A calibrated layer's data may have been pushed out of a cache by the layers before it
+  // (forward calls only: layer_features gives the backward ones none).
+  const std::vector<double> reuse = opts.calibration ? input_reuse_bytes(g, costs)
+                                                     : std::vector<double>(g.layers.size(), 0.0);
   for (size_t i = 0; i < g.layers.size(); ++i) {
     const Layer& l = g.layers[i];
     LayerPrediction lp;
@@ -74,7 +78,8 @@ Prediction predict(const Graph& g, const HwSpec& hw, const PredictOptions& opts,
     lp.cost = costs[i];
     // The pure roofline is the uncalibrated baseline; a calibration swaps in its fitted model.
     lp.timing = opts.calibration
-                    ? calibrated_layer_time(*opts.calibration, hw, g, l, lp.cost, opts.pass)
+                    ? calibrated_layer_time(*opts.calibration, hw, g, l, lp.cost, opts.pass,
+                                            reuse[i])
                     : roofline_time(hw, lp.cost, l.dtype);
     lp.energy_joules = component_energy_joules(hw, lp.cost, lp.timing);
     lp.energy_power_time_joules = power_time_energy_joules(p.power_watts, lp.timing.seconds);

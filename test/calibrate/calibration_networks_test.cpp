@@ -2,6 +2,7 @@
 // in for, and share no layer with the models the calibration accuracy is judged on.
 #include <doctest/doctest.h>
 
+#include <algorithm>
 #include <set>
 #include <tuple>
 
@@ -75,4 +76,11 @@ TEST_CASE("samples_from_layer_times counts like predictions and skips what it ca
   CHECK(s[0].op_class == OpClass::conv);
   CHECK(s[0].flops == 2.0 * 48 * 3 * 3 * 3 * 144 * 144); // 3x3 conv, 3 -> 48 channels, pad 1
   CHECK(s[1].op_class == OpClass::gemv); // a linear layer at batch 1
+  // Timed inside the pass: c1 reads the graph input (handed over just before); fc1 reads p5's
+  // output through the flatten view, and p5 touched its own input since.
+  CHECK(s[0].reuse_bytes == 0);
+  const auto p5 = std::find_if(g.layers.begin(), g.layers.end(),
+                               [](const Layer &l) { return l.name == "p5"; });
+  REQUIRE(p5 != g.layers.end());
+  CHECK(s[1].reuse_bytes == double(g.tensors.at(p5->inputs.at(0)).bytes()));
 }

@@ -120,6 +120,33 @@ TEST_CASE("fit recovers a streaming class: bandwidth per level and overhead") {
   CHECK(cc.params.m_half == 0);
 }
 
+TEST_CASE("fit recovers the bandwidths from samples timed inside networks (reuse distance)") {
+  const FitOptions o = test_options();
+  EfficiencyParams truth;
+  truth.peak_flops_per_second = 4e12;
+  truth.bytes_per_second = {5e11, 2e11, 1e11, 3e10};
+  truth.overhead_seconds = 3e-6;
+  const Calibration cal = frame(o);
+  std::vector<Sample> samples;
+  // Only samples below DRAM size: the DRAM bandwidth shows only through the reuse distances of
+  // layers timed inside networks.
+  for (double bytes = 4e3; bytes < 3e7; bytes *= 1.7)
+    for (double reuse : {0.0, 1e6, 5e7}) {
+      Sample s;
+      s.op_class = OpClass::norm;
+      s.bytes = bytes;
+      s.flops = bytes / 4;
+      s.reuse_bytes = reuse;
+      s.seconds = model_seconds(cal, truth, s.features());
+      samples.push_back(s);
+    }
+  const ClassCalibration cc = fit_class(samples, o);
+  for (size_t l = 0; l < 4; ++l)
+    check_close(cc.params.bytes_per_second[l], truth.bytes_per_second[l], 0.01, "bandwidth");
+  check_close(cc.params.overhead_seconds, truth.overhead_seconds, 0.01, "overhead");
+  CHECK(cc.stats.mape < 1e-4);
+}
+
 TEST_CASE("robust loss keeps outliers from dragging the fit") {
   const FitOptions o = test_options();
   const EfficiencyParams truth = true_gemm_params();
