@@ -1,9 +1,11 @@
 // Google Benchmark: predict() on a synthetic 1,000-layer model (conv/bn/relu blocks with
-// residual adds), with and without shape inference, and YAML parsing of the same model.
+// residual adds), with and without shape inference, calibrated (the efficiency model and every
+// layer's reuse distance), and YAML parsing of the same model.
 #include <benchmark/benchmark.h>
 
 #include <string>
 
+#include "io/calibration_yaml.hpp"
 #include "io/hw_yaml.hpp"
 #include "io/model_yaml.hpp"
 #include "perfmodel/predict.hpp"
@@ -36,6 +38,19 @@ void BM_Predict1000Layers(benchmark::State& state) {
   state.counters["layers"] = static_cast<double>(g.layers.size());
 }
 BENCHMARK(BM_Predict1000Layers)->Unit(benchmark::kMicrosecond);
+
+void BM_PredictCalibrated1000Layers(benchmark::State& state) {
+  const perfmodel::Graph g = perfmodel::io::parse_model_yaml(synthetic_yaml(250), "synthetic", {});
+  const perfmodel::HwSpec hw = perfmodel::io::load_hw("zen5-2c");
+  const perfmodel::Calibration cal = perfmodel::io::load_calibration("zen5-2c");
+  perfmodel::PredictOptions o;
+  o.calibration = &cal;
+  for (auto _ : state) {
+    auto p = perfmodel::predict(g, hw, o);
+    benchmark::DoNotOptimize(p.totals.predicted_seconds);
+  }
+}
+BENCHMARK(BM_PredictCalibrated1000Layers)->Unit(benchmark::kMicrosecond);
 
 void BM_InferShapesAndPredict1000Layers(benchmark::State& state) {
   perfmodel::Graph g = perfmodel::io::parse_model_yaml(synthetic_yaml(250), "synthetic", {});
