@@ -173,8 +173,10 @@ template <bool Max> void pool(const PoolGeom &g, const float *in, float *out) {
 } // namespace
 
 bool covers_plane(const PoolGeom &g) {
+  // Exactly the plane: a larger window would reach into bottom/right padding, which an average
+  // pool that counts pads divides by.
   return g.oh == 1 && g.ow == 1 && g.pad_top == 0 && g.pad_left == 0 && g.dh == 1 &&
-         g.dw == 1 && g.kh >= g.h && g.kw >= g.w && g.h > 0 && g.w > 0;
+         g.dw == 1 && g.kh == g.h && g.kw == g.w && g.h > 0 && g.w > 0;
 }
 
 // A 1x1 window at stride 1 without padding maps every element to itself (PyTorch's adaptive

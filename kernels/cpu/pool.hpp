@@ -13,9 +13,10 @@ struct PoolGeom {
   bool count_include_pad = false; // average pool: divide by the full window, pads included
 };
 
-/// True when the one window covers the whole input plane without padding (NIN's 7x7 average
-/// pool on 7x7 planes): max_pool / avg_pool then run global_pool, and perfmodel::op_class_of
-/// classes such a layer `reduce` by the same rule.
+/// True when the one window is exactly the input plane, starting at its top-left corner (NIN's
+/// 7x7 average pool on 7x7 planes; bottom/right pads, never reached, do not matter):
+/// max_pool / avg_pool then run global_pool, and perfmodel::op_class_of classes such a layer
+/// `reduce` by the same rule.
 bool covers_plane(const PoolGeom &g);
 
 void max_pool(const PoolGeom &g, const float *in, float *out);

@@ -123,8 +123,9 @@ std::optional<KernelPass> parse_kernel_pass(std::string_view s) {
 
 namespace {
 
-// A windowed pool whose one window covers the whole input plane without padding is a global
-// pool (the rule of kernels/cpu/pool.hpp covers_plane, which runs it as one).
+// A windowed pool whose one window is exactly the input plane from its top-left corner is a
+// global pool (the rule of kernels/cpu/pool.hpp covers_plane, which runs it as one; pads at the
+// bottom/right are never reached).
 bool pool_covers_plane(const Graph &g, const Layer &layer) {
   if (layer.inputs.empty() || layer.outputs.empty() || !g.tensors.count(layer.inputs[0]) ||
       !g.tensors.count(layer.outputs[0]))
@@ -133,8 +134,8 @@ bool pool_covers_plane(const Graph &g, const Layer &layer) {
   if (in.size() != 4 || out.size() != 4 || out[2] != 1 || out[3] != 1)
     return false;
   const Window2d w = window_attrs(layer.attrs, true); // valid: shape inference parsed them
-  return w.kernel[0] >= in[2] && w.kernel[1] >= in[3] && w.dilation == std::array<int64_t, 2>{1, 1} &&
-         w.pad == std::array<int64_t, 4>{0, 0, 0, 0};
+  return w.kernel[0] == in[2] && w.kernel[1] == in[3] &&
+         w.dilation == std::array<int64_t, 2>{1, 1} && w.pad[0] == 0 && w.pad[1] == 0;
 }
 
 } // namespace

@@ -99,10 +99,18 @@ TEST_CASE("windowed pools and global pools / reductions are different classes") 
   padded.name = "padded";
   padded.attrs.set("pad", std::vector<int64_t>{1, 1});
   padded.attrs.set("kernel", std::vector<int64_t>{10, 10});
-  g.layers = {mp, whole, padded};
+  // The plane exactly, with pads at the bottom/right only (never reached): still a global pool,
+  // as the kernel runs it (kernels/cpu/pool.hpp covers_plane).
+  Layer bottom_pad = whole;
+  bottom_pad.name = "bottom_pad";
+  bottom_pad.attrs.set("pad", std::vector<int64_t>{0, 0, 1, 1});
+  bottom_pad.attrs.set("stride", std::vector<int64_t>{2, 2}); // one window: (8 + 1 - 8) / 2 + 1
+  g.layers = {mp, whole, padded, bottom_pad};
   infer_shapes(g);
   CHECK(op_class_of(g, g.layers[1]) == OpClass::reduce);
   CHECK(op_class_of(g, g.layers[2]) == OpClass::pool); // its window reaches into padding
+  REQUIRE(g.tensor("bottom_pad").shape == Shape{1, 8, 1, 1});
+  CHECK(op_class_of(g, g.layers[3]) == OpClass::reduce);
 }
 
 TEST_CASE("conv layers: dense, depthwise and lowered bytes") {

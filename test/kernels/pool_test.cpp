@@ -85,6 +85,13 @@ TEST_CASE("a window over the whole plane without padding runs as a global pool")
   CHECK_FALSE(covers_plane(padded));
   CHECK(check_pool(padded, false) < 1e-5);
   CHECK_FALSE(covers_plane(geom(8, 2, 2, 0, false)));
+  // A window past the plane's bottom/right (a bottom/right pad): the windowed kernel, which
+  // knows how an average that counts pads divides; perfmodel::op_class_of says `pool` too.
+  PoolGeom over = whole;
+  over.kh = over.kw = 8, over.sh = over.sw = 2;
+  over.count_include_pad = true;
+  CHECK_FALSE(covers_plane(over));
+  CHECK(check_pool(over, false) < 1e-5);
 }
 
 TEST_CASE("ceil mode yields the extra window and it holds the max of its clipped part") {
