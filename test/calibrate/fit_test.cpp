@@ -95,56 +95,59 @@ TEST_CASE("fit recovers known GEMM parameters within 1%") {
   CHECK(cc.stats.mape < 1e-4);
 }
 
-TEST_CASE("fit recovers a streaming class: bandwidth per level and overhead") {
-  const FitOptions o = test_options();
-  EfficiencyParams truth;
-  truth.peak_flops_per_second = 4e12; // never the limit: a streaming op
-  truth.bytes_per_second = {5e11, 2e11, 1e11, 3e10};
-  truth.overlap = 0.0;
-  truth.overhead_seconds = 3e-6;
-  const Calibration cal = frame(o);
-  std::vector<Sample> samples;
-  for (double bytes = 4e3; bytes < 4e8; bytes *= 1.7) {
-    Sample s;
-    s.op_class = OpClass::elementwise;
-    s.bytes = bytes;
-    s.flops = bytes / 8; // one FLOP per output element of a binary op
-    s.seconds = model_seconds(cal, truth, s.features());
-    samples.push_back(s);
-  }
-  const ClassCalibration cc = fit_class(samples, o);
+namespace {
+
+EfficiencyParams streaming_truth() {
+  EfficiencyParams p;
+  p.peak_flops_per_second = 4e12; // never the limit: a streaming op
+  p.bytes_per_second = {5e11, 2e11, 1e11, 3e10};
+  p.overlap = 0.0;
+  p.overhead_seconds = 3e-6;
+  return p;
+}
+
+// A streaming call of `bytes` (one FLOP per `bytes_per_flop`), timed as the model says.
+Sample streaming_sample(const FitOptions &o, OpClass c, double bytes, double bytes_per_flop,
+                        double reuse_bytes = 0) {
+  Sample s;
+  s.op_class = c;
+  s.bytes = bytes;
+  s.flops = bytes / bytes_per_flop;
+  s.reuse_bytes = reuse_bytes;
+  s.seconds = model_seconds(frame(o), streaming_truth(), s.features());
+  return s;
+}
+
+void check_streaming_fit(const ClassCalibration &cc) {
+  const EfficiencyParams truth = streaming_truth();
   for (size_t l = 0; l < 4; ++l)
     check_close(cc.params.bytes_per_second[l], truth.bytes_per_second[l], 0.01, "bandwidth");
   check_close(cc.params.overhead_seconds, truth.overhead_seconds, 0.01, "overhead");
+  CHECK(cc.stats.mape < 1e-4);
+}
+
+} // namespace
+
+TEST_CASE("fit recovers a streaming class: bandwidth per level and overhead") {
+  const FitOptions o = test_options();
+  std::vector<Sample> samples;
+  for (double bytes = 4e3; bytes < 4e8; bytes *= 1.7) // one FLOP per element of a binary op
+    samples.push_back(streaming_sample(o, OpClass::elementwise, bytes, 8));
+  const ClassCalibration cc = fit_class(samples, o);
+  check_streaming_fit(cc);
   CHECK(cc.params.tile_m == 1);
   CHECK(cc.params.m_half == 0);
 }
 
 TEST_CASE("fit recovers the bandwidths from samples timed inside networks (reuse distance)") {
   const FitOptions o = test_options();
-  EfficiencyParams truth;
-  truth.peak_flops_per_second = 4e12;
-  truth.bytes_per_second = {5e11, 2e11, 1e11, 3e10};
-  truth.overhead_seconds = 3e-6;
-  const Calibration cal = frame(o);
   std::vector<Sample> samples;
   // Only samples below DRAM size: the DRAM bandwidth shows only through the reuse distances of
   // layers timed inside networks.
   for (double bytes = 4e3; bytes < 3e7; bytes *= 1.7)
-    for (double reuse : {0.0, 1e6, 5e7}) {
-      Sample s;
-      s.op_class = OpClass::norm;
-      s.bytes = bytes;
-      s.flops = bytes / 4;
-      s.reuse_bytes = reuse;
-      s.seconds = model_seconds(cal, truth, s.features());
-      samples.push_back(s);
-    }
-  const ClassCalibration cc = fit_class(samples, o);
-  for (size_t l = 0; l < 4; ++l)
-    check_close(cc.params.bytes_per_second[l], truth.bytes_per_second[l], 0.01, "bandwidth");
-  check_close(cc.params.overhead_seconds, truth.overhead_seconds, 0.01, "overhead");
-  CHECK(cc.stats.mape < 1e-4);
+    for (double reuse : {0.0, 1e6, 5e7})
+      samples.push_back(streaming_sample(o, OpClass::norm, bytes, 4, reuse));
+  check_streaming_fit(fit_class(samples, o));
 }
 
 TEST_CASE("robust loss keeps outliers from dragging the fit") {
