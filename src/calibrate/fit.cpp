@@ -133,6 +133,9 @@ Solved solve(const std::vector<Sample> &samples, const FitOptions &opts, const C
   double lowering = 1.0, overlap = 0.5, log_overhead = std::log(st.overhead);
 
   ceres::Problem problem;
+  // One loss for every residual (the problem owns it once): made before any cost function, so
+  // that an unknown loss throws before anything is allocated.
+  ceres::LossFunction *loss = make_loss(opts);
   std::vector<bool> level_used(levels, false);
   bool any_flops = false, any_lowered = false;
   for (const Sample &s : samples) {
@@ -145,8 +148,8 @@ Solved solve(const std::vector<Sample> &samples, const FitOptions &opts, const C
     any_lowered = any_lowered || s.lowered_bytes > 0;
     auto *cost = new ceres::AutoDiffCostFunction<LogTimeResidual, 1, 1, 3, 1, 1, 1, 1>(
         new LogTimeResidual(r));
-    problem.AddResidualBlock(cost, make_loss(opts), &log_peak, log_halves, &log_bw[r.terms.level],
-                             &lowering, &overlap, &log_overhead);
+    problem.AddResidualBlock(cost, loss, &log_peak, log_halves, &log_bw[r.terms.level], &lowering,
+                             &overlap, &log_overhead);
   }
   // Streaming classes: where FLOPs grow in step with bytes a fitted peak and overlap would only
   // trade places with the bandwidths; the peak is then the spec's (or far above every observed
