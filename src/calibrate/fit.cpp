@@ -80,7 +80,7 @@ Start starting_point(const std::vector<Sample> &samples, const FitOptions &opts,
   double best_rate = 0, min_t = 1e30;
   for (const Sample &x : samples) {
     best_rate = std::max(best_rate, x.flops / x.seconds);
-    const size_t l = memory_level_for(frame, std::max(x.bytes + x.lowered_bytes, x.reuse_bytes));
+    const size_t l = efficiency_terms(frame, 1, 1, x.features()).level; // the model's own rule
     s.bw[l] = std::max(s.bw[l], (x.bytes + x.lowered_bytes) / x.seconds);
     min_t = std::min(min_t, x.seconds);
   }
