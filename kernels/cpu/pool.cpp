@@ -17,6 +17,23 @@ constexpr float kMaxIdentity = -std::numeric_limits<float>::infinity();
 
 template <bool Max> inline float combine(float a, float b) { return Max ? std::max(a, b) : a + b; }
 
+// Taps i in [0, k) of a window starting at o0 with dilation d that land inside [0, n).
+int64_t taps_inside(int64_t o0, int64_t k, int64_t d, int64_t n) {
+  const int64_t first = o0 >= 0 ? 0 : (-o0 + d - 1) / d;
+  const int64_t end = std::min(k, o0 >= n ? 0 : (n - o0 + d - 1) / d);
+  return std::max<int64_t>(end - first, 0);
+}
+
+// What an average pool divides the window at (y0, x0) by: its taps inside the input, or with
+// count_include_pad its taps inside the padded input (PyTorch).
+int64_t window_divisor(const PoolGeom &g, int64_t y0, int64_t x0) {
+  if (!g.count_include_pad)
+    return taps_inside(y0, g.kh, g.dh, g.h) * taps_inside(x0, g.kw, g.dw, g.w);
+  const int64_t ye = std::min(y0 + (g.kh - 1) * g.dh + 1, g.h + g.pad_top);
+  const int64_t xe = std::min(x0 + (g.kw - 1) * g.dw + 1, g.w + g.pad_left);
+  return ((ye - y0 + g.dh - 1) / g.dh) * ((xe - x0 + g.dw - 1) / g.dw);
+}
+
 // d[q] = op(d[q], r[q]) for q in [0, n): one window tap over a flat run of outputs
 // (vectorised).
 template <bool Max> void tap(float *__restrict d, const float *__restrict r, int64_t n) {
@@ -44,12 +61,7 @@ template <bool Max> void pool_separable(const PoolGeom &g, const float *in, floa
     inv.resize(static_cast<size_t>(g.oh * g.ow));
     for (int64_t y = 0; y < g.oh; ++y)
       for (int64_t x = 0; x < g.ow; ++x) {
-        const int64_t y0 = y * g.sh - g.pad_top, x0 = x * g.sw - g.pad_left;
-        int64_t div = std::max<int64_t>(std::min(y0 + g.kh, g.h) - std::max<int64_t>(y0, 0), 0) *
-                      std::max<int64_t>(std::min(x0 + g.kw, g.w) - std::max<int64_t>(x0, 0), 0);
-        if (g.count_include_pad)
-          div = (std::min(y0 + g.kh, g.h + g.pad_top) - y0) *
-                (std::min(x0 + g.kw, g.w + g.pad_left) - x0);
+        const int64_t div = window_divisor(g, y * g.sh - g.pad_top, x * g.sw - g.pad_left);
         inv[y * g.ow + x] = div > 0 ? 1.0f / float(div) : 0.0f;
       }
   }
@@ -131,7 +143,6 @@ template <bool Max> void pool_dilated(const PoolGeom &g, const float *in, float 
         for (int64_t x = 0; x < g.ow; ++x) {
           const int64_t y0 = y * g.sh - g.pad_top, x0 = x * g.sw - g.pad_left;
           float acc = Max ? kMaxIdentity : 0.0f;
-          int64_t count = 0;
           for (int64_t i = 0; i < g.kh; ++i) {
             const int64_t iy = y0 + i * g.dh;
             if (iy < 0 || iy >= g.h)
@@ -141,16 +152,10 @@ template <bool Max> void pool_dilated(const PoolGeom &g, const float *in, float 
               if (ix < 0 || ix >= g.w)
                 continue;
               acc = combine<Max>(acc, src[iy * g.w + ix]);
-              ++count;
             }
           }
           if constexpr (!Max) {
-            int64_t div = count;
-            if (g.count_include_pad) {
-              const int64_t ye = std::min(y0 + (g.kh - 1) * g.dh + 1, g.h + g.pad_top);
-              const int64_t xe = std::min(x0 + (g.kw - 1) * g.dw + 1, g.w + g.pad_left);
-              div = ((ye - y0 + g.dh - 1) / g.dh) * ((xe - x0 + g.dw - 1) / g.dw);
-            }
+            const int64_t div = window_divisor(g, y0, x0);
             acc = div > 0 ? acc / float(div) : 0.0f;
           }
           dst[y * g.ow + x] = acc;

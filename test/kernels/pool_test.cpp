@@ -48,6 +48,7 @@ TEST_CASE("max and average pooling match the reference") {
     CHECK(check_pool(geom(12, 2, 4, 1, true), max) < 1e-5);  // stride > window: gaps
   }
   CHECK(check_pool(geom(11, 3, 1, 1, false, 2), true) < 1e-5); // dilated max pool
+  CHECK(check_pool(geom(11, 3, 1, 1, false, 2), false) < 1e-5); // dilated average: clipped taps
   CHECK(check_pool(geom(7, 1, 1, 0, false), true) == 0.0);       // 1x1 window: a copy
   CHECK(check_pool(geom(7, 1, 1, 0, false), false) == 0.0);
   CHECK(check_pool(geom(7, 1, 2, 0, false), false) < 1e-5);      // 1x1 stride 2: not a copy
