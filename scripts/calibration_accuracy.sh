@@ -3,7 +3,8 @@
 # the pure roofline, and prints median per-layer |error| (layers >= 50 us) and end-to-end error.
 # Usage: scripts/calibration_accuracy.sh [BUILD_DIR] [OUT_DIR]   (CALIBRATION=file skips calibrate)
 # ATTEMPTS=3 (default): a calibrated measurement whose compute probe drifted more than 10% from
-# the calibration's (the host was not in the calibrated state: a busy SMT sibling halves a core)
+# the calibration's, or its cross-core probe more than 25% (the host was not in the calibrated
+# state: a busy SMT sibling halves a core; the vCPUs were moved to other core complexes),
 # is repeated, up to this many attempts, and the last attempt is kept; every attempt's figures
 # stay in OUT_DIR/attempts.log and the table says how many were taken.
 # CALIBRATE_ARGS: extra arguments for calibrate (e.g. --no-networks: isolated kernels only).
@@ -41,9 +42,10 @@ for r in "${runs[@]}"; do
 import json, sys
 j = json.load(open(sys.argv[1]))
 s, h = j["summary"], j["host_state"]
-d = lambda k: "-" if h[k] is None else f"{100*h[k]['compute']:+.0f}%/{100*h[k]['memory']:+.0f}%"
+d = lambda k: "-" if h[k] is None else \
+    f"{100*h[k]['compute']:+.0f}%/{100*h[k]['memory']:+.0f}%/{100*h[k]['cross_core']:+.0f}%"
 print(f"{j['model']} attempt {sys.argv[2]}: median |err| {100*s['median_abs_error']:.1f}%, "
-      f"e2e {100*s['end_to_end_error']:+.1f}%, drift (compute/memory) before {d('drift_before')} "
+      f"e2e {100*s['end_to_end_error']:+.1f}%, drift (compute/memory/cross-core) before {d('drift_before')} "
       f"after {d('drift_after')}, changed {h['changed']}")
 open(sys.argv[1] + ".changed", "w").write(str(h["changed"]))
 PY

@@ -6,12 +6,17 @@
 
 namespace perfmodel {
 
-/// Two probe figures of the host's state at one moment (kernels/cpu/host_probe.hpp): on a
+/// The probe figures of the host's state at one moment (kernels/cpu/host_probe.hpp): on a
 /// shared host the neighbours can halve a core's compute (a busy SMT sibling) or move the DRAM
-/// bandwidth by half (40-48 against 65-72 GB/s on the 2-core VM), for seconds at a time.
+/// bandwidth by half (40-48 against 65-72 GB/s on the 2-core VM), for seconds at a time, and the
+/// hypervisor moves the vCPUs between physical cores: on the 2-core VM a thread reads what the
+/// other one just wrote at about 100 GB/s when they share a core complex and at 35-40 GB/s when
+/// they do not, for minutes at a time.
 struct HostState {
   double fp32_flops_per_second = 0; // FMA chains on every thread
   double dram_bytes_per_second = 0; // a read sweep over a working set well beyond the LLC
+  /// Each thread reads the block another thread has just written (0: not probed, one thread).
+  double cross_core_bytes_per_second = 0;
 };
 
 /// A measurement whose compute probe drifts further than this from the calibration's was taken
@@ -22,11 +27,20 @@ struct HostState {
 /// runs its drift (up to +87%) did not go with the errors while the compute drift (-50%) did.
 inline constexpr double kHostComputeTolerance = 0.10;
 
+/// A measurement whose cross-core probe drifts further than this from the calibration's ran
+/// with the threads placed otherwise than calibrated. The two placements seen on the 2-core VM
+/// differ by 2.7x (104 against 38 GB/s) and each holds within +-6% from probe to probe; in the
+/// slow one ResNet-50 at batch 1 took 46-50 ms against 39 ms in the fast one, its batch norms
+/// after a convolution 3-5x longer (half of their input sits in the other core's cache).
+inline constexpr double kHostCrossCoreTolerance = 0.25;
+
 /// now / reference - 1 for each probe figure (0 where the reference is missing).
 struct HostDrift {
   double compute = 0;
   double memory = 0;
-  bool beyond_tolerance() const; // compute beyond kHostComputeTolerance
+  double cross_core = 0;
+  /// compute beyond kHostComputeTolerance or cross_core beyond kHostCrossCoreTolerance
+  bool beyond_tolerance() const;
 };
 HostDrift host_drift(const HostState &reference, const HostState &now);
 

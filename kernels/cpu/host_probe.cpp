@@ -1,8 +1,45 @@
 #include "kernels/cpu/host_probe.hpp"
 
+#include <algorithm>
+#include <atomic>
+#include <vector>
+
+#include "kernels/cpu/host_allocator.hpp"
 #include "kernels/cpu/microbench.hpp"
+#include "kernels/cpu/parallel.hpp"
+#include "kernels/cpu/stream.hpp"
+#include "kernels/cpu/timing.hpp"
 
 namespace perfmodel::kernels::cpu {
+
+double cross_core_read_bytes_per_second(int rounds) {
+  const int threads = num_threads();
+  if (threads < 2 || rounds < 1)
+    return 0;
+  const int64_t block = kCrossCoreBlockBytes / int64_t(sizeof(float));
+  std::vector<float, HostAllocator<float>> data(size_t(block * threads));
+  std::vector<float> sums(size_t(threads), 0.0f);
+  std::vector<double> seconds;
+  for (int r = 0; r <= rounds; ++r) { // round 0 is the warm-up
+    // chunk i of parallel_for(threads, 1, ...) runs on thread i (parallel.hpp), every round
+    parallel_for(threads, 1, [&](int64_t b, int64_t e) {
+      for (int64_t t = b; t < e; ++t)
+        std::fill_n(data.data() + t * block, block, float(r + t));
+    });
+    const double t0 = now_seconds();
+    parallel_for(threads, 1, [&](int64_t b, int64_t e) {
+      for (int64_t t = b; t < e; ++t)
+        sums[size_t(t)] += stream_read(data.data() + ((t + 1) % threads) * block, block);
+    });
+    if (r > 0)
+      seconds.push_back(now_seconds() - t0);
+  }
+  static std::atomic<float> sink{0}; // the sums must not be elided
+  sink.store(sums[0], std::memory_order_relaxed);
+  std::nth_element(seconds.begin(), seconds.begin() + seconds.size() / 2, seconds.end());
+  const double median = seconds[seconds.size() / 2];
+  return median > 0 ? double(kCrossCoreBlockBytes) * threads / median : 0;
+}
 
 HostState probe_host(int runs) {
   MicrobenchOptions o;
@@ -19,6 +56,7 @@ HostState probe_host(int runs) {
   HostState s;
   s.fp32_flops_per_second = run_bench(fma, o).flops_per_second();
   s.dram_bytes_per_second = run_bench(read, o).bytes_per_second();
+  s.cross_core_bytes_per_second = cross_core_read_bytes_per_second(3 * runs);
   return s;
 }
 

@@ -28,7 +28,8 @@ int num_threads();
 void set_num_threads(int n);
 
 /// Splits [0, n) into at most num_threads() contiguous chunks of at least `grain` items and
-/// runs fn(begin, end) on them, the first chunk on the calling thread; returns when all are done.
+/// runs fn(begin, end) on them, the first chunk on the calling thread and chunk i on the pool's
+/// thread i (the same thread at every call); returns when all are done.
 /// A parallel_for called from inside fn, or while another thread's parallel_for runs, runs
 /// serially on its caller. An exception thrown by fn is rethrown on the caller.
 void parallel_for(int64_t n, int64_t grain, const std::function<void(int64_t, int64_t)> &fn);

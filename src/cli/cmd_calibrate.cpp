@@ -95,20 +95,22 @@ std::vector<calibrate::Sample> microbenchmark_samples(const CalibrateArgs& a, Ca
   std::string listed;
   bool moved = false;
   for (const HostState& p : probes) {
-    char buf[64];
-    std::snprintf(buf, sizeof buf, "%s%.3g/%.3g", listed.empty() ? "" : ", ",
-                  p.fp32_flops_per_second, p.dram_bytes_per_second);
+    char buf[96];
+    std::snprintf(buf, sizeof buf, "%s%.3g/%.3g/%.3g", listed.empty() ? "" : ", ",
+                  p.fp32_flops_per_second, p.dram_bytes_per_second, p.cross_core_bytes_per_second);
     listed += buf;
     moved = moved || host_drift(*cal.host_state, p).beyond_tolerance();
   }
-  std::fprintf(stderr, "calibrate: host probes (fp32 FMA FLOP/s / DRAM read B/s): %s\n",
+  std::fprintf(stderr,
+               "calibrate: host probes (fp32 FMA FLOP/s / DRAM read B/s / cross-core read B/s): "
+               "%s\n",
                listed.c_str());
   if (moved)
     std::fprintf(stderr,
-                 "calibrate: warning: the host's compute rate changed during calibration (a "
-                 "probe beyond %.0f%% from their median); a calibration taken in a steady state "
-                 "predicts better\n",
-                 100 * kHostComputeTolerance);
+                 "calibrate: warning: the host's state changed during calibration (a probe's "
+                 "compute beyond %.0f%% or cross-core read beyond %.0f%% from their median); a "
+                 "calibration taken in a steady state predicts better\n",
+                 100 * kHostComputeTolerance, 100 * kHostCrossCoreTolerance);
   int noisy = 0;
   for (const auto& r : results) noisy += r.time.noisy ? 1 : 0;
   std::fprintf(stderr, "calibrate: %zu microbenchmarks in %.1f s (%d noisy)\n", results.size(),

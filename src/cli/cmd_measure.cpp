@@ -167,16 +167,18 @@ int run_measure(const MeasureArgs &a) {
   if (cal)
     run.host_reference = cal->host_state;
   const report::MeasurementView view = report::make_measurement_view(p, run);
-  if (view.host.changed) // a warning, not progress: printed with --quiet too
+  if (view.host.changed) { // a warning, not progress: printed with --quiet too
+    const HostDrift b = view.host.drift_before.value_or(HostDrift{});
+    const HostDrift e = view.host.drift_after.value_or(HostDrift{});
     std::fprintf(stderr,
-                 "measure: warning: the host's compute probe drifted beyond %.0f%% from the "
-                 "calibration's (compute %+.0f%% / %+.0f%%, memory %+.0f%% / %+.0f%%, before / "
-                 "after): the errors reflect the host's state\n",
-                 100 * kHostComputeTolerance,
-                 100 * view.host.drift_before.value_or(HostDrift{}).compute,
-                 100 * view.host.drift_after.value_or(HostDrift{}).compute,
-                 100 * view.host.drift_before.value_or(HostDrift{}).memory,
-                 100 * view.host.drift_after.value_or(HostDrift{}).memory);
+                 "measure: warning: the host's probes drifted from the calibration's beyond "
+                 "%.0f%% (compute) or %.0f%% (cross-core read): compute %+.0f%% / %+.0f%%, "
+                 "cross-core %+.0f%% / %+.0f%%, memory %+.0f%% / %+.0f%% (before / after); the "
+                 "errors reflect the host's state\n",
+                 100 * kHostComputeTolerance, 100 * kHostCrossCoreTolerance, 100 * b.compute,
+                 100 * e.compute, 100 * b.cross_core, 100 * e.cross_core, 100 * b.memory,
+                 100 * e.memory);
+  }
   if (!a.save_samples.empty())
     io::write_file_atomic(a.save_samples, calibrate::write_samples_csv(measured_layer_samples(g, m, *statistic, "measure:")));
   emit(a.out, report::render_measurement(view, fmt));

@@ -276,8 +276,11 @@ bool is_valid(const Calibration &cal, std::string *error) {
   if (cal.memory_levels.empty())
     return fail("at least one memory level is needed");
   if (cal.host_state && !(finite_positive(cal.host_state->fp32_flops_per_second) &&
-                          finite_positive(cal.host_state->dram_bytes_per_second)))
-    return fail("host_state needs positive fp32_flops_per_second and dram_bytes_per_second");
+                          finite_positive(cal.host_state->dram_bytes_per_second) &&
+                          (cal.host_state->cross_core_bytes_per_second == 0 ||
+                           finite_positive(cal.host_state->cross_core_bytes_per_second))))
+    return fail("host_state needs positive fp32_flops_per_second and dram_bytes_per_second "
+                "(cross_core_bytes_per_second: positive, or 0 for none)");
   for (size_t i = 0; i + 1 < cal.memory_levels.size(); ++i)
     if (!finite_positive(cal.memory_levels[i].capacity_bytes))
       return fail("memory level '" + cal.memory_levels[i].name + "' needs a positive capacity");

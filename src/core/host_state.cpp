@@ -8,11 +8,12 @@ namespace perfmodel {
 HostDrift host_drift(const HostState &reference, const HostState &now) {
   auto rel = [](double ref, double v) { return ref > 0 && v > 0 ? v / ref - 1 : 0.0; };
   return {rel(reference.fp32_flops_per_second, now.fp32_flops_per_second),
-          rel(reference.dram_bytes_per_second, now.dram_bytes_per_second)};
+          rel(reference.dram_bytes_per_second, now.dram_bytes_per_second),
+          rel(reference.cross_core_bytes_per_second, now.cross_core_bytes_per_second)};
 }
 
 bool HostDrift::beyond_tolerance() const {
-  return std::abs(compute) > kHostComputeTolerance;
+  return std::abs(compute) > kHostComputeTolerance || std::abs(cross_core) > kHostCrossCoreTolerance;
 }
 
 HostState median_state(const std::vector<HostState> &probes) {
@@ -26,7 +27,8 @@ HostState median_state(const std::vector<HostState> &probes) {
     const size_t n = v.size();
     return n % 2 ? v[n / 2] : 0.5 * (v[n / 2 - 1] + v[n / 2]);
   };
-  return {median(&HostState::fp32_flops_per_second), median(&HostState::dram_bytes_per_second)};
+  return {median(&HostState::fp32_flops_per_second), median(&HostState::dram_bytes_per_second),
+          median(&HostState::cross_core_bytes_per_second)};
 }
 
 } // namespace perfmodel

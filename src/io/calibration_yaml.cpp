@@ -188,12 +188,18 @@ Calibration parse_calibration_yaml(const std::string &src, const std::string &fi
         {text(file, l["name"], "name"), number(file, l["capacity_bytes"], "capacity_bytes")});
   }
   if (const YAML::Node h = root["host_state"]) {
-    const std::set<std::string> keys{"fp32_flops_per_second", "dram_bytes_per_second"};
-    check_keys(file, h, "host_state", keys, keys);
+    const std::set<std::string> required{"fp32_flops_per_second", "dram_bytes_per_second"};
+    check_keys(file, h, "host_state",
+               {"fp32_flops_per_second", "dram_bytes_per_second", "cross_core_bytes_per_second"},
+               required);
     HostState hs;
     hs.fp32_flops_per_second = number(file, h["fp32_flops_per_second"], "fp32_flops_per_second");
     hs.dram_bytes_per_second = number(file, h["dram_bytes_per_second"], "dram_bytes_per_second");
-    if (!(hs.fp32_flops_per_second > 0 && hs.dram_bytes_per_second > 0))
+    if (h["cross_core_bytes_per_second"]) // absent: one thread, or a file from before the probe
+      hs.cross_core_bytes_per_second =
+          number(file, h["cross_core_bytes_per_second"], "cross_core_bytes_per_second");
+    if (!(hs.fp32_flops_per_second > 0 && hs.dram_bytes_per_second > 0 &&
+          (!h["cross_core_bytes_per_second"] || hs.cross_core_bytes_per_second > 0)))
       throw InputError(at(file, h), "host_state figures must be positive");
     cal.host_state = hs;
   }
@@ -251,11 +257,16 @@ std::string write_calibration_yaml(const Calibration &cal) {
     e << YAML::Flow << YAML::BeginMap << YAML::Key << "name" << YAML::Value << l.name << YAML::Key
       << "capacity_bytes" << YAML::Value << exact(l.capacity_bytes) << YAML::EndMap;
   e << YAML::EndSeq;
-  if (cal.host_state)
+  if (cal.host_state) {
+    const HostState &h = *cal.host_state;
     e << YAML::Key << "host_state" << YAML::Value << YAML::Flow << YAML::BeginMap << YAML::Key
-      << "fp32_flops_per_second" << YAML::Value << num(cal.host_state->fp32_flops_per_second)
-      << YAML::Key << "dram_bytes_per_second" << YAML::Value
-      << num(cal.host_state->dram_bytes_per_second) << YAML::EndMap;
+      << "fp32_flops_per_second" << YAML::Value << num(h.fp32_flops_per_second) << YAML::Key
+      << "dram_bytes_per_second" << YAML::Value << num(h.dram_bytes_per_second);
+    if (h.cross_core_bytes_per_second > 0)
+      e << YAML::Key << "cross_core_bytes_per_second" << YAML::Value
+        << num(h.cross_core_bytes_per_second);
+    e << YAML::EndMap;
+  }
   write_stats(e, cal.stats);
   e << YAML::Key << "classes" << YAML::Value << YAML::BeginSeq;
   for (const auto &c : cal.classes) {

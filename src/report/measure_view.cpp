@@ -53,14 +53,17 @@ double median(std::vector<double> v) {
 }
 
 std::string probe_text(const HostState &h) {
-  return si(h.fp32_flops_per_second, "FLOP/s") + ", " + si(h.dram_bytes_per_second, "B/s");
+  std::string t = si(h.fp32_flops_per_second, "FLOP/s") + ", " + si(h.dram_bytes_per_second, "B/s");
+  if (h.cross_core_bytes_per_second > 0)
+    t += ", " + si(h.cross_core_bytes_per_second, "B/s");
+  return t;
 }
 
 std::string host_lines(const HostCheck &h) {
   if (!h.before && !h.after)
     return "";
   std::ostringstream o;
-  o << "host probes (fp32 FMA, DRAM read):";
+  o << "host probes (fp32 FMA, DRAM read, cross-core read):";
   if (h.before)
     o << " before " << probe_text(*h.before) << ";";
   if (h.after)
@@ -76,10 +79,16 @@ std::string host_lines(const HostCheck &h) {
   o << "host drift from the calibration (before / after): compute "
     << drift(h.drift_before, &HostDrift::compute) << " / " << drift(h.drift_after, &HostDrift::compute)
     << ", memory " << drift(h.drift_before, &HostDrift::memory) << " / "
-    << drift(h.drift_after, &HostDrift::memory) << "\n";
+    << drift(h.drift_after, &HostDrift::memory);
+  if (h.reference->cross_core_bytes_per_second > 0) // a calibration with the cross-core probe
+    o << ", cross-core " << drift(h.drift_before, &HostDrift::cross_core) << " / "
+      << drift(h.drift_after, &HostDrift::cross_core);
+  o << "\n";
   if (h.changed)
     o << "the host was not in its calibrated state (compute drift beyond "
-      << pct_abs(kHostComputeTolerance) << "): these errors measure the host as much as the model\n";
+      << pct_abs(kHostComputeTolerance) << " or cross-core drift beyond "
+      << pct_abs(kHostCrossCoreTolerance)
+      << "): these errors measure the host as much as the model\n";
   return o.str();
 }
 
@@ -87,13 +96,14 @@ json state_json(const std::optional<HostState> &h) {
   if (!h)
     return nullptr;
   return json{{"fp32_flops_per_second", h->fp32_flops_per_second},
-              {"dram_bytes_per_second", h->dram_bytes_per_second}};
+              {"dram_bytes_per_second", h->dram_bytes_per_second},
+              {"cross_core_bytes_per_second", h->cross_core_bytes_per_second}};
 }
 
 json drift_json(const std::optional<HostDrift> &d) {
   if (!d)
     return nullptr;
-  return json{{"compute", d->compute}, {"memory", d->memory}};
+  return json{{"compute", d->compute}, {"memory", d->memory}, {"cross_core", d->cross_core}};
 }
 
 std::string summary_lines(const MeasurementView &v) {
@@ -228,6 +238,7 @@ std::string render_measurement(const MeasurementView &v, Format f) {
                     {"layers_in_summary", s.layers_in_summary},
                     {"noisy_layers", s.noisy_layers}};
     j["host_state"] = {{"compute_tolerance", kHostComputeTolerance},
+                       {"cross_core_tolerance", kHostCrossCoreTolerance},
                        {"reference", state_json(v.host.reference)},
                        {"before", state_json(v.host.before)},
                        {"after", state_json(v.host.after)},

@@ -320,11 +320,26 @@ TEST_CASE("host_drift is the relative change of each probe figure") {
   CHECK(host_drift(HostState{4e11, 5e10}, HostState{3.5e11, 5e10}).beyond_tolerance());
 }
 
+TEST_CASE("a cross-core drift beyond 25% is another host state; a missing figure is no drift") {
+  const HostState ref{4e11, 5e10, 1.0e11}; // the vCPUs share a core complex
+  const HostDrift apart = host_drift(ref, HostState{4e11, 5e10, 3.8e10});
+  CHECK(apart.cross_core == doctest::Approx(-0.62));
+  CHECK(apart.beyond_tolerance()); // compute unchanged, the placement not
+  CHECK_FALSE(host_drift(ref, HostState{4e11, 5e10, 0.8e11}).beyond_tolerance()); // -20%
+  CHECK(host_drift(ref, HostState{4e11, 5e10, 1.3e11}).beyond_tolerance());       // +30%
+  // one thread (no probe) or a calibration from before the probe: nothing to compare
+  CHECK(host_drift(ref, HostState{4e11, 5e10, 0}).cross_core == 0);
+  CHECK_FALSE(host_drift(HostState{4e11, 5e10}, HostState{4e11, 5e10, 3.8e10}).beyond_tolerance());
+}
+
 TEST_CASE("median_state takes each probe figure's median") {
   const HostState m =
       median_state({{4e11, 6.6e10}, {2e11, 4.2e10}, {4.1e11, 4.4e10}, {4.2e11, 4.0e10}});
   CHECK(m.fp32_flops_per_second == doctest::Approx(4.05e11));
   CHECK(m.dram_bytes_per_second == doctest::Approx(4.3e10));
+  CHECK(m.cross_core_bytes_per_second == 0);
+  CHECK(median_state({{4e11, 5e10, 3.8e10}, {4e11, 5e10, 1.0e11}, {4e11, 5e10, 3.6e10}})
+            .cross_core_bytes_per_second == doctest::Approx(3.8e10));
   CHECK(median_state({}).fp32_flops_per_second == 0);
 }
 

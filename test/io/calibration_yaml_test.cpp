@@ -119,6 +119,21 @@ TEST_CASE("calibration YAML keeps the host probe figures, which are optional") {
   bad.replace(bad.find(", dram_bytes_per_second: 4.5e+10"), 32, "");
   CHECK(error_of(bad).find("error: host_state needs 'dram_bytes_per_second'") !=
         std::string::npos);
+
+  // the cross-core figure: written when probed, read back, optional (files from before it)
+  CHECK(back.host_state->cross_core_bytes_per_second == 0);
+  c.host_state->cross_core_bytes_per_second = 3.8e10;
+  const std::string with = write_calibration_yaml(c);
+  CHECK(with.find("dram_bytes_per_second: 4.5e+10, cross_core_bytes_per_second: 3.8e+10}") !=
+        std::string::npos);
+  CHECK(parse_calibration_yaml(with, "c.yaml").host_state->cross_core_bytes_per_second ==
+        doctest::Approx(3.8e10));
+  bad = with;
+  bad.replace(bad.find("cross_core_bytes_per_second: 3.8e+10"), 36, "cross_core_bytes_per_second: 0");
+  CHECK(error_of(bad).find("error: host_state figures must be positive") != std::string::npos);
+  bad = with;
+  bad.replace(bad.find("cross_core_bytes_per_second"), 27, "cross_core");
+  CHECK(error_of(bad).find("unknown key 'cross_core' in host_state") != std::string::npos);
 }
 
 TEST_CASE("find looks classes up by class and dtype") {

@@ -7,6 +7,7 @@
 
 #include "kernels/cpu/host_probe.hpp"
 #include "kernels/cpu/microbench.hpp"
+#include "kernels/cpu/parallel.hpp"
 #include "perfmodel/error.hpp"
 
 using namespace perfmodel::kernels::cpu;
@@ -136,11 +137,17 @@ TEST_CASE("run_cases spreads each case over the rounds and merges its samples") 
   CHECK(results[1].bench.name == "gemm/b");
 }
 
-TEST_CASE("probe_host measures the FMA rate and a DRAM read bandwidth of this host") {
+TEST_CASE("probe_host measures the FMA rate, a DRAM read bandwidth and a cross-core read") {
   const perfmodel::HostState s = probe_host(2);
   // Any FMA unit does better than 0.1 GFLOP/s and any DRAM than 100 MB/s; a probe that
   // returned zeros or an unfinished timing would fail here.
   CHECK(s.fp32_flops_per_second > 1e8);
   CHECK(s.dram_bytes_per_second > 1e8);
   CHECK(s.dram_bytes_per_second < 1e13); // a 192 MiB sweep cannot be served by the caches
+  if (num_threads() > 1) {
+    CHECK(s.cross_core_bytes_per_second > 1e8);
+    CHECK(s.cross_core_bytes_per_second < 1e13);
+  }
+  ThreadCountScope one(1); // no other core to read from
+  CHECK(probe_host(2).cross_core_bytes_per_second == 0);
 }

@@ -169,6 +169,25 @@ TEST_CASE("host probes: drift from the calibration's, flagged beyond the toleran
   CHECK(j["host_state"]["reference"]["dram_bytes_per_second"].get<double>() ==
         doctest::Approx(4.5e10));
   CHECK(j["host_state"]["drift_after"]["compute"].get<double>() == doctest::Approx(2.4 / 4.7 - 1));
+  CHECK(j["host_state"]["cross_core_tolerance"].get<double>() == doctest::Approx(0.25));
+}
+
+TEST_CASE("the cross-core probe: reported, and a thread placement unlike the calibration's is another state") {
+  Fixture f;
+  f.run.host_reference = HostState{4.7e11, 4.5e10, 1.0e11};
+  f.run.host_before = HostState{4.7e11, 4.5e10, 0.95e11};
+  f.run.host_after = HostState{4.7e11, 4.5e10, 3.8e10}; // the vCPUs moved apart
+  const MeasurementView v = make_measurement_view(f.p, f.run);
+  CHECK(v.host.changed);
+  const std::string t = render_measurement(v, Format::table);
+  CHECK(t.find("host probes (fp32 FMA, DRAM read, cross-core read): before 470GFLOP/s, "
+               "45.0GB/s, 95.0GB/s;") != std::string::npos);
+  CHECK(t.find("memory +0.0% / +0.0%, cross-core -5.0% / -62.0%") != std::string::npos);
+  CHECK(t.find("or cross-core drift beyond 25.0%") != std::string::npos);
+  const auto j = nlohmann::json::parse(render_measurement(v, Format::json));
+  CHECK(j["host_state"]["after"]["cross_core_bytes_per_second"].get<double>() ==
+        doctest::Approx(3.8e10));
+  CHECK(j["host_state"]["drift_after"]["cross_core"].get<double>() == doctest::Approx(-0.62));
 }
 
 TEST_CASE("table, CSV and Markdown show the same numbers") {
