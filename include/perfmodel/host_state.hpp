@@ -2,6 +2,7 @@
 // the state a calibration was taken in (docs/measure.md, "Host state").
 #pragma once
 
+#include <optional>
 #include <vector>
 
 namespace perfmodel {
@@ -10,7 +11,7 @@ namespace perfmodel {
 /// shared host the neighbours can halve a core's compute (a busy SMT sibling) or move the DRAM
 /// bandwidth by half (40-48 against 65-72 GB/s on the 2-core VM), for seconds at a time, and the
 /// hypervisor moves the vCPUs between physical cores: on the 2-core VM a thread reads what the
-/// other one just wrote at about 100 GB/s when they share a core complex and at 35-40 GB/s when
+/// other one just wrote at 128-146 GB/s when they share a core complex and at about 60 GB/s when
 /// they do not, for minutes at a time.
 struct HostState {
   double fp32_flops_per_second = 0; // FMA chains on every thread
@@ -29,9 +30,10 @@ inline constexpr double kHostComputeTolerance = 0.10;
 
 /// A measurement whose cross-core probe drifts further than this from the calibration's ran
 /// with the threads placed otherwise than calibrated. The two placements seen on the 2-core VM
-/// differ by 2.7x (104 against 38 GB/s) and each holds within +-6% from probe to probe; in the
-/// slow one ResNet-50 at batch 1 took 46-50 ms against 39 ms in the fast one, its batch norms
-/// after a convolution 3-5x longer (half of their input sits in the other core's cache).
+/// differ by 2.1-2.4x (128-146 against 57-62 GB/s) and each holds within +-6% from probe to
+/// probe; in the slow one ResNet-50 at batch 1 took 46-50 ms against 39-41 ms in the fast one,
+/// its batch norms after a convolution 3-5x longer (half of their input sits in the other
+/// core's cache).
 inline constexpr double kHostCrossCoreTolerance = 0.25;
 
 /// now / reference - 1 for each probe figure (0 where the reference is missing).
@@ -39,6 +41,9 @@ struct HostDrift {
   double compute = 0;
   double memory = 0;
   double cross_core = 0;
+  /// How far from the reference, in tolerances: max(|compute| / kHostComputeTolerance,
+  /// |cross_core| / kHostCrossCoreTolerance). The memory drift is not judged (above).
+  double severity() const;
   /// compute beyond kHostComputeTolerance or cross_core beyond kHostCrossCoreTolerance
   bool beyond_tolerance() const;
 };
@@ -46,5 +51,13 @@ HostDrift host_drift(const HostState &reference, const HostState &now);
 
 /// The median of each figure over several probes (a steadier reference than any one of them).
 HostState median_state(const std::vector<HostState> &probes);
+
+/// Of several calibrations' host states (nullopt: a calibration without probes), the index of
+/// the one `now` drifted least from (smallest severity; the first of equals); nullopt when none
+/// has a state. `measure` with several --calibration files predicts with that one, so that a
+/// host that changes state (on the 2-core VM: the vCPUs' placement) is predicted by a
+/// calibration taken in the state it is in.
+std::optional<size_t> nearest_state(const std::vector<std::optional<HostState>> &references,
+                                    const HostState &now);
 
 } // namespace perfmodel

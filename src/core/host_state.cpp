@@ -12,8 +12,27 @@ HostDrift host_drift(const HostState &reference, const HostState &now) {
           rel(reference.cross_core_bytes_per_second, now.cross_core_bytes_per_second)};
 }
 
-bool HostDrift::beyond_tolerance() const {
-  return std::abs(compute) > kHostComputeTolerance || std::abs(cross_core) > kHostCrossCoreTolerance;
+double HostDrift::severity() const {
+  return std::max(std::abs(compute) / kHostComputeTolerance,
+                  std::abs(cross_core) / kHostCrossCoreTolerance);
+}
+
+bool HostDrift::beyond_tolerance() const { return severity() > 1; }
+
+std::optional<size_t> nearest_state(const std::vector<std::optional<HostState>> &references,
+                                    const HostState &now) {
+  std::optional<size_t> best;
+  double best_severity = 0;
+  for (size_t i = 0; i < references.size(); ++i) {
+    if (!references[i])
+      continue;
+    const double s = host_drift(*references[i], now).severity();
+    if (!best || s < best_severity) {
+      best = i;
+      best_severity = s;
+    }
+  }
+  return best;
 }
 
 HostState median_state(const std::vector<HostState> &probes) {

@@ -332,6 +332,24 @@ TEST_CASE("a cross-core drift beyond 25% is another host state; a missing figure
   CHECK_FALSE(host_drift(HostState{4e11, 5e10}, HostState{4e11, 5e10, 3.8e10}).beyond_tolerance());
 }
 
+TEST_CASE("nearest_state picks the calibration whose state the host drifted least from") {
+  const HostState now{4.2e11, 4e10, 1.3e11}; // the vCPUs share a core complex
+  const HostState apart{4.1e11, 6.5e10, 5.7e10}, together{4.25e11, 3.7e10, 1.37e11};
+  CHECK(nearest_state({apart, together}, now) == size_t(1));
+  CHECK(nearest_state({together, apart}, now) == size_t(0));
+  // compute counts in its own tolerance: 8% off compute (0.8) beats 30% off cross-core (1.2)
+  CHECK(nearest_state({HostState{4.2e11, 4e10, 1.0e11}, HostState{3.9e11, 4e10, 1.3e11}}, now) ==
+        size_t(1));
+  CHECK(host_drift(HostState{4e11, 5e10, 1e11}, HostState{3.8e11, 5e10, 1.3e11}).severity() ==
+        doctest::Approx(1.2));
+  // a calibration without probes is never preferred; none with them: no choice
+  CHECK(nearest_state({std::nullopt, apart}, now) == size_t(1));
+  CHECK_FALSE(nearest_state({std::nullopt, std::nullopt}, now));
+  CHECK_FALSE(nearest_state({}, now));
+  // equals: the first
+  CHECK(nearest_state({together, together}, now) == size_t(0));
+}
+
 TEST_CASE("median_state takes each probe figure's median") {
   const HostState m =
       median_state({{4e11, 6.6e10}, {2e11, 4.2e10}, {4.1e11, 4.4e10}, {4.2e11, 4.0e10}});
