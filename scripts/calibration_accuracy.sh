@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # Calibrates this CPU from microbenchmarks, then measures the issue-4 models calibrated and with
 # the pure roofline, and prints median per-layer |error| (layers >= 50 us) and end-to-end error.
-# Usage: scripts/calibration_accuracy.sh [BUILD_DIR] [OUT_DIR]   (CALIBRATION=file skips calibrate)
+# Usage: scripts/calibration_accuracy.sh [BUILD_DIR] [OUT_DIR]   (CALIBRATION=file skips calibrate;
+# CALIBRATION="a.yaml b.yaml": measure predicts with the one nearest the host's state)
 # ATTEMPTS=3 (default): a calibrated measurement whose compute probe drifted more than 10% from
 # the calibration's, or its cross-core probe more than 25% (the host was not in the calibrated
 # state: a busy SMT sibling halves a core; the vCPUs were moved to other core complexes),
@@ -21,6 +22,8 @@ out=${2:-out/accuracy}
 bin=$build/perfmodel
 mkdir -p "$out"
 cal=${CALIBRATION:-$out/zen5-2c.yaml}
+cal_args=()
+for c in $cal; do cal_args+=(--calibration "$c"); done
 stat=${STATISTIC:-p20}
 buffers=${BUFFERS:-reuse}
 attempts=${ATTEMPTS:-3}
@@ -35,7 +38,7 @@ runs=("resnet50 1 80" "mobilenet_v2 1 400" "vgg16 1 40" "nin 5 60")
 for r in "${runs[@]}"; do
   set -- $r
   for a in $(seq 1 "$attempts"); do
-    "$bin" measure --model "$1" --batch "$2" --hw zen5-2c --calibration "$cal" --iters "$3" \
+    "$bin" measure --model "$1" --batch "$2" --hw zen5-2c "${cal_args[@]}" --iters "$3" \
       --statistic "$stat" --buffers "$buffers" --threads "$threads" -q --format json \
       -o "$out/$1-b$2-calibrated.json"
     changed=$(python3 - "$out/$1-b$2-calibrated.json" "$a" >> "$out/attempts.log" <<'PY'
@@ -44,7 +47,7 @@ j = json.load(open(sys.argv[1]))
 s, h = j["summary"], j["host_state"]
 d = lambda k: "-" if h[k] is None else \
     f"{100*h[k]['compute']:+.0f}%/{100*h[k]['memory']:+.0f}%/{100*h[k]['cross_core']:+.0f}%"
-print(f"{j['model']} attempt {sys.argv[2]}: median |err| {100*s['median_abs_error']:.1f}%, "
+print(f"{j['model']} attempt {sys.argv[2]} ({j['calibration']}): median |err| {100*s['median_abs_error']:.1f}%, "
       f"e2e {100*s['end_to_end_error']:+.1f}%, drift (compute/memory/cross-core) before {d('drift_before')} "
       f"after {d('drift_after')}, changed {h['changed']}")
 open(sys.argv[1] + ".changed", "w").write(str(h["changed"]))

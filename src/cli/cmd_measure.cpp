@@ -27,7 +27,7 @@ struct MeasureArgs {
   std::string device = "cpu";
   ModelOptions model;
   std::string hw = "zen5-2c";
-  std::string calibration;
+  std::vector<std::string> calibrations; // several: the one nearest the host's state is used
   std::string timing = "network";
   std::string statistic = "p20";
   std::string buffers = "reuse";
@@ -114,13 +114,14 @@ int run_measure(const MeasureArgs &a) {
     throw InputError("measure: --model is required (or --microbench)");
   const report::Format fmt = output_format(a.out); // reject a bad --format before running
   const HwSpec hw = io::load_hw(a.hw);
-  std::optional<Calibration> cal;
-  if (!a.calibration.empty())
-    cal = io::load_calibration(a.calibration);
+  std::vector<Calibration> cals;
+  for (const std::string &c : a.calibrations)
+    cals.push_back(io::load_calibration(c));
+  size_t chosen = 0; // the calibration predicted with
   const Graph g = io::load_model(a.model.model, load_options(a.model));
   PredictOptions po;
-  po.calibration = cal ? &*cal : nullptr;
-  const Prediction p = predict(g, hw, po);
+  po.calibration = cals.empty() ? nullptr : &cals[0];
+  Prediction p = predict(g, hw, po); // before the run: a model it cannot predict fails fast
 
   kc::MeasureOptions mo;
   mo.warmup = a.warmup;
@@ -143,6 +144,20 @@ int run_measure(const MeasureArgs &a) {
                  "but executed in fp32\n",
                  std::string(to_string(g.dtype)).c_str());
   const kc::GraphMeasurement m = kc::measure_graph(g, mo);
+  if (cals.size() > 1) { // the calibration taken in the state the host was in before the passes
+    std::vector<std::optional<HostState>> states;
+    for (const Calibration &c : cals)
+      states.push_back(c.host_state);
+    if (const auto probe = m.host_before ? m.host_before : m.host_after)
+      chosen = nearest_state(states, *probe).value_or(0);
+    if (chosen != 0) {
+      po.calibration = &cals[chosen];
+      p = predict(g, hw, po);
+    }
+    if (!a.quiet)
+      std::fprintf(stderr, "measure: predicting with %s (the nearest host state of %zu)\n",
+                   a.calibrations[chosen].c_str(), cals.size());
+  }
 
   report::MeasurementRun run;
   run.device = device_str(m.threads);
@@ -151,7 +166,10 @@ int run_measure(const MeasureArgs &a) {
   run.buffers = std::string(kc::to_string(m.buffers));
   run.activation_bytes = double(m.activation_bytes);
   run.workspace_bytes = double(m.workspace_bytes);
-  run.calibration = a.calibration;
+  if (!cals.empty())
+    run.calibration = a.calibrations[chosen];
+  if (cals.size() > 1)
+    run.calibration_candidates = a.calibrations;
   run.min_layer_seconds = a.min_layer_us * 1e-6;
   const auto statistic = parse_time_statistic(a.statistic);
   if (!statistic)
@@ -164,8 +182,8 @@ int run_measure(const MeasureArgs &a) {
   run.network = to_view(m.network);
   run.host_before = m.host_before;
   run.host_after = m.host_after;
-  if (cal)
-    run.host_reference = cal->host_state;
+  if (!cals.empty())
+    run.host_reference = cals[chosen].host_state;
   const report::MeasurementView view = report::make_measurement_view(p, run);
   if (view.host.changed) { // a warning, not progress: printed with --quiet too
     const HostDrift b = view.host.drift_before.value_or(HostDrift{});
@@ -206,8 +224,11 @@ void register_measure(CLI::App &app, Runner &run) {
   cmd->get_option("--model")->required(false);
   cmd->add_option("--hw", a->hw, "Hardware the prediction uses: a .yaml path or a name")
       ->capture_default_str();
-  cmd->add_option("--calibration", a->calibration,
-                  "Calibration file (from `perfmodel calibrate`): predict with the fitted model");
+  cmd->add_option("--calibration", a->calibrations,
+                  "Calibration file (from `perfmodel calibrate`): predict with the fitted model. "
+                  "Repeatable: with several, the one whose host probes the host drifted least "
+                  "from (probed before the passes) is used")
+      ->take_all();
   cmd->add_option("--timing", a->timing,
                   "network: time each layer inside whole forward passes; isolated: run each "
                   "layer alone, repeatedly, warm in cache")

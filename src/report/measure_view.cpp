@@ -208,6 +208,7 @@ std::string render_measurement(const MeasurementView &v, Format f) {
                     {"workspace_bytes", v.run.workspace_bytes}};
     j["calibrated"] = v.calibrated;
     j["calibration"] = v.run.calibration;
+    j["calibration_candidates"] = v.run.calibration_candidates;
     j["min_layer_seconds"] = v.run.min_layer_seconds;
     j["noisy_thresholds"] = {{"range_fraction", v.run.noisy_range_fraction},
                              {"sd_fraction", v.run.noisy_sd_fraction}};
@@ -274,7 +275,12 @@ std::string render_measurement(const MeasurementView &v, Format f) {
                     r.measured.noisy ? "noisy" : ""});
   std::ostringstream o;
   o << "measured on " << v.run.device << " (" << v.run.executed_dtype << "), predicted for "
-    << v.hardware << " (" << (v.calibrated ? "calibrated: " + v.run.calibration : "roofline")
+    << v.hardware << " ("
+    << (v.calibrated ? "calibrated: " + v.run.calibration : std::string("roofline"))
+    << (v.run.calibration_candidates.size() > 1
+            ? ", the nearest host state of " + std::to_string(v.run.calibration_candidates.size()) +
+                  " calibrations"
+            : "")
     << "), model " << v.model << " batch " << v.batch << "; " << v.run.network.warmup
     << " warm-up + " << v.run.network.iters
     << (v.run.network.cache_state == "in-network" ? " timed passes, every layer timed inside them"

@@ -47,6 +47,9 @@ struct MeasurementRun {
   double activation_bytes = 0;    // the layer outputs' buffers under that plan
   double workspace_bytes = 0;     // the layers' workspaces under that plan
   std::string calibration;          // "" = pure roofline
+  /// Every --calibration given when there were several; `calibration` is the one predicted
+  /// with (the nearest host state, perfmodel/host_state.hpp nearest_state).
+  std::vector<std::string> calibration_candidates;
   double min_layer_seconds = 50e-6; // layers below this are listed but not in the MAPE
   /// The statistic errors are computed against. On a shared host a low percentile is far more
   /// reproducible than the median.

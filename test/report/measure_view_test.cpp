@@ -190,6 +190,25 @@ TEST_CASE("the cross-core probe: reported, and a thread placement unlike the cal
   CHECK(j["host_state"]["drift_after"]["cross_core"].get<double>() == doctest::Approx(-0.62));
 }
 
+TEST_CASE("with several calibrations the report names the one used and lists them all") {
+  Fixture f;
+  f.run.calibration = "b.yaml";
+  f.run.calibration_candidates = {"a.yaml", "b.yaml"};
+  f.p.calibrated = true;
+  const MeasurementView v = make_measurement_view(f.p, f.run);
+  CHECK(render_measurement(v, Format::table)
+            .find("(calibrated: b.yaml, the nearest host state of 2 calibrations)") !=
+        std::string::npos);
+  const auto j = nlohmann::json::parse(render_measurement(v, Format::json));
+  CHECK(j["calibration"] == "b.yaml");
+  CHECK(j["calibration_candidates"] == nlohmann::json::array({"a.yaml", "b.yaml"}));
+  f.run.calibration_candidates.clear(); // one calibration: no list, no note
+  const MeasurementView one = make_measurement_view(f.p, f.run);
+  CHECK(render_measurement(one, Format::table).find("nearest host state") == std::string::npos);
+  CHECK(nlohmann::json::parse(render_measurement(one, Format::json))["calibration_candidates"]
+            .empty());
+}
+
 TEST_CASE("table, CSV and Markdown show the same numbers") {
   Fixture f;
   const MeasurementView v = make_measurement_view(f.p, f.run);
