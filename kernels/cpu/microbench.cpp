@@ -339,7 +339,9 @@ std::vector<BenchResult> run_cases(const std::vector<BenchCase> &cases,
       samples[i].insert(samples[i].end(), r.time.samples_seconds.begin(),
                         r.time.samples_seconds.end());
       if (round == 0)
-        out.push_back(std::move(r));
+        out.push_back(r);
+      if (rounds > 1)
+        out[i].rounds.push_back(std::move(r.time));
     }
     if (opts.at_round_boundary)
       opts.at_round_boundary();

@@ -52,7 +52,12 @@ struct BenchResult {
   int threads = 1; // threads actually used
   double flops = 0;
   double bytes = 0;
-  TimingStats time;
+  TimingStats time; // over the samples of every round
+  /// Each round's own statistics, in order (run_cases with more than one round; empty else).
+  /// Calibration fits the median across rounds of a round's statistic (calibrate/
+  /// microbench_samples.hpp): a round's runs share one state of a shared host, so a statistic
+  /// of the pooled runs takes the fastest round's state, not the typical one.
+  std::vector<TimingStats> rounds;
   double flops_per_second() const;
   double bytes_per_second() const;
 };
@@ -62,8 +67,9 @@ struct MicrobenchOptions {
   int threads = 0;    // 0 = every hardware thread
   int warmup = 0;     // 0 = the plan's default for the kind
   int iters = 0;      // timed runs per case over all rounds (0 = 15, 5 with --quick)
-  /// The cases run this many times in turn, iters / rounds timed runs each time, and each case's
-  /// statistics cover the samples of every round (0 = 3 for the full plan, 1 for --quick).
+  /// The cases run this many times in turn, iters / rounds timed runs each time; each case's
+  /// `time` covers the samples of every round and `rounds` keeps each round's statistics
+  /// (0 = 3 for the full plan, 1 for --quick).
   /// Spreading a case over the whole run averages out the seconds-long slow spells of a shared
   /// host (2x on memory-bound kernels on the VM) instead of catching one of them whole.
   int rounds = 0;

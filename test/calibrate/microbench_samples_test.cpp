@@ -99,3 +99,20 @@ TEST_CASE("the min statistic takes the least disturbed run") {
   r.time.p20_seconds = 1.7e-5;
   CHECK(sample_from_bench(r, TimeStatistic::p20)->seconds == 1.7e-5);
 }
+
+TEST_CASE("with rounds, the sample is the median across rounds of each round's statistic") {
+  kc::BenchResult r = result(kc::BenchKind::pool, "max", 2e-5);
+  r.time.p20_seconds = 1.0e-5; // the pooled runs' p20: the fastest round's state
+  auto round = [](double median, double p20, double min) {
+    kc::TimingStats t;
+    t.median_seconds = median, t.p20_seconds = p20, t.min_seconds = min;
+    return t;
+  };
+  r.rounds = {round(3e-5, 2.6e-5, 2.5e-5), round(1.2e-5, 1.0e-5, 0.9e-5),
+              round(2.2e-5, 2.0e-5, 1.9e-5)};
+  CHECK(sample_from_bench(r, TimeStatistic::p20)->seconds == doctest::Approx(2.0e-5));
+  CHECK(sample_from_bench(r, TimeStatistic::median)->seconds == doctest::Approx(2.2e-5));
+  CHECK(sample_from_bench(r, TimeStatistic::min)->seconds == doctest::Approx(1.9e-5));
+  r.rounds.pop_back(); // an even count: the mean of the middle two
+  CHECK(sample_from_bench(r, TimeStatistic::p20)->seconds == doctest::Approx(1.8e-5));
+}

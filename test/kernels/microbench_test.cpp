@@ -133,8 +133,18 @@ TEST_CASE("run_cases spreads each case over the rounds and merges its samples") 
     CHECK(r.time.cache_state == "in-network");
     CHECK(r.time.min_seconds <= r.time.p20_seconds);
     CHECK(r.time.p20_seconds <= r.time.median_seconds);
+    REQUIRE(r.rounds.size() == 3); // each round's own statistics, for the fit
+    for (const auto &t : r.rounds) {
+      CHECK(t.iters == 2);
+      CHECK(t.min_seconds >= r.time.min_seconds);
+      CHECK(t.max_seconds <= r.time.max_seconds);
+    }
   }
   CHECK(results[1].bench.name == "gemm/b");
+  o.rounds = 1; // one round: its statistics are `time`'s
+  o.progress = nullptr;
+  o.at_round_boundary = nullptr;
+  CHECK(run_cases({g}, o)[0].rounds.empty());
 }
 
 TEST_CASE("probe_host measures the FMA rate, a DRAM read bandwidth and a cross-core read") {
