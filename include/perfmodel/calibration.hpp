@@ -132,6 +132,24 @@ struct DeviceFingerprint {
   std::string isa_hash; // FNV-1a of the sorted ISA flags (CPU); "" for GPUs
 };
 
+/// What a whole forward pass adds to the sum of its layers' times, in the statistic both are
+/// taken in (p20 by default). Each layer's p20 skips the interruptions that land on it in only
+/// some passes (timer ticks, the other tenants' vCPUs, a late thread-pool wake-up), but every
+/// pass collects its share of them over all its layers: on the 2-core VM the p20 of a pass
+/// exceeds the sum of the layers' p20s by 8-10% for MobileNet-V2 (152 layers, 7 ms) and 1-2%
+/// for VGG-16 (40 layers, 150 ms). Fitted on the calibration networks' passes
+/// (calibrate/pass_excess.hpp); `predict` adds it to the layer sum as the predicted pass time,
+/// and `measure` compares that with the measured passes (docs/calibration.md, "Whole passes").
+struct PassExcess {
+  double per_layer_seconds = 0; // added once per layer that runs a kernel
+  double fraction = 0;          // added in proportion to the layers' predicted time
+  int networks = 0;             // calibration networks it was fitted on
+  /// The excess of a pass of `layers` kernel layers whose times sum to `layer_sum_seconds`.
+  double seconds(int layers, double layer_sum_seconds) const {
+    return per_layer_seconds * layers + fraction * layer_sum_seconds;
+  }
+};
+
 struct Calibration {
   int version = 1;
   DeviceFingerprint device;
@@ -146,6 +164,9 @@ struct Calibration {
   /// The host probes taken around the microbenchmarks (their mean); absent for calibrations
   /// fitted from measurements or traces.
   std::optional<HostState> host_state;
+  /// The pass excess fitted on the calibration networks; absent without them (--no-networks,
+  /// measurement CSVs, traces, saved samples): a pass is then predicted as its layers' sum.
+  std::optional<PassExcess> pass_excess;
 
   const ClassCalibration *find(OpClass c, DType dtype) const;
   /// find(c), else find(fallback_class(c)).

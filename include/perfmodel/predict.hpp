@@ -53,7 +53,16 @@ struct Prediction {
   std::vector<LayerPrediction> layers;
   Totals totals;                  // all layers
   Totals gemm_totals;             // conv and matrix layers only (boda's FWD TOTALS)
+  /// With a calibration that has a pass excess (calibration.hpp, PassExcess): what a whole
+  /// forward pass adds to totals.predicted_seconds, the sum of its layers; else 0.
+  double pass_excess_seconds = 0;
+  /// The predicted time of a whole pass: the layers' sum plus the pass excess.
+  double pass_seconds() const { return totals.predicted_seconds + pass_excess_seconds; }
 };
+
+/// Layers that run a kernel: all but the views (flatten, reshape, identity, dropout), which
+/// share their input's buffer. The pass excess is counted per such layer.
+int kernel_layer_count(const Graph& g);
 
 /// Predicts every layer of a shape-inferred graph. Throws InputError when the hardware has
 /// no compute unit for a layer's data type.

@@ -54,7 +54,9 @@ void progress_line(const std::string& s) { std::fprintf(stderr, "calibrate: %s\n
 
 // The calibration networks' layers, each timed inside the network's forward passes
 // (calibrate/calibration_networks.hpp): about 2 s of passes per network, 0.5 s with --quick.
-std::vector<calibrate::Sample> network_samples(const CalibrateArgs& a, TimeStatistic stat) {
+// Their whole passes go to `passes` (the pass excess is fitted on them).
+std::vector<calibrate::Sample> network_samples(const CalibrateArgs& a, TimeStatistic stat,
+                                               std::vector<calibrate::PassSample>& passes) {
   std::vector<calibrate::Sample> out;
   const double t0 = kernels::cpu::now_seconds();
   for (const Graph& g : calibrate::calibration_networks()) {
@@ -64,8 +66,14 @@ std::vector<calibrate::Sample> network_samples(const CalibrateArgs& a, TimeStati
     mo.warmup = 3;
     mo.iters = a.quick ? 5 : 20;
     mo.min_seconds = a.quick ? 0.5 : 2.0;
-    for (auto& s : measured_layer_samples(g, kernels::cpu::measure_graph(g, mo), stat, "network:"))
+    const kernels::cpu::GraphMeasurement m = kernels::cpu::measure_graph(g, mo);
+    for (auto& s : measured_layer_samples(g, m, stat, "network:"))
       if (calibrate::network_sample_fitted(s.op_class)) out.push_back(std::move(s));
+    passes.push_back(measured_pass_sample(g, m, stat));
+    const calibrate::PassSample& p = passes.back();
+    std::fprintf(stderr, "calibrate: network %s: pass %.4g s, its %d kernel layers %.4g s (%+.1f%%)\n",
+                 g.name.c_str(), p.pass_seconds, p.layers, p.layer_sum_seconds,
+                 100 * (p.pass_seconds / p.layer_sum_seconds - 1));
   }
   std::fprintf(stderr, "calibrate: %zu network layers in %.1f s\n", out.size(),
                kernels::cpu::now_seconds() - t0);
@@ -124,8 +132,14 @@ std::vector<calibrate::Sample> microbenchmark_samples(const CalibrateArgs& a, Ca
   const auto stat = parse_time_statistic(a.statistic);
   if (!stat) throw InputError("calibrate: unknown --statistic '" + a.statistic + "'");
   auto samples = calibrate::samples_from_benches(results, *stat);
-  if (!a.no_networks)
-    for (auto& s : network_samples(a, *stat)) samples.push_back(std::move(s));
+  if (!a.no_networks) {
+    std::vector<calibrate::PassSample> passes;
+    for (auto& s : network_samples(a, *stat, passes)) samples.push_back(std::move(s));
+    cal.pass_excess = calibrate::fit_pass_excess(passes);
+    if (cal.pass_excess)
+      std::fprintf(stderr, "calibrate: pass excess %.3g s per kernel layer + %.2f%% of the layers' time\n",
+                   cal.pass_excess->per_layer_seconds, 100 * cal.pass_excess->fraction);
+  }
   return samples;
 }
 
@@ -211,6 +225,7 @@ int run_calibrate(const CalibrateArgs& a) {
   cal.device = meta.device;
   cal.source = meta.source;
   cal.host_state = meta.host_state;
+  cal.pass_excess = meta.pass_excess;
   cal.date = calibrate::utc_now_iso8601();
   cal.perfmodel_version = PERFMODEL_VERSION;
   cal.hardware = hw.name;

@@ -5,6 +5,7 @@
 #include <string>
 #include <vector>
 
+#include "calibrate/pass_excess.hpp"
 #include "calibrate/sample.hpp"
 #include "kernels/cpu/executor.hpp"
 #include "perfmodel/time_statistic.hpp"
@@ -16,5 +17,10 @@ namespace perfmodel::cli {
 std::vector<calibrate::Sample> measured_layer_samples(const Graph &g,
                                                       const kernels::cpu::GraphMeasurement &m,
                                                       TimeStatistic stat, const std::string &prefix);
+
+/// The whole passes of `m` (a measurement of `g`) against the sum of its layers, both timed by
+/// `stat`: a sample of the pass excess (calibrate/pass_excess.hpp).
+calibrate::PassSample measured_pass_sample(const Graph &g, const kernels::cpu::GraphMeasurement &m,
+                                           TimeStatistic stat);
 
 } // namespace perfmodel::cli

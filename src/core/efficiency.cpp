@@ -281,6 +281,11 @@ bool is_valid(const Calibration &cal, std::string *error) {
                            finite_positive(cal.host_state->cross_core_bytes_per_second))))
     return fail("host_state needs positive fp32_flops_per_second and dram_bytes_per_second "
                 "(cross_core_bytes_per_second: positive, or 0 for none)");
+  if (cal.pass_excess &&
+      !(std::isfinite(cal.pass_excess->per_layer_seconds) &&
+        cal.pass_excess->per_layer_seconds >= 0 && std::isfinite(cal.pass_excess->fraction) &&
+        cal.pass_excess->fraction >= 0 && cal.pass_excess->networks >= 0))
+    return fail("pass_excess needs per_layer_seconds and fraction finite and >= 0");
   for (size_t i = 0; i + 1 < cal.memory_levels.size(); ++i)
     if (!finite_positive(cal.memory_levels[i].capacity_bytes))
       return fail("memory level '" + cal.memory_levels[i].name + "' needs a positive capacity");

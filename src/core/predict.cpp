@@ -2,9 +2,11 @@
 // over every layer, then sums totals.
 #include "perfmodel/predict.hpp"
 
+#include <algorithm>
 #include <stdexcept>
 
 #include "perfmodel/calibration.hpp"
+#include "perfmodel/memory_footprint.hpp"
 
 namespace perfmodel {
 
@@ -87,7 +89,15 @@ Prediction predict(const Graph& g, const HwSpec& hw, const PredictOptions& opts,
   }
   p.totals = sum_totals(p.layers, false, opts, p.power_watts);
   p.gemm_totals = sum_totals(p.layers, true, opts, p.power_watts);
+  if (opts.calibration && opts.calibration->pass_excess)
+    p.pass_excess_seconds =
+        opts.calibration->pass_excess->seconds(kernel_layer_count(g), p.totals.predicted_seconds);
   return p;
+}
+
+int kernel_layer_count(const Graph& g) {
+  return int(std::count_if(g.layers.begin(), g.layers.end(),
+                           [](const Layer& l) { return !is_view_op(l.op); }));
 }
 
 }  // namespace perfmodel

@@ -160,7 +160,7 @@ Calibration parse_calibration_yaml(const std::string &src, const std::string &fi
                      "unsupported calibration version " + std::to_string(cal.version) + " (1)");
   check_keys(file, root, "calibration",
              {"version", "device", "date", "perfmodel_version", "hardware", "source", "cores",
-              "memory_levels", "host_state", "fit", "classes"},
+              "memory_levels", "host_state", "pass_excess", "fit", "classes"},
              {"version", "device", "cores", "memory_levels", "classes"});
   const YAML::Node dev = root["device"];
   check_keys(file, dev, "device", {"kind", "name", "cores", "isa_hash"}, {"kind", "name"});
@@ -202,6 +202,18 @@ Calibration parse_calibration_yaml(const std::string &src, const std::string &fi
           (!h["cross_core_bytes_per_second"] || hs.cross_core_bytes_per_second > 0)))
       throw InputError(at(file, h), "host_state figures must be positive");
     cal.host_state = hs;
+  }
+  if (const YAML::Node x = root["pass_excess"]) {
+    check_keys(file, x, "pass_excess", {"per_layer_seconds", "fraction", "networks"},
+               {"per_layer_seconds", "fraction"});
+    PassExcess pe;
+    pe.per_layer_seconds = number(file, x["per_layer_seconds"], "per_layer_seconds");
+    pe.fraction = number(file, x["fraction"], "fraction");
+    if (x["networks"])
+      pe.networks = integer(file, x["networks"], "networks");
+    if (!(pe.per_layer_seconds >= 0 && pe.fraction >= 0 && pe.networks >= 0))
+      throw InputError(at(file, x), "pass_excess figures must be >= 0");
+    cal.pass_excess = pe;
   }
   if (root["fit"])
     cal.stats = read_stats(file, root["fit"]);
@@ -266,6 +278,13 @@ std::string write_calibration_yaml(const Calibration &cal) {
       e << YAML::Key << "cross_core_bytes_per_second" << YAML::Value
         << num(h.cross_core_bytes_per_second);
     e << YAML::EndMap;
+  }
+  if (cal.pass_excess) {
+    const PassExcess &x = *cal.pass_excess;
+    e << YAML::Key << "pass_excess" << YAML::Value << YAML::Flow << YAML::BeginMap << YAML::Key
+      << "per_layer_seconds" << YAML::Value << num(x.per_layer_seconds) << YAML::Key
+      << "fraction" << YAML::Value << num(x.fraction) << YAML::Key << "networks" << YAML::Value
+      << x.networks << YAML::EndMap;
   }
   write_stats(e, cal.stats);
   e << YAML::Key << "classes" << YAML::Value << YAML::BeginSeq;

@@ -82,9 +82,11 @@ struct MeasurementSummary {
   double mape = 0;                       // mean |error| over the layers in the summary, a fraction
   double median_abs_error = 0;           // median |error| over the same layers
   double end_to_end_error = 0;           // predicted total / measured network statistic - 1
-  double measured_total_seconds = 0;     // median (or min) of whole forward passes
-  double measured_layer_sum_seconds = 0; // sum of the per-layer medians (or mins)
-  double predicted_total_seconds = 0;
+  double measured_total_seconds = 0;     // the statistic of whole forward passes
+  double measured_layer_sum_seconds = 0; // sum of the per-layer statistics
+  double predicted_total_seconds = 0;    // a whole pass: the layers' sum + the pass excess
+  double predicted_layer_sum_seconds = 0;
+  double predicted_pass_excess_seconds = 0; // Prediction::pass_excess_seconds (0: none)
   int noisy_layers = 0;
 };
 

@@ -111,6 +111,9 @@ std::string render_table(const Graph& g, const Prediction& p, const PredictionVi
     << "  " << si(a.predicted.bytes_per_second, "B/s") << "  bound: compute "
     << si(a.seconds_compute_bound, "s") << ", memory " << si(a.seconds_memory_bound, "s")
     << ", overhead " << si(a.seconds_overhead_bound, "s") << "\n";
+  if (p.pass_excess_seconds > 0)
+    s << "whole pass " << si(p.pass_seconds(), "s") << " (the layers' sum + "
+      << si(p.pass_excess_seconds, "s") << " pass excess of the calibration)\n";
   s << "energy " << si(a.energy_joules, "J") << "  " << si(a.predicted.picojoules_per_flop * 1e-12, "J/F")
     << "  " << si(a.predicted.flops_per_second_per_watt, "F/s/W") << "  (component model); "
     << si(a.energy_power_time_joules, "J") << " at " << si(p.power_watts, "W") << " x time\n";
@@ -220,6 +223,8 @@ std::string render_json(const Graph& g, const Prediction& p, const PredictionVie
   }
   j["layers"] = std::move(layers);
   j["totals"] = totals_json(p.totals);
+  j["pass"] = json{{"excess_seconds", p.pass_excess_seconds},
+                   {"predicted_seconds", p.pass_seconds()}};
   j["gemm_totals"] = totals_json(p.gemm_totals);
   json prof = json::array();
   for (const auto& e : make_profile(p, o.top))
@@ -274,7 +279,11 @@ std::string render_md(const Graph& g, const Prediction& p, const PredictionViewO
     << si(double(a.cost.bytes()), "B") << ", " << si(double(a.params), "") << " params, predicted "
     << si(a.predicted_seconds, "s") << " (" << si(a.predicted.flops_per_second, "F/s") << "), energy "
     << si(a.energy_joules, "J") << " (" << si(a.predicted.flops_per_second_per_watt, "F/s/W")
-    << ")\n";
+    << ")";
+  if (p.pass_excess_seconds > 0)
+    s << "; whole pass " << si(p.pass_seconds(), "s") << " (+" << si(p.pass_excess_seconds, "s")
+      << " pass excess)";
+  s << "\n";
   if (o.profile) {
     s << "\n| time | time% | cum% | layer |\n|---:|---:|---:|---|\n";
     for (const auto& e : make_profile(p, o.top)) {

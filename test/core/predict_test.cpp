@@ -1,6 +1,7 @@
 // Whole-model prediction: totals are the sums of the layers; conv/matrix totals; --runtime.
 #include <doctest/doctest.h>
 
+#include "perfmodel/calibration.hpp"
 #include "perfmodel/predict.hpp"
 #include "test_graphs.hpp"
 
@@ -85,4 +86,22 @@ TEST_CASE("train pass costs more than forward") {
   const Prediction f = predict(small(), gpu(), {});
   CHECK(t.totals.cost.flops > 2 * f.totals.cost.flops);
   CHECK(t.totals.predicted_seconds > f.totals.predicted_seconds);
+}
+
+TEST_CASE("a calibration's pass excess adds to the layers' sum per kernel layer and in proportion") {
+  const Graph g = small();
+  CHECK(kernel_layer_count(g) == 4);  // the flatten is a view
+  Calibration c;  // no classes: every layer falls back to the roofline
+  c.memory_levels = {{"dram", 0}};
+  PredictOptions o;
+  o.calibration = &c;
+  const Prediction none = predict(g, gpu(), o);
+  CHECK(none.pass_excess_seconds == 0);
+  CHECK(none.pass_seconds() == none.totals.predicted_seconds);
+  c.pass_excess = PassExcess{5e-6, 0.02, 3};
+  const Prediction p = predict(g, gpu(), o);
+  CHECK(p.totals.predicted_seconds == doctest::Approx(none.totals.predicted_seconds));  // layers unchanged
+  CHECK(p.pass_excess_seconds == doctest::Approx(4 * 5e-6 + 0.02 * p.totals.predicted_seconds));
+  CHECK(p.pass_seconds() == doctest::Approx(p.totals.predicted_seconds + p.pass_excess_seconds));
+  CHECK(predict(g, gpu(), {}).pass_excess_seconds == 0);  // the roofline has none
 }

@@ -136,6 +136,31 @@ TEST_CASE("calibration YAML keeps the host probe figures, which are optional") {
   CHECK(error_of(bad).find("unknown key 'cross_core' in host_state") != std::string::npos);
 }
 
+TEST_CASE("calibration YAML keeps the pass excess, which is optional") {
+  Calibration c = sample_calibration();
+  CHECK(write_calibration_yaml(c).find("pass_excess") == std::string::npos);
+  CHECK_FALSE(parse_calibration_yaml(write_calibration_yaml(c), "c.yaml").pass_excess);
+  c.pass_excess = PassExcess{3.6e-6, 0.0145, 3};
+  const std::string text = write_calibration_yaml(c);
+  CHECK(text.find("pass_excess: {per_layer_seconds: 3.6e-06, fraction: 0.0145, networks: 3}") !=
+        std::string::npos);
+  const Calibration back = parse_calibration_yaml(text, "c.yaml");
+  REQUIRE(back.pass_excess);
+  CHECK(back.pass_excess->per_layer_seconds == doctest::Approx(3.6e-6));
+  CHECK(back.pass_excess->fraction == doctest::Approx(0.0145));
+  CHECK(back.pass_excess->networks == 3);
+
+  std::string bad = text;
+  bad.replace(bad.find("fraction: 0.0145"), 16, "fraction: -0.01");
+  CHECK(error_of(bad).find("error: pass_excess figures must be >= 0") != std::string::npos);
+  bad = text;
+  bad.replace(bad.find("per_layer_seconds: 3.6e-06, "), 28, "");
+  CHECK(error_of(bad).find("error: pass_excess needs 'per_layer_seconds'") != std::string::npos);
+  bad = text;
+  bad.replace(bad.find("fraction: 0.0145"), 16, "fraction: .inf");
+  CHECK(error_of(bad).find("'fraction' must be a number") != std::string::npos);
+}
+
 TEST_CASE("find looks classes up by class and dtype") {
   const Calibration c = sample_calibration();
   CHECK(c.find(OpClass::conv, DType::fp32) != nullptr);

@@ -81,6 +81,28 @@ TEST_CASE("errors per layer, MAPE above the threshold, end-to-end error") {
   CHECK(v.summary.noisy_layers == 1);
 }
 
+TEST_CASE("end to end: a whole pass is predicted as the layers' sum plus the pass excess") {
+  Fixture f;
+  f.p.pass_excess_seconds = 0.09e-3; // 1.91 + 0.09 = 2.0 ms, the measured passes
+  const MeasurementView v = make_measurement_view(f.p, f.run);
+  CHECK(v.summary.predicted_total_seconds == doctest::Approx(2.0e-3));
+  CHECK(v.summary.predicted_layer_sum_seconds == doctest::Approx(1.91e-3));
+  CHECK(v.summary.end_to_end_error == doctest::Approx(0).scale(1e-9));
+  const std::string table = render_measurement(v, Format::table);
+  INFO(table);
+  CHECK(table.find("predicted 2.00ms (sum of layers 1.91ms + pass excess 90.0us)") !=
+        std::string::npos);
+  const auto j = nlohmann::json::parse(render_measurement(v, Format::json));
+  CHECK(j["summary"]["predicted_total_seconds"].get<double>() == doctest::Approx(2.0e-3));
+  CHECK(j["summary"]["predicted_layer_sum_seconds"].get<double>() == doctest::Approx(1.91e-3));
+  CHECK(j["summary"]["predicted_pass_excess_seconds"].get<double>() == doctest::Approx(0.09e-3));
+  // without one, the layers' sum; the table does not mention it
+  f.p.pass_excess_seconds = 0;
+  const MeasurementView plain = make_measurement_view(f.p, f.run);
+  CHECK(plain.summary.predicted_total_seconds == doctest::Approx(1.91e-3));
+  CHECK(render_measurement(plain, Format::table).find("pass excess") == std::string::npos);
+}
+
 TEST_CASE("errors against the min: the least disturbed run") {
   Fixture f;
   f.run.statistic = TimeStatistic::min;
