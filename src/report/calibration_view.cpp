@@ -43,6 +43,12 @@ std::string render_calibration(const Calibration &cal, Format f) {
     j["memory_levels"] = nlohmann::ordered_json::array();
     for (const auto &l : cal.memory_levels)
       j["memory_levels"].push_back({{"name", l.name}, {"capacity_bytes", l.capacity_bytes}});
+    if (cal.pass_excess)
+      j["pass_excess"] = {{"per_layer_seconds", cal.pass_excess->per_layer_seconds},
+                          {"fraction", cal.pass_excess->fraction},
+                          {"networks", cal.pass_excess->networks}};
+    else
+      j["pass_excess"] = nullptr;
     fit_json(cal.stats, j["fit"]);
     j["classes"] = nlohmann::ordered_json::array();
     for (const auto &c : cal.classes) {
@@ -101,10 +107,13 @@ std::string render_calibration(const Calibration &cal, Format f) {
     }
     return out;
   }
-  const std::string title = "calibration for " + (cal.hardware.empty() ? "?" : cal.hardware) +
-                            " (" + cal.device.name + ", " + std::to_string(cal.cores) +
-                            " cores): " + cal.source + ", " + std::to_string(cal.stats.samples) +
-                            " samples, MAPE " + pct2(cal.stats.mape);
+  std::string title = "calibration for " + (cal.hardware.empty() ? "?" : cal.hardware) + " (" +
+                      cal.device.name + ", " + std::to_string(cal.cores) +
+                      " cores): " + cal.source + ", " + std::to_string(cal.stats.samples) +
+                      " samples, MAPE " + pct2(cal.stats.mape);
+  if (cal.pass_excess)
+    title += "; pass excess " + si(cal.pass_excess->per_layer_seconds, "s") + " per layer + " +
+             pct2(cal.pass_excess->fraction) + " of the layers' time";
   if (f == Format::md) {
     std::string out = "**" + md_cell(title) + "**\n\n" + md_table(header, rows);
     return out;

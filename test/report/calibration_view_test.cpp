@@ -61,3 +61,17 @@ TEST_CASE("json carries the whole calibration; csv and md one row per class") {
   const std::string md = render_calibration(small(), Format::md);
   CHECK(md.find("| elementwise | fp32 |") != std::string::npos);
 }
+
+TEST_CASE("the pass excess is in the title and in the JSON (null without one)") {
+  Calibration c = small();
+  CHECK(render_calibration(c, Format::table).find("pass excess") == std::string::npos);
+  CHECK(nlohmann::json::parse(render_calibration(c, Format::json))["pass_excess"].is_null());
+  c.pass_excess = PassExcess{3.6e-6, 0.0145, 3};
+  CHECK(render_calibration(c, Format::table)
+            .find("MAPE 6.00%; pass excess 3.60us per layer + 1.45% of the layers' time") !=
+        std::string::npos);
+  const auto j = nlohmann::json::parse(render_calibration(c, Format::json));
+  CHECK(j["pass_excess"]["per_layer_seconds"].get<double>() == doctest::Approx(3.6e-6));
+  CHECK(j["pass_excess"]["fraction"].get<double>() == doctest::Approx(0.0145));
+  CHECK(j["pass_excess"]["networks"] == 3);
+}
