@@ -71,7 +71,8 @@ std::vector<calibrate::Sample> network_samples(const CalibrateArgs& a, TimeStati
       if (calibrate::network_sample_fitted(s.op_class)) out.push_back(std::move(s));
     passes.push_back(measured_pass_sample(g, m, stat));
     const calibrate::PassSample& p = passes.back();
-    std::fprintf(stderr, "calibrate: network %s: pass %.4g s, its %d kernel layers %.4g s (%+.1f%%)\n",
+    std::fprintf(stderr,
+                 "calibrate: network %s: pass %.4g s, its %d kernel layers %.4g s (%+.1f%%)\n",
                  g.name.c_str(), p.pass_seconds, p.layers, p.layer_sum_seconds,
                  100 * (p.pass_seconds / p.layer_sum_seconds - 1));
   }
@@ -137,7 +138,8 @@ std::vector<calibrate::Sample> microbenchmark_samples(const CalibrateArgs& a, Ca
     for (auto& s : network_samples(a, *stat, passes)) samples.push_back(std::move(s));
     cal.pass_excess = calibrate::fit_pass_excess(passes);
     if (cal.pass_excess)
-      std::fprintf(stderr, "calibrate: pass excess %.3g s per kernel layer + %.2f%% of the layers' time\n",
+      std::fprintf(stderr,
+                   "calibrate: pass excess %.3g s per kernel layer + %.2f%% of the layers' time\n",
                    cal.pass_excess->per_layer_seconds, 100 * cal.pass_excess->fraction);
   }
   return samples;
