@@ -15,22 +15,50 @@ namespace perfmodel::calibrate {
 
 namespace {
 
+constexpr double kTinyHalf = 1e-3; // a half-performance size this small means "no effect"
+// Weight of the bandwidth prior, in log units against the samples' log-time residuals: a level
+// whose samples bind on memory moves it freely (each sample weighs 1/0.05^2 = 400 times more),
+// a level no sample is memory-bound on (a compute-bound GEMM class) stays at the spec's figure
+// instead of drifting to a bound.
+constexpr double kBandwidthPriorWeight = 0.05;
+
 // Residual of one sample: log(predicted / measured). Rates, sizes and the overhead are fitted
 // as logarithms (positive, and scaled alike whatever their unit); lowering and overlap as is.
+// The bandwidth of the sample's memory level is the outermost fitted level's plus the steps up
+// to its own (each >= 0: a level never streams slower than the one outside it), so the blocks
+// are: log_peak, log_halves[3], lowering, overlap, log_overhead, log_bw of the outermost fitted
+// level, then `steps` steps (ceres::DynamicAutoDiffCostFunction: their count depends on the
+// level).
 struct LogTimeResidual {
   EfficiencyTerms terms;
   KernelFeatures features;
   double log_measured = 0;
+  int steps = 0;
 
-  template <class T>
-  bool operator()(const T *log_peak, const T *log_halves, const T *log_bw, const T *lowering,
-                  const T *overlap, const T *log_overhead, T *residual) const {
+  template <class T> bool operator()(T const *const *p, T *residual) const {
     using std::exp;
     using std::log;
-    const T t = efficiency_seconds<T>(terms, features, exp(log_peak[0]), exp(log_halves[0]),
-                                      exp(log_halves[1]), exp(log_halves[2]), exp(log_bw[0]),
-                                      lowering[0], overlap[0], exp(log_overhead[0]));
+    T log_bw = p[5][0];
+    for (int i = 0; i < steps; ++i)
+      log_bw += p[6 + i][0];
+    const T t = efficiency_seconds<T>(terms, features, exp(p[0][0]), exp(p[1][0]), exp(p[1][1]),
+                                      exp(p[1][2]), exp(log_bw), p[2][0], p[3][0], exp(p[4][0]));
     residual[0] = log(t) - T(log_measured);
+    return true;
+  }
+};
+
+// A weak prior on the log bandwidth of one fitted level: weight * (log_bw - log spec), the
+// blocks being the outermost fitted level's log bandwidth and the steps up to this level.
+struct BandwidthPrior {
+  double log_spec = 0;
+  int steps = 0;
+
+  template <class T> bool operator()(T const *const *p, T *residual) const {
+    T log_bw = p[0][0];
+    for (int i = 0; i < steps; ++i)
+      log_bw += p[1 + i][0];
+    residual[0] = T(kBandwidthPriorWeight) * (log_bw - T(log_spec));
     return true;
   }
 };
@@ -47,7 +75,7 @@ ceres::LossFunction *make_loss(const FitOptions &o) {
   throw InputError("unknown loss '" + o.loss + "' (soft_l1, cauchy, huber or none)");
 }
 
-constexpr double kTinyHalf = 1e-3;           // a half-performance size this small means "no effect"
+
 constexpr int kMinSamplesFullGemm = 12;      // below: no Hockney sizes, no overlap
 constexpr double kStreamingPeakSpread = 2.0; // max/min FLOP per byte above which it is fitted
 
@@ -127,30 +155,68 @@ Solved solve(const std::vector<Sample> &samples, const FitOptions &opts, const C
   const size_t levels = frame.memory_levels.size();
   double log_peak = std::log(st.peak * peak_scale);
   double log_halves[3] = {std::log(half_start), std::log(half_start), std::log(half_start)};
-  std::vector<double> log_bw(levels);
-  for (size_t l = 0; l < levels; ++l)
-    log_bw[l] = std::log(st.bw[l]);
   double lowering = 1.0, overlap = 0.5, log_overhead = std::log(st.overhead);
+
+  // The levels the samples reach, innermost first; the outermost one's log bandwidth is a
+  // parameter, each inner one's is a step (>= 0) above the next outer one's.
+  std::vector<EfficiencyTerms> terms;
+  std::vector<bool> level_used(levels, false);
+  bool any_flops = false, any_lowered = false;
+  for (const Sample &s : samples) {
+    terms.push_back(efficiency_terms(frame, tile_m, tile_n, s.features()));
+    level_used[terms.back().level] = true;
+    any_flops = any_flops || s.flops > 0;
+    any_lowered = any_lowered || s.lowered_bytes > 0;
+  }
+  std::vector<size_t> used; // innermost first
+  for (size_t l = 0; l < levels; ++l)
+    if (level_used[l])
+      used.push_back(l);
+  double log_bw_outer = std::log(st.bw[used.back()]);
+  std::vector<double> step(used.size() - 1); // step[i]: used[i] over used[i + 1]
+  for (size_t i = 0; i + 1 < used.size(); ++i)
+    step[i] = std::max(0.0, std::log(st.bw[used[i]]) - std::log(st.bw[used[i + 1]]));
 
   ceres::Problem problem;
   // One loss for every residual (the problem owns it once): made before any cost function, so
   // that an unknown loss throws before anything is allocated.
   ceres::LossFunction *loss = make_loss(opts);
-  std::vector<bool> level_used(levels, false);
-  bool any_flops = false, any_lowered = false;
-  for (const Sample &s : samples) {
-    LogTimeResidual r;
-    r.features = s.features();
-    r.terms = efficiency_terms(frame, tile_m, tile_n, r.features);
-    r.log_measured = std::log(s.seconds);
-    level_used[r.terms.level] = true;
-    any_flops = any_flops || s.flops > 0;
-    any_lowered = any_lowered || s.lowered_bytes > 0;
-    auto *cost = new ceres::AutoDiffCostFunction<LogTimeResidual, 1, 1, 3, 1, 1, 1, 1>(
-        new LogTimeResidual(r));
-    problem.AddResidualBlock(cost, loss, &log_peak, log_halves, &log_bw[r.terms.level], &lowering,
-                             &overlap, &log_overhead);
+  for (size_t i = 0; i < samples.size(); ++i) {
+    auto *r = new LogTimeResidual;
+    r->features = samples[i].features();
+    r->terms = terms[i];
+    r->log_measured = std::log(samples[i].seconds);
+    const size_t u = size_t(std::find(used.begin(), used.end(), terms[i].level) - used.begin());
+    r->steps = int(step.size() - u);
+    std::vector<double *> blocks = {&log_peak,     log_halves,    &lowering,
+                                    &overlap,      &log_overhead, &log_bw_outer};
+    for (size_t j = u; j < step.size(); ++j)
+      blocks.push_back(&step[j]);
+    auto *cost = new ceres::DynamicAutoDiffCostFunction<LogTimeResidual, 4>(r);
+    for (int size : {1, 3, 1, 1, 1, 1})
+      cost->AddParameterBlock(size);
+    for (int j = 0; j < r->steps; ++j)
+      cost->AddParameterBlock(1);
+    cost->SetNumResiduals(1);
+    problem.AddResidualBlock(cost, loss, blocks);
   }
+  // The spec's bandwidth of each fitted level as a weak prior (no robust loss: it is no outlier).
+  if (opts.hw)
+    for (size_t u = 0; u < used.size(); ++u) {
+      if (used[u] >= opts.hw->memory.size() || !(opts.hw->memory[used[u]].bytes_per_second > 0))
+        continue;
+      auto *prior = new BandwidthPrior;
+      prior->log_spec = std::log(opts.hw->memory[used[u]].bytes_per_second);
+      prior->steps = int(step.size() - u);
+      std::vector<double *> blocks = {&log_bw_outer};
+      for (size_t j = u; j < step.size(); ++j)
+        blocks.push_back(&step[j]);
+      auto *cost = new ceres::DynamicAutoDiffCostFunction<BandwidthPrior, 4>(prior);
+      for (size_t j = 0; j < blocks.size(); ++j)
+        cost->AddParameterBlock(1);
+      cost->SetNumResiduals(1);
+      problem.AddResidualBlock(cost, nullptr, blocks);
+    }
   // Streaming classes: where FLOPs grow in step with bytes a fitted peak and overlap would only
   // trade places with the bandwidths; the peak is then the spec's (or far above every observed
   // rate). Where the intensity varies (pools: 2x2 vs 3x3 windows) the peak is fitted too.
@@ -195,11 +261,11 @@ Solved solve(const std::vector<Sample> &samples, const FitOptions &opts, const C
       problem.SetParameterUpperBound(log_halves, i, std::log(1e5));
     }
   }
-  for (size_t l = 0; l < levels; ++l) {
-    if (!level_used[l])
-      continue;
-    problem.SetParameterLowerBound(&log_bw[l], 0, log_bw[l] - std::log(100.0));
-    problem.SetParameterUpperBound(&log_bw[l], 0, log_bw[l] + std::log(100.0));
+  problem.SetParameterLowerBound(&log_bw_outer, 0, log_bw_outer - std::log(100.0));
+  problem.SetParameterUpperBound(&log_bw_outer, 0, log_bw_outer + std::log(100.0));
+  for (double &x : step) {
+    problem.SetParameterLowerBound(&x, 0, 0.0);
+    problem.SetParameterUpperBound(&x, 0, std::log(1e4));
   }
   if (any_lowered) {
     problem.SetParameterLowerBound(&lowering, 0, 0.0);
@@ -247,7 +313,15 @@ Solved solve(const std::vector<Sample> &samples, const FitOptions &opts, const C
   p.lowering_factor = lowering;
   p.overlap = overlap;
   p.overhead_seconds = std::exp(log_overhead);
-  // Levels no sample reached take the bandwidth of the nearest level that was fitted.
+  // The fitted levels' bandwidths, inward from the outermost; levels no sample reached take the
+  // bandwidth of the nearest level that was fitted.
+  std::vector<double> log_bw(levels, 0.0);
+  double acc = log_bw_outer;
+  for (size_t i = used.size(); i-- > 0;) {
+    if (i + 1 < used.size())
+      acc += step[i];
+    log_bw[used[i]] = acc;
+  }
   p.bytes_per_second.assign(levels, 0.0);
   for (size_t l = 0; l < levels; ++l) {
     size_t best = l;
