@@ -174,8 +174,9 @@ Solved solve(const std::vector<Sample> &samples, const FitOptions &opts, const C
       used.push_back(l);
   double log_bw_outer = std::log(st.bw[used.back()]);
   std::vector<double> step(used.size() - 1); // step[i]: used[i] over used[i + 1]
-  for (size_t i = 0; i + 1 < used.size(); ++i)
-    step[i] = std::max(0.0, std::log(st.bw[used[i]]) - std::log(st.bw[used[i + 1]]));
+  const double max_step = std::log(1e4); // a level at most 1e4 x the next one out
+  for (size_t i = 0; i + 1 < used.size(); ++i) // start inside the bounds
+    step[i] = std::clamp(std::log(st.bw[used[i]]) - std::log(st.bw[used[i + 1]]), 0.0, max_step);
 
   ceres::Problem problem;
   // One loss for every residual (the problem owns it once): made before any cost function, so
@@ -265,7 +266,7 @@ Solved solve(const std::vector<Sample> &samples, const FitOptions &opts, const C
   problem.SetParameterUpperBound(&log_bw_outer, 0, log_bw_outer + std::log(100.0));
   for (double &x : step) {
     problem.SetParameterLowerBound(&x, 0, 0.0);
-    problem.SetParameterUpperBound(&x, 0, std::log(1e4));
+    problem.SetParameterUpperBound(&x, 0, max_step);
   }
   if (any_lowered) {
     problem.SetParameterLowerBound(&lowering, 0, 0.0);

@@ -1,5 +1,6 @@
 // Fits the efficiency model of calibration.hpp to timed samples with Ceres (robust loss on
-// log-time residuals, bounded log-parameters, a grid over the discrete GEMM tile sizes).
+// log-time residuals, bounded log-parameters, bandwidths that never rise outward with a weak
+// prior at the hw spec's, a grid over the discrete GEMM tile sizes).
 #pragma once
 
 #include <functional>
