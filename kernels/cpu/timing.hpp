@@ -5,6 +5,8 @@
 #include <string>
 #include <vector>
 
+#include "perfmodel/time_statistic.hpp"
+
 namespace perfmodel::kernels::cpu {
 
 /// Spread above which a timing is flagged noisy: (max - min) / median or sd / mean.
@@ -37,6 +39,12 @@ inline constexpr double kP20Fraction = 0.20;
 
 /// Linear-interpolated quantile q in [0, 1] of sorted samples (0 for none).
 double quantile_sorted(const std::vector<double> &sorted, double q);
+
+/// The statistic `s` of `t` (median, p20 or min seconds): what calibration fits and measure
+/// compares against.
+inline double pick(TimeStatistic s, const TimingStats &t) {
+  return perfmodel::pick(s, t.median_seconds, t.p20_seconds, t.min_seconds);
+}
 
 /// Computes the statistics of a set of samples (sorted copy; `samples` may be unordered).
 TimingStats summarize(std::vector<double> samples, int warmup);

@@ -22,6 +22,15 @@ constexpr double kTinyHalf = 1e-3; // a half-performance size this small means "
 // instead of drifting to a bound.
 constexpr double kBandwidthPriorWeight = 0.05;
 
+// The log bandwidth of a fitted level: the outermost fitted level's (p[first]) plus the `steps`
+// steps that follow it in the parameter blocks (each >= 0, one per level between).
+template <class T> T level_log_bw(T const *const *p, int first, int steps) {
+  T log_bw = p[first][0];
+  for (int i = 1; i <= steps; ++i)
+    log_bw += p[first + i][0];
+  return log_bw;
+}
+
 // Residual of one sample: log(predicted / measured). Rates, sizes and the overhead are fitted
 // as logarithms (positive, and scaled alike whatever their unit); lowering and overlap as is.
 // The bandwidth of the sample's memory level is the outermost fitted level's plus the steps up
@@ -38,11 +47,9 @@ struct LogTimeResidual {
   template <class T> bool operator()(T const *const *p, T *residual) const {
     using std::exp;
     using std::log;
-    T log_bw = p[5][0];
-    for (int i = 0; i < steps; ++i)
-      log_bw += p[6 + i][0];
     const T t = efficiency_seconds<T>(terms, features, exp(p[0][0]), exp(p[1][0]), exp(p[1][1]),
-                                      exp(p[1][2]), exp(log_bw), p[2][0], p[3][0], exp(p[4][0]));
+                                      exp(p[1][2]), exp(level_log_bw(p, 5, steps)), p[2][0],
+                                      p[3][0], exp(p[4][0]));
     residual[0] = log(t) - T(log_measured);
     return true;
   }
@@ -55,13 +62,20 @@ struct BandwidthPrior {
   int steps = 0;
 
   template <class T> bool operator()(T const *const *p, T *residual) const {
-    T log_bw = p[0][0];
-    for (int i = 0; i < steps; ++i)
-      log_bw += p[1 + i][0];
-    residual[0] = T(kBandwidthPriorWeight) * (log_bw - T(log_spec));
+    residual[0] = T(kBandwidthPriorWeight) * (level_log_bw(p, 0, steps) - T(log_spec));
     return true;
   }
 };
+
+// The parameter blocks level_log_bw reads for fitted level u (of `step.size() + 1`): the
+// outermost fitted level's log bandwidth, then the steps from level u outward.
+std::vector<double *> bandwidth_blocks(double *log_bw_outer, std::vector<double> &step,
+                                       size_t u) {
+  std::vector<double *> blocks = {log_bw_outer};
+  for (size_t j = u; j < step.size(); ++j)
+    blocks.push_back(&step[j]);
+  return blocks;
+}
 
 ceres::LossFunction *make_loss(const FitOptions &o) {
   if (o.loss == "none")
@@ -189,14 +203,13 @@ Solved solve(const std::vector<Sample> &samples, const FitOptions &opts, const C
     r->log_measured = std::log(samples[i].seconds);
     const size_t u = size_t(std::find(used.begin(), used.end(), terms[i].level) - used.begin());
     r->steps = int(step.size() - u);
-    std::vector<double *> blocks = {&log_peak,     log_halves,    &lowering,
-                                    &overlap,      &log_overhead, &log_bw_outer};
-    for (size_t j = u; j < step.size(); ++j)
-      blocks.push_back(&step[j]);
+    std::vector<double *> blocks = {&log_peak, log_halves, &lowering, &overlap, &log_overhead};
+    const std::vector<double *> bw = bandwidth_blocks(&log_bw_outer, step, u);
+    blocks.insert(blocks.end(), bw.begin(), bw.end());
     auto *cost = new ceres::DynamicAutoDiffCostFunction<LogTimeResidual, 4>(r);
-    for (int size : {1, 3, 1, 1, 1, 1})
+    for (int size : {1, 3, 1, 1, 1})
       cost->AddParameterBlock(size);
-    for (int j = 0; j < r->steps; ++j)
+    for (size_t j = 0; j < bw.size(); ++j)
       cost->AddParameterBlock(1);
     cost->SetNumResiduals(1);
     problem.AddResidualBlock(cost, loss, blocks);
@@ -209,9 +222,7 @@ Solved solve(const std::vector<Sample> &samples, const FitOptions &opts, const C
       auto *prior = new BandwidthPrior;
       prior->log_spec = std::log(opts.hw->memory[used[u]].bytes_per_second);
       prior->steps = int(step.size() - u);
-      std::vector<double *> blocks = {&log_bw_outer};
-      for (size_t j = u; j < step.size(); ++j)
-        blocks.push_back(&step[j]);
+      const std::vector<double *> blocks = bandwidth_blocks(&log_bw_outer, step, u);
       auto *cost = new ceres::DynamicAutoDiffCostFunction<BandwidthPrior, 4>(prior);
       for (size_t j = 0; j < blocks.size(); ++j)
         cost->AddParameterBlock(1);

@@ -17,14 +17,11 @@ namespace {
 // the pooled runs is the fastest round's, and calibrations predicted networks measured later
 // 1.7-6% faster than with the median across rounds (docs/calibration.md, "Rounds").
 double seconds_of(const kc::BenchResult &r, TimeStatistic stat) {
-  auto of = [stat](const kc::TimingStats &t) {
-    return pick(stat, t.median_seconds, t.p20_seconds, t.min_seconds);
-  };
   if (r.rounds.empty())
-    return of(r.time);
+    return kc::pick(stat, r.time);
   std::vector<double> v;
   for (const kc::TimingStats &t : r.rounds)
-    v.push_back(of(t));
+    v.push_back(kc::pick(stat, t));
   std::sort(v.begin(), v.end());
   return kc::quantile_sorted(v, 0.5);
 }

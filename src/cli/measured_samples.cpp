@@ -5,20 +5,12 @@
 
 namespace perfmodel::cli {
 
-namespace {
-
-double seconds_of(const kernels::cpu::TimingStats &t, TimeStatistic stat) {
-  return pick(stat, t.median_seconds, t.p20_seconds, t.min_seconds);
-}
-
-} // namespace
-
 std::vector<calibrate::Sample> measured_layer_samples(const Graph &g,
                                                       const kernels::cpu::GraphMeasurement &m,
                                                       TimeStatistic stat, const std::string &prefix) {
   std::vector<calibrate::LayerTime> times;
   for (const auto &l : m.layers)
-    times.push_back({l.name, seconds_of(l.time, stat)});
+    times.push_back({l.name, kernels::cpu::pick(stat, l.time)});
   return calibrate::samples_from_layer_times(g, times, prefix);
 }
 
@@ -28,8 +20,8 @@ calibrate::PassSample measured_pass_sample(const Graph &g, const kernels::cpu::G
   s.network = g.name;
   s.layers = kernel_layer_count(g);
   for (const auto &l : m.layers)
-    s.layer_sum_seconds += seconds_of(l.time, stat);
-  s.pass_seconds = seconds_of(m.network, stat);
+    s.layer_sum_seconds += kernels::cpu::pick(stat, l.time);
+  s.pass_seconds = kernels::cpu::pick(stat, m.network);
   return s;
 }
 
