@@ -7,6 +7,7 @@
 
 #include "kernels/cpu/gemm.hpp"
 #include "kernels/cpu/parallel.hpp"
+#include "perfmodel/work_split.hpp"
 
 namespace perfmodel::kernels::cpu {
 
@@ -26,7 +27,7 @@ inline void valid_range(int64_t w, int64_t ow, int64_t s, int64_t p, int64_t off
 // Columns of one image and one group: col[(ci*kh + i)*kw + j][y*ow + x].
 void im2col(const ConvGeom &g, const float *in, int64_t cg, float *col) {
   const int64_t rows = cg * g.kh * g.kw, plane = g.oh * g.ow;
-  parallel_for(rows, 4, [&](int64_t r0, int64_t r1) {
+  parallel_for(rows, work_split::kIm2colGrain, [&](int64_t r0, int64_t r1) {
     for (int64_t r = r0; r < r1; ++r) {
       const int64_t ci = r / (g.kh * g.kw), i = (r / g.kw) % g.kh, j = r % g.kw;
       const float *src = in + ci * g.h * g.w;

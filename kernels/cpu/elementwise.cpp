@@ -5,13 +5,14 @@
 #include <cmath>
 
 #include "kernels/cpu/parallel.hpp"
+#include "perfmodel/work_split.hpp"
 #include "kernels/cpu/tensor.hpp"
 
 namespace perfmodel::kernels::cpu {
 
 namespace {
 
-constexpr int64_t kGrain = 1 << 14; // elements per task: below this, threads cost more
+constexpr int64_t kGrain = work_split::kElementwiseGrain;
 
 template <typename F> void map(const float *in, float *out, int64_t n, F f) {
   parallel_for(n, kGrain, [&](int64_t b, int64_t e) {

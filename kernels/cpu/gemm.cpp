@@ -6,6 +6,7 @@
 #include <limits>
 
 #include "kernels/cpu/parallel.hpp"
+#include "perfmodel/work_split.hpp"
 
 namespace perfmodel::kernels::cpu {
 
@@ -120,9 +121,9 @@ template <typename T> void gemm_impl(int64_t m, int64_t n, const Operands<T> &o)
   }
   // Split the longer side of C; column blocks stay a multiple of 16 (one AVX-512 fp32 vector).
   if (m >= n) {
-    parallel_for(m, 8, [&](int64_t r0, int64_t r1) { block(o, r0, r1, 0, n); });
+    parallel_for(m, work_split::kGemmRowGrain, [&](int64_t r0, int64_t r1) { block(o, r0, r1, 0, n); });
   } else {
-    const int64_t vec = 16, nvec = (n + vec - 1) / vec;
+    const int64_t vec = work_split::kGemmColumnBlock, nvec = (n + vec - 1) / vec;
     parallel_for(nvec, 1,
                  [&](int64_t v0, int64_t v1) { block(o, 0, m, v0 * vec, std::min(n, v1 * vec)); });
   }

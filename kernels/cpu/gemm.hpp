@@ -7,6 +7,8 @@
 #include <string>
 #include <utility>
 
+#include "perfmodel/work_split.hpp"
+
 namespace perfmodel::kernels::cpu {
 
 /// Row-major operands: C[m x n] (leading dim ldc) = A * B, where A is [m x k] (lda) or, with
@@ -53,6 +55,6 @@ void gemm(int64_t m, int64_t n, int64_t k, const double *a, int64_t lda, bool a_
           bool accumulate = false);
 
 /// Multiply-accumulates below which a GEMM is not split across threads.
-inline constexpr int64_t kGemmParallelMacs = 1 << 16;
+inline constexpr int64_t kGemmParallelMacs = work_split::kGemmParallelMacs;
 
 } // namespace perfmodel::kernels::cpu

@@ -6,6 +6,7 @@
 #include <limits>
 
 #include "kernels/cpu/parallel.hpp"
+#include "perfmodel/work_split.hpp"
 #include "kernels/cpu/tensor.hpp"
 
 namespace perfmodel::kernels::cpu {
@@ -20,7 +21,7 @@ void fold_batch_norm(int64_t c, const float *gamma, const float *beta, const flo
 
 void batch_norm(int64_t n, int64_t c, int64_t inner, const float *in, const float *scale,
                 const float *shift, float *out) {
-  const int64_t grain = std::max<int64_t>(1, (1 << 14) / std::max<int64_t>(inner, 1));
+  const int64_t grain = work_split::batch_norm_grain(inner);
   parallel_for(n * c, grain, [&](int64_t p0, int64_t p1) {
     for (int64_t p = p0; p < p1; ++p) {
       const float s = scale[p % c], t = shift[p % c];

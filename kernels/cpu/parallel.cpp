@@ -11,6 +11,8 @@
 #include <thread>
 #include <vector>
 
+#include "perfmodel/work_split.hpp"
+
 #if defined(__x86_64__) || defined(__i386__)
 #include <immintrin.h>
 #endif
@@ -156,7 +158,7 @@ void parallel_for(int64_t n, int64_t grain, const std::function<void(int64_t, in
   if (n <= 0)
     return;
   grain = std::max<int64_t>(grain, 1);
-  const int64_t chunks = std::min<int64_t>(num_threads(), (n + grain - 1) / grain);
+  const int64_t chunks = work_split::chunks(n, grain, num_threads());
   PoolState &s = state();
   std::unique_lock<std::mutex> lock(s.busy, std::defer_lock);
   if (chunks <= 1 || t_inside_job || !lock.try_lock()) {
@@ -164,8 +166,7 @@ void parallel_for(int64_t n, int64_t grain, const std::function<void(int64_t, in
     return;
   }
   SpinPool *pool = s.get();
-  const int64_t per = n / chunks, extra = n % chunks;
-  auto bounds = [&](int64_t i) { return i * per + std::min(i, extra); };
+  auto bounds = [&](int64_t i) { return work_split::chunk_begin(i, n, chunks); };
   t_inside_job = true;
   struct Reset {
     ~Reset() { t_inside_job = false; }

@@ -1,0 +1,50 @@
+// How the CPU executor splits a kernel's work over its threads: the one statement of the rule,
+// used by kernels/cpu (parallel_for, the GEMM, the streaming kernels) and by the model of which
+// thread wrote what (input_cross_core_bytes, src/core/cross_core.cpp).
+#pragma once
+
+#include <algorithm>
+#include <cstdint>
+
+namespace perfmodel::work_split {
+
+/// Elements per chunk, at least, of an elementwise kernel (below this, threads cost more).
+inline constexpr int64_t kElementwiseGrain = int64_t(1) << 14;
+/// A GEMM with fewer multiply-adds than this runs on one thread.
+inline constexpr int64_t kGemmParallelMacs = int64_t(1) << 16;
+/// A GEMM with at least as many rows as columns splits rows, at least this many per chunk...
+inline constexpr int64_t kGemmRowGrain = 8;
+/// ... else it splits its columns in blocks of this many (one AVX-512 fp32 vector).
+inline constexpr int64_t kGemmColumnBlock = 16;
+/// Rows of an im2col matrix per chunk, at least.
+inline constexpr int64_t kIm2colGrain = 4;
+
+/// Planes per chunk, at least, of a batch norm over planes of `inner` elements (about
+/// kElementwiseGrain elements per chunk).
+inline int64_t batch_norm_grain(int64_t inner) {
+  return std::max<int64_t>(1, kElementwiseGrain / std::max<int64_t>(inner, 1));
+}
+
+/// parallel_for(n, grain) on `threads` threads runs this many chunks (1: on the caller alone).
+inline int64_t chunks(int64_t n, int64_t grain, int threads) {
+  grain = std::max<int64_t>(grain, 1);
+  return std::max<int64_t>(1, std::min<int64_t>(threads, (n + grain - 1) / grain));
+}
+
+/// First index of chunk i of `count` chunks over [0, n): the first n % count chunks hold one
+/// more index than the others.
+inline int64_t chunk_begin(int64_t i, int64_t n, int64_t count) {
+  const int64_t per = n / count, extra = n % count;
+  return i * per + std::min(i, extra);
+}
+
+/// The chunk (= thread: chunk i runs on thread i) of parallel_for(n, grain) holding index x.
+inline int chunk_of(int64_t x, int64_t n, int64_t grain, int threads) {
+  const int64_t count = chunks(n, grain, threads);
+  if (count <= 1)
+    return 0;
+  const int64_t per = n / count, extra = n % count, big = extra * (per + 1);
+  return int(x < big ? x / (per + 1) : extra + (x - big) / per);
+}
+
+} // namespace perfmodel::work_split
