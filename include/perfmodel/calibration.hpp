@@ -10,15 +10,21 @@
 //   bytes_per_second[l]     effective bandwidth of memory level l, chosen by the working set
 //                           or, inside a network, by the inputs' reuse distance (below)
 //   lowering_factor         traffic of a lowered (im2col) operand, in passes over its bytes
+//   cross_core_bytes_per_second  rate at which one thread reads data another core wrote and
+//                           still holds in its cache (0: no such term)
 //   overlap                 0: compute and memory overlap perfectly (max), 1: they add up
 //   overhead_seconds        fixed cost of one call (dispatch, thread start, synchronisation)
 //
 //   t = overhead + max(t_c, t_m) + overlap * min(t_c, t_m)
 //   t_c = quantized_flops / (r_inf * hockney),  t_m = (bytes + lowering * lowered) / bw[level]
+//                                                       + cross / cross_core_bytes_per_second
 //   level = the innermost level holding max(bytes + lowered, reuse_bytes): reuse_bytes is the
 //   LRU stack distance of the call's inputs (the distinct bytes touched since they were last
 //   touched; an LRU cache smaller than that no longer holds them). Isolated calls
 //   (microbenchmarks, kernel rows) have 0: their inputs were just written.
+//   cross = inside a network on a multi-core CPU, the most bytes of its inputs any one thread
+//   reads that another thread wrote (input_cross_core_bytes); 0 for isolated calls, and when
+//   the level is the last one (the data comes back from DRAM, not from the other core).
 #pragma once
 
 #include <cstdint>
@@ -74,6 +80,8 @@ struct KernelFeatures {
   double lowered_bytes = 0;      // bytes of the im2col matrix (0 when no lowering is needed)
   double reuse_bytes = 0;        // the inputs' reuse distance in bytes (0: just written; see
                                  // input_reuse_bytes)
+  double cross_core_bytes = 0;   // input bytes one thread reads that another wrote (see
+                                 // input_cross_core_bytes; 0 isolated)
 };
 
 /// The op class of a layer (depthwise needs the graph to know the input channels). Layers
@@ -85,7 +93,8 @@ OpClass op_class_of(const Graph &g, const Layer &layer);
 /// `reuse_bytes` (input_reuse_bytes) applies to the fwd pass only: the backward passes run in
 /// another order, and are given 0.
 KernelFeatures layer_features(const Graph &g, const Layer &layer, const LayerCost &cost,
-                              KernelPass pass, double reuse_bytes = 0);
+                              KernelPass pass, double reuse_bytes = 0,
+                              double cross_core_bytes = 0);
 /// Per layer (graph order), the LRU stack distance of its activation inputs in a forward pass:
 /// for each input, the distinct bytes touched since the pass last touched it (by the layer that
 /// wrote or last read it, and every layer after): each activation storage once (a view shares
@@ -93,6 +102,14 @@ KernelFeatures layer_features(const Graph &g, const Layer &layer, const LayerCos
 /// The largest over the inputs; 0 for an input the pass has not touched before (a graph input:
 /// handed over just before). `costs` holds one forward cost per layer (graph_cost).
 std::vector<double> input_reuse_bytes(const Graph &g, const std::vector<LayerCost> &costs);
+/// Per layer (graph order), the bytes of its activation inputs that one of the CPU executor's
+/// `threads` threads reads after another thread wrote them in the same pass: the most over the
+/// threads, summed over the inputs (src/core/cross_core.cpp follows kernels/cpu's work split:
+/// a GEMM's rows or 16-column blocks per image, a streaming op's elements or planes). A GEMM
+/// producer splits an image's plane across the threads while a pool, batch norm or depthwise
+/// consumer splits planes, so about half of what each thread reads was written by the other.
+/// 0 for inputs nobody in the pass wrote, ops whose split it does not follow, and threads < 2.
+std::vector<double> input_cross_core_bytes(const Graph &g, int threads);
 
 struct MemoryLevelCapacity {
   std::string name;
@@ -108,6 +125,7 @@ struct EfficiencyParams {
   double lowering_factor = 0;
   double overlap = 0;
   double overhead_seconds = 0;
+  double cross_core_bytes_per_second = 0; // 0: no cross-core term (calibrations before it)
 };
 
 /// How well a set of parameters reproduces the samples it was fitted on.
@@ -185,6 +203,7 @@ struct EfficiencyTerms {
   double quantized_flops = 0; // flops padded to whole tiles and whole waves of `cores`
   size_t level = 0;           // memory level of the working set (or of the reuse distance)
   double m = 0, n = 0, k = 0; // GEMM dimensions for the Hockney factors (0 = not GEMM-like)
+  double cross_core_bytes = 0; // f.cross_core_bytes, or 0 at the last level (from DRAM)
 };
 EfficiencyTerms efficiency_terms(const Calibration &cal, double tile_m, double tile_n,
                                  const KernelFeatures &f);
@@ -194,13 +213,16 @@ EfficiencyTerms efficiency_terms(const Calibration &cal, double tile_m, double t
 template <class T>
 T efficiency_seconds(const EfficiencyTerms &e, const KernelFeatures &f, const T &peak,
                      const T &m_half, const T &n_half, const T &k_half, const T &bandwidth,
-                     const T &lowering, const T &overlap, const T &overhead) {
+                     const T &lowering, const T &overlap, const T &overhead,
+                     const T &cross_core_bandwidth) {
   T hockney = T(1.0);
   if (e.m > 0)
     hockney =
         T(e.m) / (T(e.m) + m_half) * (T(e.n) / (T(e.n) + n_half)) * (T(e.k) / (T(e.k) + k_half));
   const T t_compute = T(e.quantized_flops) / (peak * hockney);
-  const T t_memory = (T(f.bytes) + lowering * T(f.lowered_bytes)) / bandwidth;
+  T t_memory = (T(f.bytes) + lowering * T(f.lowered_bytes)) / bandwidth;
+  if (e.cross_core_bytes > 0 && cross_core_bandwidth > T(0.0))
+    t_memory += T(e.cross_core_bytes) / cross_core_bandwidth;
   const bool compute_wins = t_compute > t_memory;
   const T hi = compute_wins ? t_compute : t_memory;
   const T lo = compute_wins ? t_memory : t_compute;
@@ -213,9 +235,10 @@ T efficiency_seconds(const EfficiencyTerms &e, const KernelFeatures &f, const T 
 LayerTiming calibrated_time(const Calibration &cal, const HwSpec &hw, const KernelFeatures &f);
 
 /// Time of a layer for a whole pass (fwd: one call; train: fwd + bwd_data + bwd_weight).
-/// `reuse_bytes`: the layer's entry of input_reuse_bytes (0 for a layer run alone).
+/// `reuse_bytes`, `cross_core_bytes`: the layer's entries of input_reuse_bytes and
+/// input_cross_core_bytes (0 for a layer run alone).
 LayerTiming calibrated_layer_time(const Calibration &cal, const HwSpec &hw, const Graph &g,
                                   const Layer &layer, const LayerCost &cost, Pass pass,
-                                  double reuse_bytes = 0);
+                                  double reuse_bytes = 0, double cross_core_bytes = 0);
 
 } // namespace perfmodel

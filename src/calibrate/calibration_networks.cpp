@@ -156,17 +156,20 @@ bool network_sample_fitted(OpClass c) {
 }
 
 std::vector<Sample> samples_from_layer_times(const Graph &g, const std::vector<LayerTime> &times,
-                                             const std::string &prefix) {
+                                             const std::string &prefix, int threads) {
   std::vector<Sample> out;
-  // Timed inside passes: each layer's inputs are as far out as the layers before left them.
+  // Timed inside passes: each layer's inputs are as far out as the layers before left them,
+  // and partly in the cache of the core that wrote them.
   const std::vector<double> reuse = input_reuse_bytes(g, graph_cost(g, Pass::fwd));
+  const std::vector<double> cross = input_cross_core_bytes(g, threads);
   for (const LayerTime &t : times) {
     const auto it = std::find_if(g.layers.begin(), g.layers.end(),
                                  [&](const Layer &l) { return l.name == t.name; });
     if (it == g.layers.end() || !(t.seconds > 0))
       continue;
     Sample s = sample_from_layer(g, *it, KernelPass::fwd, t.seconds, prefix + g.name + ":" + t.name,
-                                 reuse[size_t(it - g.layers.begin())]);
+                                 reuse[size_t(it - g.layers.begin())],
+                                 cross[size_t(it - g.layers.begin())]);
     if (s.flops > 0 || s.bytes > 0) // views (flatten, reshape) move nothing
       out.push_back(std::move(s));
   }

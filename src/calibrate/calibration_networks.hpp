@@ -35,8 +35,10 @@ struct LayerTime {
 };
 
 /// Fit samples for the timed layers of `g`, counted by layer_cost as predictions are; names not
-/// in the graph, untimed layers and layers that move nothing (views) are skipped. Sources read "<prefix><graph>:<layer>".
+/// in the graph, untimed layers and layers that move nothing (views) are skipped. Sources read
+/// "<prefix><graph>:<layer>". `threads`: the threads the layers ran on (their inputs' cross-core
+/// bytes, input_cross_core_bytes).
 std::vector<Sample> samples_from_layer_times(const Graph &g, const std::vector<LayerTime> &times,
-                                             const std::string &prefix);
+                                             const std::string &prefix, int threads = 1);
 
 } // namespace perfmodel::calibrate

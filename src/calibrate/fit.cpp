@@ -35,8 +35,8 @@ template <class T> T level_log_bw(T const *const *p, int first, int steps) {
 // as logarithms (positive, and scaled alike whatever their unit); lowering and overlap as is.
 // The bandwidth of the sample's memory level is the outermost fitted level's plus the steps up
 // to its own (each >= 0: a level never streams slower than the one outside it), so the blocks
-// are: log_peak, log_halves[3], lowering, overlap, log_overhead, log_bw of the outermost fitted
-// level, then `steps` steps (ceres::DynamicAutoDiffCostFunction: their count depends on the
+// are: log_peak, log_halves[3], lowering, overlap, log_overhead, log_cross_core_bw, log_bw of
+// the outermost fitted level, then `steps` steps (ceres::DynamicAutoDiffCostFunction: their count depends on the
 // level).
 struct LogTimeResidual {
   EfficiencyTerms terms;
@@ -48,8 +48,8 @@ struct LogTimeResidual {
     using std::exp;
     using std::log;
     const T t = efficiency_seconds<T>(terms, features, exp(p[0][0]), exp(p[1][0]), exp(p[1][1]),
-                                      exp(p[1][2]), exp(level_log_bw(p, 5, steps)), p[2][0],
-                                      p[3][0], exp(p[4][0]));
+                                      exp(p[1][2]), exp(level_log_bw(p, 6, steps)), p[2][0],
+                                      p[3][0], exp(p[4][0]), exp(p[5][0]));
     residual[0] = log(t) - T(log_measured);
     return true;
   }
@@ -63,6 +63,16 @@ struct BandwidthPrior {
 
   template <class T> bool operator()(T const *const *p, T *residual) const {
     residual[0] = T(kBandwidthPriorWeight) * (level_log_bw(p, 0, steps) - T(log_spec));
+    return true;
+  }
+};
+
+// A weak prior on a log rate: weight * (log_rate - log_prior) (the cross-core rate, at the
+// host probe's figure per thread).
+struct RatePrior {
+  double log_prior = 0;
+  template <class T> bool operator()(const T *log_rate, T *residual) const {
+    residual[0] = T(kBandwidthPriorWeight) * (log_rate[0] - T(log_prior));
     return true;
   }
 };
@@ -170,6 +180,15 @@ Solved solve(const std::vector<Sample> &samples, const FitOptions &opts, const C
   double log_peak = std::log(st.peak * peak_scale);
   double log_halves[3] = {std::log(half_start), std::log(half_start), std::log(half_start)};
   double lowering = 1.0, overlap = 0.5, log_overhead = std::log(st.overhead);
+  // The cross-core rate: fitted where samples read data another core wrote (the streaming
+  // classes' network layers), from the host probe's figure; a class without such samples has no
+  // cross-core term (a GEMM packs its operands: the reads hide behind packing and compute).
+  bool any_cross = false;
+  for (const Sample &s : samples)
+    any_cross = any_cross || s.cross_core_bytes > 0;
+  const double cross_start =
+      opts.cross_core_bytes_per_second > 0 ? opts.cross_core_bytes_per_second : 3e10;
+  double log_cross = std::log(cross_start);
 
   // The levels the samples reach, innermost first; the outermost one's log bandwidth is a
   // parameter, each inner one's is a step (>= 0) above the next outer one's.
@@ -203,11 +222,12 @@ Solved solve(const std::vector<Sample> &samples, const FitOptions &opts, const C
     r->log_measured = std::log(samples[i].seconds);
     const size_t u = size_t(std::find(used.begin(), used.end(), terms[i].level) - used.begin());
     r->steps = int(step.size() - u);
-    std::vector<double *> blocks = {&log_peak, log_halves, &lowering, &overlap, &log_overhead};
+    std::vector<double *> blocks = {&log_peak,     log_halves, &lowering,
+                                    &overlap,      &log_overhead, &log_cross};
     const std::vector<double *> bw = bandwidth_blocks(&log_bw_outer, step, u);
     blocks.insert(blocks.end(), bw.begin(), bw.end());
     auto *cost = new ceres::DynamicAutoDiffCostFunction<LogTimeResidual, 4>(r);
-    for (int size : {1, 3, 1, 1, 1})
+    for (int size : {1, 3, 1, 1, 1, 1})
       cost->AddParameterBlock(size);
     for (size_t j = 0; j < bw.size(); ++j)
       cost->AddParameterBlock(1);
@@ -293,6 +313,17 @@ Solved solve(const std::vector<Sample> &samples, const FitOptions &opts, const C
     problem.SetParameterLowerBound(&overlap, 0, 0.0);
     problem.SetParameterUpperBound(&overlap, 0, 1.0);
   }
+  if (!any_cross) {
+    problem.SetParameterBlockConstant(&log_cross);
+  } else {
+    problem.SetParameterLowerBound(&log_cross, 0, log_cross - std::log(100.0));
+    problem.SetParameterUpperBound(&log_cross, 0, log_cross + std::log(100.0));
+    if (opts.cross_core_bytes_per_second > 0) {
+      auto *prior = new RatePrior{log_cross};
+      problem.AddResidualBlock(new ceres::AutoDiffCostFunction<RatePrior, 1, 1>(prior), nullptr,
+                               &log_cross);
+    }
+  }
   problem.SetParameterLowerBound(&log_overhead, 0, std::log(1e-10));
   problem.SetParameterUpperBound(&log_overhead, 0, std::log(1.0));
 
@@ -325,6 +356,7 @@ Solved solve(const std::vector<Sample> &samples, const FitOptions &opts, const C
   p.lowering_factor = lowering;
   p.overlap = overlap;
   p.overhead_seconds = std::exp(log_overhead);
+  p.cross_core_bytes_per_second = any_cross ? std::exp(log_cross) : 0;
   // The fitted levels' bandwidths, inward from the outermost; levels no sample reached take the
   // bandwidth of the nearest level that was fitted.
   std::vector<double> log_bw(levels, 0.0);
@@ -371,7 +403,7 @@ double model_seconds(const Calibration &cal, const EfficiencyParams &p, const Ke
   const EfficiencyTerms e = efficiency_terms(cal, p.tile_m, p.tile_n, f);
   return efficiency_seconds<double>(e, f, p.peak_flops_per_second, p.m_half, p.n_half, p.k_half,
                                     p.bytes_per_second.at(e.level), p.lowering_factor, p.overlap,
-                                    p.overhead_seconds);
+                                    p.overhead_seconds, p.cross_core_bytes_per_second);
 }
 
 FitStats fit_stats(const Calibration &cal, const std::vector<Sample> &samples) {

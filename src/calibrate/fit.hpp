@@ -24,6 +24,11 @@ struct FitOptions {
   double loss_scale = 0.1;      // residual size (log time) where the loss starts to bend
   int max_iterations = 200;
   int min_samples = 3; // a class x dtype with fewer samples is not fitted
+  /// One thread's rate reading data another core wrote (the host probe's cross-core read rate
+  /// over its threads): the start and weak prior of the cross-core rate of the classes whose
+  /// samples read across cores. 0: none known (started at 30 GB/s, no prior). Classes without
+  /// such samples get no cross-core term.
+  double cross_core_bytes_per_second = 0;
   std::function<void(const std::string &)> progress; // one line per fitted class
 };
 

@@ -4,9 +4,9 @@
 namespace perfmodel::calibrate {
 
 Sample sample_from_layer(const Graph &g, const Layer &layer, KernelPass pass, double seconds,
-                         std::string source, double reuse_bytes) {
+                         std::string source, double reuse_bytes, double cross_core_bytes) {
   const LayerCost cost = layer_cost(g, layer, pass == KernelPass::fwd ? Pass::fwd : Pass::train);
-  const KernelFeatures f = layer_features(g, layer, cost, pass, reuse_bytes);
+  const KernelFeatures f = layer_features(g, layer, cost, pass, reuse_bytes, cross_core_bytes);
   Sample s;
   s.op_class = f.op_class;
   s.dtype = f.dtype;
@@ -16,6 +16,7 @@ Sample sample_from_layer(const Graph &g, const Layer &layer, KernelPass pass, do
   s.gemm = f.gemm;
   s.lowered_bytes = f.lowered_bytes;
   s.reuse_bytes = f.reuse_bytes;
+  s.cross_core_bytes = f.cross_core_bytes;
   s.seconds = seconds;
   s.source = std::move(source);
   return s;

@@ -24,19 +24,23 @@ struct Sample {
   std::optional<GemmShape> gemm; // GEMM-like calls, in the orientation of this pass
   double lowered_bytes = 0;      // bytes of an im2col matrix, 0 when there is none
   double reuse_bytes = 0;        // bytes moved since the inputs were written (0 when isolated)
+  double cross_core_bytes = 0;   // input bytes one thread read that another wrote (0 isolated)
   double seconds = 0;            // measured time of one call (median of the runs)
   std::string source;            // "microbench:gemm/fp32/256x256x256", "file.csv:12", ...
 
   KernelFeatures features() const {
-    return KernelFeatures{op_class, dtype, flops, bytes, gemm, lowered_bytes, reuse_bytes};
+    return KernelFeatures{op_class,      dtype,       flops,           bytes,
+                          gemm,          lowered_bytes, reuse_bytes, cross_core_bytes};
   }
 };
 
 /// A sample for one pass part of a layer of a shape-inferred graph: the counts come from
 /// perfmodel::layer_cost (train pass parts for bwd_data / bwd_weight), so samples and
 /// predictions always count the same way. `reuse_bytes`: the layer's input_reuse_bytes when it
-/// was timed inside its network (0 when timed alone).
+/// was timed inside its network (0 when timed alone), `cross_core_bytes` its
+/// input_cross_core_bytes.
 Sample sample_from_layer(const Graph &g, const Layer &layer, KernelPass pass, double seconds,
-                         std::string source, double reuse_bytes = 0);
+                         std::string source, double reuse_bytes = 0,
+                         double cross_core_bytes = 0);
 
 } // namespace perfmodel::calibrate

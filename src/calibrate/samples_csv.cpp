@@ -15,9 +15,10 @@ namespace {
 
 constexpr const char *kHeader =
     "op_class,dtype,pass,flops,bytes,gemm_m,gemm_n,gemm_k,gemm_groups,lowered_bytes,reuse_bytes,"
-    "time (s),source";
-constexpr size_t kColumns = 13;
-constexpr size_t kColumnsBeforeReuse = 12; // files written before reuse_bytes (read as 0)
+    "cross_core_bytes,time (s),source";
+constexpr size_t kColumns = 14;
+// Files written before reuse_bytes (12 columns) or cross_core_bytes (13) read them as 0.
+constexpr size_t kColumnsBeforeReuse = 12;
 
 // Splits one CSV line (no embedded newlines in these files) into fields with start columns.
 std::vector<std::pair<std::string, int>> fields_of(const std::string &line) {
@@ -64,11 +65,12 @@ std::string write_samples_csv(const std::vector<Sample> &samples) {
   char buf[512];
   for (const Sample &s : samples) {
     const GemmShape g = s.gemm.value_or(GemmShape{0, 0, 0, 0});
-    std::snprintf(buf, sizeof buf, "%s,%s,%s,%.17g,%.17g,%lld,%lld,%lld,%lld,%.17g,%.17g,%.9g,",
+    std::snprintf(buf, sizeof buf, "%s,%s,%s,%.17g,%.17g,%lld,%lld,%lld,%lld,%.17g,%.17g,%.17g,%.9g,",
                   std::string(to_string(s.op_class)).c_str(),
                   std::string(to_string(s.dtype)).c_str(), std::string(to_string(s.pass)).c_str(),
                   s.flops, s.bytes, (long long)g.m, (long long)g.n, (long long)g.k,
-                  (long long)g.groups, s.lowered_bytes, s.reuse_bytes, s.seconds);
+                  (long long)g.groups, s.lowered_bytes, s.reuse_bytes, s.cross_core_bytes,
+                  s.seconds);
     out += buf + quoted(s.source) + "\n";
   }
   return out;
@@ -80,9 +82,9 @@ std::vector<Sample> parse_samples_csv(const std::string &text, const std::string
   int lineno = 0;
   const bool header = std::getline(in, line) && (++lineno, line.rfind("op_class,", 0) == 0);
   const size_t columns = header ? fields_of(line).size() : 0;
-  if (columns != kColumns && columns != kColumnsBeforeReuse)
+  if (columns < kColumnsBeforeReuse || columns > kColumns)
     throw InputError(SourceLoc{file, 1, 1}, std::string("expected the header '") + kHeader + "'");
-  const size_t r = columns == kColumns ? 1 : 0; // reuse_bytes present: later columns shift by 1
+  const size_t r = columns - kColumnsBeforeReuse; // reuse_bytes, cross_core_bytes present
   std::vector<Sample> out;
   while (std::getline(in, line)) {
     ++lineno;
@@ -121,8 +123,10 @@ std::vector<Sample> parse_samples_csv(const std::string &text, const std::string
     if (g.m > 0 && g.n > 0 && g.k > 0 && g.groups > 0)
       s.gemm = g;
     s.lowered_bytes = num(9);
-    if (r)
+    if (r >= 1)
       s.reuse_bytes = num(10);
+    if (r >= 2)
+      s.cross_core_bytes = num(11);
     s.seconds = num(10 + r);
     if (!(s.seconds > 0))
       throw bad(10 + r, "expected a positive time");
@@ -143,7 +147,7 @@ std::string write_residuals_csv(const Calibration &cal, const std::vector<Sample
     std::snprintf(buf, sizeof buf, "%s,%s,", std::string(to_string(s.op_class)).c_str(),
                   std::string(to_string(s.dtype)).c_str());
     out += buf + quoted(s.source);
-    std::snprintf(buf, sizeof buf, ",%.17g,%.17g,%.9g,", s.flops, s.bytes, s.seconds);
+    std::snprintf(buf, sizeof buf, ",%.17g,%.17g,%.17g,%.9g,", s.flops, s.bytes, s.seconds);
     out += buf;
     if (const ClassCalibration *cc = cal.find_or_fallback(s.op_class, s.dtype)) {
       const double pred = model_seconds(cal, cc->params, s.features());

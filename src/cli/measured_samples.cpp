@@ -11,7 +11,7 @@ std::vector<calibrate::Sample> measured_layer_samples(const Graph &g,
   std::vector<calibrate::LayerTime> times;
   for (const auto &l : m.layers)
     times.push_back({l.name, kernels::cpu::pick(stat, l.time)});
-  return calibrate::samples_from_layer_times(g, times, prefix);
+  return calibrate::samples_from_layer_times(g, times, prefix, m.threads);
 }
 
 calibrate::PassSample measured_pass_sample(const Graph &g, const kernels::cpu::GraphMeasurement &m,

@@ -201,9 +201,10 @@ GemmShape depthwise_rows(const Graph &g, const Layer &layer, const GemmShape &s)
 } // namespace
 
 KernelFeatures layer_features(const Graph &g, const Layer &layer, const LayerCost &cost,
-                              KernelPass pass, double reuse_bytes) {
+                              KernelPass pass, double reuse_bytes, double cross_core_bytes) {
   KernelFeatures f;
   f.reuse_bytes = pass == KernelPass::fwd ? reuse_bytes : 0;
+  f.cross_core_bytes = pass == KernelPass::fwd ? cross_core_bytes : 0;
   f.op_class = op_class_of(g, layer);
   f.dtype = layer.dtype;
   const PassCost &part = pass == KernelPass::fwd        ? cost.fwd
@@ -301,9 +302,10 @@ bool is_valid(const Calibration &cal, std::string *error) {
     for (double bw : p.bytes_per_second)
       if (!finite_positive(bw))
         return fail(what + "bandwidths must be positive");
-    for (double v : {p.m_half, p.n_half, p.k_half, p.lowering_factor, p.overhead_seconds})
+    for (double v : {p.m_half, p.n_half, p.k_half, p.lowering_factor, p.overhead_seconds,
+                     p.cross_core_bytes_per_second})
       if (!std::isfinite(v) || v < 0)
-        return fail(what + "sizes, lowering and overhead must be >= 0");
+        return fail(what + "sizes, lowering, overhead and cross-core rate must be >= 0");
     if (!(p.tile_m >= 1) || !(p.tile_n >= 1))
       return fail(what + "tiles must be at least 1");
     if (!(p.overlap >= 0 && p.overlap <= 1))
@@ -324,6 +326,8 @@ EfficiencyTerms efficiency_terms(const Calibration &cal, double tile_m, double t
   EfficiencyTerms e;
   e.quantized_flops = f.flops;
   e.level = memory_level_for(cal, std::max(f.bytes + f.lowered_bytes, f.reuse_bytes));
+  if (e.level + 1 < cal.memory_levels.size())
+    e.cross_core_bytes = f.cross_core_bytes;
   if (f.gemm && is_gemm_class(f.op_class) && f.gemm->m > 0 && f.gemm->n > 0 && f.gemm->k > 0) {
     const GemmShape &s = *f.gemm;
     e.m = double(s.m);
@@ -357,13 +361,16 @@ LayerTiming calibrated_time(const Calibration &cal, const HwSpec &hw, const Kern
   const double bw = p.bytes_per_second[e.level];
   const double zero = 0.0;
   t.seconds = efficiency_seconds<double>(e, f, p.peak_flops_per_second, p.m_half, p.n_half,
-                                         p.k_half, bw, p.lowering_factor, p.overlap, zero);
+                                         p.k_half, bw, p.lowering_factor, p.overlap, zero,
+                                         p.cross_core_bytes_per_second);
   const double work = t.seconds; // compute + memory part, before the overhead
   double hockney = 1;
   if (e.m > 0)
     hockney = e.m / (e.m + p.m_half) * e.n / (e.n + p.n_half) * e.k / (e.k + p.k_half);
   t.compute_seconds = e.quantized_flops / (p.peak_flops_per_second * hockney);
   t.memory_seconds = (f.bytes + p.lowering_factor * f.lowered_bytes) / bw;
+  if (e.cross_core_bytes > 0 && p.cross_core_bytes_per_second > 0)
+    t.memory_seconds += e.cross_core_bytes / p.cross_core_bytes_per_second;
   t.overhead_seconds = p.overhead_seconds;
   t.seconds = work + p.overhead_seconds;
   t.bound = largest_term(t.compute_seconds, t.memory_seconds, t.overhead_seconds);
@@ -373,9 +380,9 @@ LayerTiming calibrated_time(const Calibration &cal, const HwSpec &hw, const Kern
 
 LayerTiming calibrated_layer_time(const Calibration &cal, const HwSpec &hw, const Graph &g,
                                   const Layer &layer, const LayerCost &cost, Pass pass,
-                                  double reuse_bytes) {
-  LayerTiming sum =
-      calibrated_time(cal, hw, layer_features(g, layer, cost, KernelPass::fwd, reuse_bytes));
+                                  double reuse_bytes, double cross_core_bytes) {
+  LayerTiming sum = calibrated_time(
+      cal, hw, layer_features(g, layer, cost, KernelPass::fwd, reuse_bytes, cross_core_bytes));
   if (pass == Pass::train) {
     for (KernelPass kp : {KernelPass::bwd_data, KernelPass::bwd_weight}) {
       const KernelFeatures f = layer_features(g, layer, cost, kp);

@@ -73,6 +73,15 @@ Prediction predict(const Graph& g, const HwSpec& hw, const PredictOptions& opts,
   // (forward calls only: layer_features gives the backward ones none).
   const std::vector<double> reuse = opts.calibration ? input_reuse_bytes(g, costs)
                                                      : std::vector<double>(g.layers.size(), 0.0);
+  // ... and, on a multi-core CPU, written by another core than the one that reads it.
+  const bool cross_core_term =
+      opts.calibration && std::any_of(opts.calibration->classes.begin(),
+                                      opts.calibration->classes.end(), [](const auto& c) {
+                                        return c.params.cross_core_bytes_per_second > 0;
+                                      });
+  const std::vector<double> cross = cross_core_term
+                                        ? input_cross_core_bytes(g, opts.calibration->cores)
+                                        : std::vector<double>(g.layers.size(), 0.0);
   for (size_t i = 0; i < g.layers.size(); ++i) {
     const Layer& l = g.layers[i];
     LayerPrediction lp;
@@ -81,7 +90,7 @@ Prediction predict(const Graph& g, const HwSpec& hw, const PredictOptions& opts,
     // The pure roofline is the uncalibrated baseline; a calibration swaps in its fitted model.
     lp.timing = opts.calibration
                     ? calibrated_layer_time(*opts.calibration, hw, g, l, lp.cost, opts.pass,
-                                            reuse[i])
+                                            reuse[i], cross[i])
                     : roofline_time(hw, lp.cost, l.dtype);
     lp.energy_joules = component_energy_joules(hw, lp.cost, lp.timing);
     lp.energy_power_time_joules = power_time_energy_joules(p.power_watts, lp.timing.seconds);

@@ -64,7 +64,8 @@ std::string render_calibration(const Calibration &cal, Format f) {
                                 {"bytes_per_second", p.bytes_per_second},
                                 {"lowering_factor", p.lowering_factor},
                                 {"overlap", p.overlap},
-                                {"overhead_seconds", p.overhead_seconds}};
+                                {"overhead_seconds", p.overhead_seconds},
+                                {"cross_core_bytes_per_second", p.cross_core_bytes_per_second}};
       fit_json(c.stats, cj["fit"]);
       j["classes"].push_back(cj);
     }
@@ -73,7 +74,7 @@ std::string render_calibration(const Calibration &cal, Format f) {
   std::vector<std::string> header = {"class", "dtype", "samples", "peak", "m/n/k half", "tile"};
   for (const auto &l : cal.memory_levels)
     header.push_back("bw " + l.name);
-  for (const char *h : {"lowering", "overlap", "overhead", "MAPE", "max error"})
+  for (const char *h : {"lowering", "overlap", "overhead", "cross-core", "MAPE", "max error"})
     header.push_back(h);
   std::vector<std::vector<std::string>> rows;
   for (const auto &c : cal.classes) {
@@ -91,6 +92,7 @@ std::string render_calibration(const Calibration &cal, Format f) {
     r.push_back(num(p.lowering_factor));
     r.push_back(num(p.overlap));
     r.push_back(si(p.overhead_seconds, "s"));
+    r.push_back(p.cross_core_bytes_per_second > 0 ? si(p.cross_core_bytes_per_second, "B/s") : "-");
     r.push_back(pct2(c.stats.mape));
     r.push_back(pct2(c.stats.max_error));
     rows.push_back(r);

@@ -84,3 +84,16 @@ TEST_CASE("samples_from_layer_times counts like predictions and skips what it ca
   REQUIRE(p5 != g.layers.end());
   CHECK(s[1].reuse_bytes == double(g.tensors.at(p5->inputs.at(0)).bytes()));
 }
+
+TEST_CASE("samples timed on two threads carry the bytes read from the other core") {
+  const Graph g = calibration_networks().at(2); // calib_plain: c1 (48 x 20736 GEMM) -> r1
+  const std::vector<LayerTime> times = {{"c1", 2e-3}, {"r1", 1e-4}};
+  const auto two = samples_from_layer_times(g, times, "network:", 2);
+  const auto one = samples_from_layer_times(g, times, "network:", 1);
+  REQUIRE(two.size() == 2);
+  REQUIRE(one.size() == 2);
+  CHECK(two[0].cross_core_bytes == 0); // the graph input
+  const double c1_out = 4.0 * 48 * 144 * 144;
+  CHECK(two[1].cross_core_bytes == doctest::Approx(0.25 * c1_out).epsilon(0.01));
+  CHECK(one[1].cross_core_bytes == 0);
+}

@@ -150,6 +150,40 @@ TEST_CASE("fit recovers the bandwidths from samples timed inside networks (reuse
   check_streaming_fit(fit_class(samples, o));
 }
 
+TEST_CASE("fit recovers the cross-core rate from network samples, with the probe as start") {
+  for (double probe : {0.0, 1.5e10}) { // no probe: started at 3e10; a probe 25% off the truth
+    FitOptions o = test_options();
+    o.cross_core_bytes_per_second = probe;
+    EfficiencyParams truth = streaming_truth();
+    truth.cross_core_bytes_per_second = 2e10;
+    std::vector<Sample> samples;
+    for (double bytes = 4e3; bytes < 3e7; bytes *= 1.7)
+      for (double cross : {0.0, 0.25 * bytes, 0.5 * bytes}) {
+        Sample s;
+        s.op_class = OpClass::elementwise;
+        s.bytes = bytes;
+        s.flops = bytes / 8;
+        s.cross_core_bytes = cross;
+        s.seconds = model_seconds(frame(o), truth, s.features());
+        samples.push_back(s);
+      }
+    const ClassCalibration cc = fit_class(samples, o);
+    CAPTURE(probe);
+    check_close(cc.params.cross_core_bytes_per_second, 2e10, 0.01, "cross-core rate");
+    check_close(cc.params.bytes_per_second[1], truth.bytes_per_second[1], 0.01, "l2 bandwidth");
+  }
+}
+
+TEST_CASE("a class without cross-core samples gets no cross-core term, probe or not") {
+  FitOptions o = test_options();
+  std::vector<Sample> samples;
+  for (double bytes = 4e3; bytes < 4e8; bytes *= 1.7)
+    samples.push_back(streaming_sample(o, OpClass::elementwise, bytes, 8));
+  CHECK(fit_class(samples, o).params.cross_core_bytes_per_second == 0);
+  o.cross_core_bytes_per_second = 3.1e10;
+  CHECK(fit_class(samples, o).params.cross_core_bytes_per_second == 0);
+}
+
 TEST_CASE("robust loss keeps outliers from dragging the fit") {
   const FitOptions o = test_options();
   const EfficiencyParams truth = true_gemm_params();

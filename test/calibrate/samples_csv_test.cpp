@@ -15,6 +15,7 @@ TEST_CASE("samples round-trip through CSV, quoted sources included") {
   a.gemm = GemmShape{10, 20, 30, 2};
   a.lowered_bytes = 4800;
   a.reuse_bytes = 2.5e7;
+  a.cross_core_bytes = 1.5e6;
   a.seconds = 1.25e-4;
   a.source = "microbench:conv, \"odd\" name";
   Sample b;
@@ -32,6 +33,8 @@ TEST_CASE("samples round-trip through CSV, quoted sources included") {
   CHECK(back[0].lowered_bytes == 4800);
   CHECK(back[0].reuse_bytes == 2.5e7);
   CHECK(back[1].reuse_bytes == 0);
+  CHECK(back[0].cross_core_bytes == 1.5e6);
+  CHECK(back[1].cross_core_bytes == 0);
   CHECK(back[0].seconds == doctest::Approx(1.25e-4));
   CHECK(back[0].source == a.source);
   CHECK_FALSE(back[1].gemm);
@@ -49,15 +52,26 @@ TEST_CASE("bad sample files name the place") {
   };
   const std::string head = write_samples_csv({});
   CHECK(error_of("a,b\n").find("s.csv:1:1: error: expected the header") == 0);
-  CHECK(error_of(head + "conv,fp32,fwd,1,2\n") == "s.csv:2:1: error: expected 13 fields, found 5");
-  CHECK(error_of(head + "nope,fp32,fwd,1,2,0,0,0,0,0,0,1e-3,x\n") ==
+  CHECK(error_of(head + "conv,fp32,fwd,1,2\n") == "s.csv:2:1: error: expected 14 fields, found 5");
+  CHECK(error_of(head + "nope,fp32,fwd,1,2,0,0,0,0,0,0,0,1e-3,x\n") ==
         "s.csv:2:1: error: unknown op class, not 'nope'");
-  CHECK(error_of(head + "pool,fp32,fwd,1,2,0,0,0,0,0,0,0,x\n") ==
-        "s.csv:2:31: error: expected a positive time, not '0'");
-  CHECK(error_of(head + "pool,fp32,fwd,1,z,0,0,0,0,0,0,1,x\n") ==
+  CHECK(error_of(head + "pool,fp32,fwd,1,2,0,0,0,0,0,0,0,0,x\n") ==
+        "s.csv:2:33: error: expected a positive time, not '0'");
+  CHECK(error_of(head + "pool,fp32,fwd,1,z,0,0,0,0,0,0,0,1,x\n") ==
         "s.csv:2:17: error: expected a non-negative number, not 'z'");
-  CHECK(error_of(head + "pool,fp32,fwd,1,2,0,0,0,0,0,-1,1,x\n") ==
+  CHECK(error_of(head + "pool,fp32,fwd,1,2,0,0,0,0,0,-1,0,1,x\n") ==
         "s.csv:2:29: error: expected a non-negative number, not '-1'");
+}
+
+TEST_CASE("sample files written before cross_core_bytes read it as 0") {
+  const std::string old =
+      "op_class,dtype,pass,flops,bytes,gemm_m,gemm_n,gemm_k,gemm_groups,lowered_bytes,"
+      "reuse_bytes,time (s),source\npool,fp32,fwd,1,2,0,0,0,0,0,5,1e-3,x\n";
+  const auto back = parse_samples_csv(old, "old.csv");
+  REQUIRE(back.size() == 1);
+  CHECK(back[0].reuse_bytes == 5);
+  CHECK(back[0].cross_core_bytes == 0);
+  CHECK(back[0].seconds == doctest::Approx(1e-3));
 }
 
 TEST_CASE("sample files written before reuse_bytes still read, as isolated calls") {

@@ -136,6 +136,23 @@ TEST_CASE("calibration YAML keeps the host probe figures, which are optional") {
   CHECK(error_of(bad).find("unknown key 'cross_core' in host_state") != std::string::npos);
 }
 
+TEST_CASE("calibration YAML keeps a class's cross-core rate, which is optional") {
+  Calibration c = sample_calibration();
+  const std::string without = write_calibration_yaml(c);
+  CHECK(without.find("cross_core_bytes_per_second") == std::string::npos); // 0: not written
+  CHECK(parse_calibration_yaml(without, "c.yaml").classes[0].params.cross_core_bytes_per_second ==
+        0);
+  c.classes[0].params.cross_core_bytes_per_second = 1.5e10;
+  const std::string text = write_calibration_yaml(c);
+  CHECK(parse_calibration_yaml(text, "c.yaml").classes[0].params.cross_core_bytes_per_second ==
+        doctest::Approx(1.5e10));
+  std::string bad = text;
+  bad.replace(bad.find("cross_core_bytes_per_second: 1.5e+10"), 36,
+              "cross_core_bytes_per_second: -1");
+  CHECK(error_of(bad).find("error: 'cross_core_bytes_per_second' must be at least 0") !=
+        std::string::npos);
+}
+
 TEST_CASE("calibration YAML keeps the pass excess, which is optional") {
   Calibration c = sample_calibration();
   CHECK(write_calibration_yaml(c).find("pass_excess") == std::string::npos);

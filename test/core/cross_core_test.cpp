@@ -1,0 +1,103 @@
+// Tests of input_cross_core_bytes (the bytes of a layer's inputs one thread reads after another
+// wrote them) and of the cross-core term of the calibrated model.
+#include <doctest/doctest.h>
+
+#include "perfmodel/calibration.hpp"
+#include "perfmodel/cost.hpp"
+#include "test_graphs.hpp"
+
+using namespace perfmodel;
+using perfmodel::test::make_graph;
+using perfmodel::test::make_layer;
+
+namespace {
+
+Layer conv3x3(const std::string &name, int64_t out) {
+  return make_layer(name, "conv2d",
+                    {{"out_channels", out}, {"kernel", int64_t(3)}, {"pad", int64_t(1)}});
+}
+
+double bytes_of_tensor(const Graph &g, const std::string &name) {
+  return double(g.tensors.at(name).bytes());
+}
+
+} // namespace
+
+TEST_CASE("a GEMM that splits columns, read by ops that split elements or planes: a quarter") {
+  // 64 x 3136 product (fewer rows than columns): each thread writes half of every plane; the
+  // ReLU's and the pool's thread 0 read the first half of the planes, half of it the other's.
+  const Graph g = make_graph({{"x", {1, 64, 56, 56}}},
+                             {conv3x3("c", 64), make_layer("r", "relu", {}, {"c"}),
+                              make_layer("p", "maxpool", {{"kernel", int64_t(2)}}, {"c"})});
+  const auto cross = input_cross_core_bytes(g, 2);
+  REQUIRE(cross.size() == 3);
+  CHECK(cross[0] == 0); // the graph input: nobody wrote it in the pass
+  CHECK(cross[1] == doctest::Approx(0.25 * bytes_of_tensor(g, "c")).epsilon(0.01));
+  CHECK(cross[2] == doctest::Approx(0.25 * bytes_of_tensor(g, "c")).epsilon(0.01));
+  // The ReLU's output, read by a ReLU: the same elements on the same threads.
+  const Graph g2 = make_graph({{"x", {1, 64, 56, 56}}},
+                              {make_layer("r1", "relu", {}, {"x"}), make_layer("r2", "relu", {}, {"r1"})});
+  CHECK(input_cross_core_bytes(g2, 2)[1] == 0);
+}
+
+TEST_CASE("a GEMM that splits rows matches a plane split at batch 1, not at batch 2") {
+  // 512 x 196 product (more rows than columns): thread 0 writes channels 0-255 of each image.
+  for (int64_t batch : {1, 2}) {
+    const Graph g = make_graph({{"x", {batch, 512, 14, 14}}},
+                               {conv3x3("c", 512), make_layer("r", "relu", {}, {"c"})});
+    const double expect = batch == 1 ? 0.0 : 0.25 * bytes_of_tensor(g, "c");
+    CAPTURE(batch);
+    CHECK(input_cross_core_bytes(g, 2)[1] ==
+          doctest::Approx(expect).epsilon(0.01).scale(bytes_of_tensor(g, "c")));
+  }
+}
+
+TEST_CASE("a GEMM that splits rows reads all of its input on every thread") {
+  // 1x1 convolution, 512 x 196 x 256: each thread reads the whole input, half of it the other's.
+  const Graph g = make_graph({{"x", {1, 256, 14, 14}}},
+                             {make_layer("r", "relu", {}, {"x"}),
+                              make_layer("p", "conv2d", {{"out_channels", int64_t(512)}, {"kernel", int64_t(1)}},
+                                         {"r"})});
+  CHECK(input_cross_core_bytes(g, 2)[1] ==
+        doctest::Approx(0.5 * bytes_of_tensor(g, "r")).epsilon(0.01));
+}
+
+TEST_CASE("one thread, a small GEMM on one thread, views and unknown ops") {
+  const Graph g = make_graph({{"x", {1, 64, 56, 56}}},
+                             {conv3x3("c", 64), make_layer("f", "flatten", {}, {"c"}),
+                              make_layer("r", "relu", {}, {"f"})});
+  for (double v : input_cross_core_bytes(g, 1))
+    CHECK(v == 0);
+  const auto two = input_cross_core_bytes(g, 2);
+  CHECK(two[1] == 0); // a view reads nothing
+  // Through the view the ReLU reads the convolution's output: the same quarter.
+  CHECK(two[2] == doctest::Approx(0.25 * bytes_of_tensor(g, "c")).epsilon(0.01));
+  // 4 x 16 x 9 multiply-adds: the GEMM runs on the caller's thread alone, thread 1 reads it all.
+  const Graph small = make_graph({{"x", {1, 1, 4, 4}}},
+                                 {conv3x3("c", 4), make_layer("r", "relu", {}, {"c"})});
+  CHECK(input_cross_core_bytes(small, 2)[1] == 0); // 64 elements: one relu chunk, thread 0
+}
+
+TEST_CASE("the calibrated model adds cross-core bytes at their rate, except from DRAM") {
+  Calibration cal;
+  cal.cores = 2;
+  cal.memory_levels = {{"l2", 1e6}, {"l3", 3e7}, {"dram", 0}};
+  ClassCalibration cc;
+  cc.op_class = OpClass::elementwise;
+  cc.params.peak_flops_per_second = 1e15;
+  cc.params.bytes_per_second = {4e11, 2e11, 5e10};
+  cc.params.cross_core_bytes_per_second = 2e10;
+  cal.classes.push_back(cc);
+  HwSpec hw;
+  KernelFeatures f;
+  f.op_class = OpClass::elementwise;
+  f.bytes = 8e6; // l3
+  f.cross_core_bytes = 1e6;
+  CHECK(calibrated_time(cal, hw, f).seconds == doctest::Approx(8e6 / 2e11 + 1e6 / 2e10));
+  CHECK(calibrated_time(cal, hw, f).memory_seconds == doctest::Approx(8e6 / 2e11 + 1e6 / 2e10));
+  f.reuse_bytes = 1e8; // pushed out to DRAM: it comes back from there, not from the other core
+  CHECK(calibrated_time(cal, hw, f).seconds == doctest::Approx(8e6 / 5e10));
+  f.reuse_bytes = 0;
+  cal.classes[0].params.cross_core_bytes_per_second = 0; // a calibration without the term
+  CHECK(calibrated_time(cal, hw, f).seconds == doctest::Approx(8e6 / 2e11));
+}
