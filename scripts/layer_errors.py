@@ -1,0 +1,41 @@
+#!/usr/bin/env python3
+"""Per-layer errors of `measure --format json` runs, pooled over several accuracy runs.
+
+Usage: scripts/layer_errors.py MODEL DIR [DIR...]   (each DIR holds MODEL-bN-calibrated.json, as
+scripts/calibration_accuracy.sh writes). Prints, per layer in summary (>= min_layer_seconds), the
+median measured and predicted time over the runs, the median error and its range, sorted by the
+time the layer's error costs the pass (median measured - predicted). Shows where a systematic
+under- or over-prediction sits, as against one run's noise.
+"""
+import glob, json, statistics, sys
+
+model, dirs = sys.argv[1], sys.argv[2:]
+runs = []
+for d in dirs:
+    runs += glob.glob(f"{d}/{model}-b*-calibrated.json")
+if not runs:
+    sys.exit(f"no {model} runs in {' '.join(dirs)}")
+per = {}
+order = []
+for r in runs:
+    j = json.load(open(r))
+    for l in j["layers"]:
+        if l.get("measured_seconds") is None or not l.get("in_summary"):
+            continue
+        if l["name"] not in per:
+            order.append(l["name"])
+        per.setdefault(l["name"], []).append(
+            (l["op"], l["measured_seconds"], l["predicted_seconds"], l["error"]))
+rows = []
+for name in order:
+    v = per[name]
+    meas = statistics.median(x[1] for x in v)
+    pred = statistics.median(x[2] for x in v)
+    errs = [x[3] for x in v]
+    rows.append((meas - pred, name, v[0][0], meas, pred, statistics.median(errs), min(errs),
+                 max(errs), len(v)))
+print(f"{model}: {len(runs)} runs")
+print(f"{'layer':24} {'op':14} {'meas ms':>8} {'pred ms':>8} {'err':>7} {'range':>15} {'cost ms':>8}")
+for d, name, op, meas, pred, med, lo, hi, n in sorted(rows, key=lambda r: -abs(r[0])):
+    print(f"{name:24} {op:14} {1e3*meas:8.3f} {1e3*pred:8.3f} {100*med:+6.1f}% "
+          f"{100*lo:+6.1f}..{100*hi:+5.1f}% {1e3*d:+8.3f}")
