@@ -147,7 +147,7 @@ std::string write_residuals_csv(const Calibration &cal, const std::vector<Sample
     std::snprintf(buf, sizeof buf, "%s,%s,", std::string(to_string(s.op_class)).c_str(),
                   std::string(to_string(s.dtype)).c_str());
     out += buf + quoted(s.source);
-    std::snprintf(buf, sizeof buf, ",%.17g,%.17g,%.17g,%.9g,", s.flops, s.bytes, s.seconds);
+    std::snprintf(buf, sizeof buf, ",%.17g,%.17g,%.9g,", s.flops, s.bytes, s.seconds);
     out += buf;
     if (const ClassCalibration *cc = cal.find_or_fallback(s.op_class, s.dtype)) {
       const double pred = model_seconds(cal, cc->params, s.features());

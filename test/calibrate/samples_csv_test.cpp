@@ -86,3 +86,26 @@ TEST_CASE("sample files written before reuse_bytes still read, as isolated calls
   CHECK_THROWS_WITH_AS(parse_samples_csv(old + "pool,fp32,fwd,1,2,0,0,0,0,0,0,1e-3,x\n", "old.csv"),
                        "old.csv:3:1: error: expected 12 fields, found 13", InputError);
 }
+
+TEST_CASE("residuals CSV: measured, predicted and error per sample, one column each") {
+  Calibration cal;
+  cal.memory_levels = {{"l1", 1e6}, {"dram", 0}};
+  ClassCalibration cc;
+  cc.op_class = OpClass::pool;
+  cc.params.peak_flops_per_second = 1e15;
+  cc.params.bytes_per_second = {1e11, 1e10};
+  cal.classes.push_back(cc);
+  Sample s;
+  s.op_class = OpClass::pool;
+  s.bytes = 5e5; // l1: 5 us predicted
+  s.seconds = 4e-6;
+  s.source = "x";
+  Sample other = s;
+  other.op_class = OpClass::gemm; // no parameters: no prediction
+  const std::string text = write_residuals_csv(cal, {s, other});
+  CHECK(text.find("op_class,dtype,source,flops,bytes,measured (s),predicted (s),error\n") == 0);
+  const std::string row = text.substr(text.find('\n') + 1, text.find('\n', text.find('\n') + 1) -
+                                                              text.find('\n') - 1);
+  CHECK(row == "pool,fp32,x,0,500000,4e-06,5e-06,0.25");
+  CHECK(text.find("gemm,fp32,x,0,500000,4e-06,,\n") != std::string::npos);
+}
