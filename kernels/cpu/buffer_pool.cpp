@@ -3,6 +3,8 @@
 
 #include <algorithm>
 
+#include "perfmodel/buffer_plan.hpp"
+
 namespace perfmodel::kernels::cpu {
 
 std::string_view to_string(BufferPlan p) { return p == BufferPlan::reuse ? "reuse" : "distinct"; }
@@ -17,21 +19,14 @@ std::optional<BufferPlan> parse_buffer_plan(std::string_view s) {
 
 std::shared_ptr<Buffer> BufferPool::take(size_t n) {
   n = std::max<size_t>(n, 1);
+  std::vector<size_t> caps;
+  for (const auto &b : free_)
+    caps.push_back(b->size());
   std::shared_ptr<Buffer> b;
-  auto pick = free_.end();
-  for (auto it = free_.begin(); it != free_.end(); ++it) {
-    const size_t cap = (*it)->size();
-    if (cap < n)
-      continue;
-    if (cap <= 2 * n) {
-      pick = it; // later entries were given back more recently
-    } else if (pick == free_.end() || ((*pick)->size() > 2 * n && cap < (*pick)->size())) {
-      pick = it;
-    }
-  }
-  if (pick != free_.end()) {
-    b = std::move(*pick);
-    free_.erase(pick);
+  const size_t pick = pick_free_buffer(caps, n);
+  if (pick != size_t(-1)) {
+    b = std::move(free_[pick]);
+    free_.erase(free_.begin() + std::ptrdiff_t(pick));
   } else {
     allocated_ += n;
     b = std::make_shared<Buffer>(n, 0.0f);

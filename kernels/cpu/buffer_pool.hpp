@@ -31,9 +31,9 @@ std::optional<BufferPlan> parse_buffer_plan(std::string_view s);
 /// Free fp32 buffers by capacity (elements). Not thread-safe: used while preparing layers.
 class BufferPool {
 public:
-  /// A buffer of at least n elements: the most recently given back one that fits without
-  /// wasting more than half of it (the one most likely still in cache), else the smallest free
-  /// one that fits, else a new zeroed one. Contents of a reused buffer are whatever its last
+  /// A buffer of at least n elements: the free one perfmodel::pick_free_buffer names (the most
+  /// recently given back one that fits without wasting more than half of it, else the smallest
+  /// that fits), else a new zeroed one. Contents of a reused buffer are whatever its last
   /// tensor left there.
   std::shared_ptr<Buffer> take(size_t n);
   /// Whether `b` was taken from this pool and not given back.

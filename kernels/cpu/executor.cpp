@@ -39,9 +39,10 @@ Executor::Executor(const Graph &g, uint64_t seed, BufferPlan plan) : graph_(&g) 
       last_read[t] = i;
   BufferPool pool;
   BufferPool *from = plan == BufferPlan::reuse ? &pool : nullptr;
-  // Pool buffers in use -> the last layer that reads a tensor held in them (a view's readers
-  // keep its input's buffer).
-  std::map<const Buffer *, size_t> held_until;
+  // Pool buffers in use, in the order they were taken, and the last layer that reads a tensor
+  // held in them (a view's readers keep its input's buffer). The order decides which of the
+  // buffers one layer frees a later output takes: perfmodel/buffer_plan.hpp states the same.
+  std::vector<std::pair<const Buffer *, size_t>> held_until;
   layers_.reserve(n);
   for (size_t i = 0; i < n; ++i) {
     const Layer &layer = g.layers[i];
@@ -59,8 +60,13 @@ Executor::Executor(const Graph &g, uint64_t seed, BufferPlan plan) : graph_(&g) 
       if (!pool.in_use(t.data.get()))
         continue; // graph input or constant (or a view of one): never pooled
       const auto r = last_read.find(o);
-      size_t &until = held_until[t.data.get()];
-      until = std::max(until, r == last_read.end() ? n : r->second);
+      const size_t last = r == last_read.end() ? n : r->second;
+      const auto h = std::find_if(held_until.begin(), held_until.end(),
+                                  [&](const auto &x) { return x.first == t.data.get(); });
+      if (h == held_until.end())
+        held_until.emplace_back(t.data.get(), last);
+      else
+        h->second = std::max(h->second, last);
     }
     // Buffers whose last reader has now been prepared go back; the next outputs may take them
     // (never this layer's own inputs: those were held while its outputs were taken).

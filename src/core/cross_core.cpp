@@ -16,6 +16,7 @@
 #include <tuple>
 #include <vector>
 
+#include "perfmodel/buffer_plan.hpp"
 #include "perfmodel/calibration.hpp"
 #include "perfmodel/memory_footprint.hpp"
 #include "perfmodel/work_split.hpp"
@@ -273,11 +274,28 @@ std::vector<double> input_cross_core_bytes(const Graph &g, int threads) {
   if (threads < 2)
     return out;
   std::map<std::tuple<decltype(key_of(Split{})), decltype(key_of(Split{})), int64_t>, double> memo;
-  std::map<std::string, std::string> root;         // tensor -> the storage it lives in
-  std::map<std::string, size_t> writer;            // storage -> the layer that wrote it
+  // The share of `numel` elements that the threads of `now` touch after another thread
+  // touched them under `before` (the most over the threads).
+  auto fraction = [&](const Split &before, const Split &now, int64_t numel) {
+    const auto key = std::tuple(key_of(before), key_of(now), numel);
+    auto it = memo.find(key);
+    if (it == memo.end())
+      it = memo.emplace(key, cross_fraction(before, now, numel, threads)).first;
+    return it->second;
+  };
+  std::map<std::string, std::string> root; // tensor -> the storage it lives in
+  std::map<std::string, size_t> writer;    // storage -> the layer that wrote it
   auto root_of = [&](const std::string &name) {
     const auto it = root.find(name);
     return it == root.end() ? name : it->second;
+  };
+  // The executor's buffers, and how the last layer to touch each one split it (with the
+  // elements that layer touched); absent where that split is not followed.
+  const BufferAssignment plan = plan_reused_buffers(g);
+  std::map<int, std::pair<Split, int64_t>> last_touch;
+  auto buffer_of = [&](const std::string &t) {
+    const auto it = plan.buffer_of.find(t);
+    return it == plan.buffer_of.end() ? -1 : it->second;
   };
   for (size_t i = 0; i < g.layers.size(); ++i) {
     const Layer &l = g.layers[i];
@@ -285,23 +303,51 @@ std::vector<double> input_cross_core_bytes(const Graph &g, int threads) {
       root[l.outputs[0]] = root_of(l.inputs[0]);
       continue;
     }
+    // Reads: data another thread wrote.
     for (size_t k = 0; k < l.inputs.size(); ++k) {
       const std::string storage = root_of(l.inputs[k]);
       const auto w = writer.find(storage);
       if (w == writer.end())
         continue; // a graph input or a constant: nobody in the pass wrote it
-      const Layer &producer = g.layers[w->second];
-      const auto ws = writer_split(g, producer);
+      const auto ws = writer_split(g, g.layers[w->second]);
       const auto rs = reader_split(g, l, k);
       const int64_t numel = numel_of(g, storage);
       if (!ws || !rs || numel <= 0 || numel != numel_of(g, l.inputs[k]))
         continue;
-      const double bytes = double(g.tensors.at(storage).bytes());
-      const auto key = std::tuple(key_of(*ws), key_of(*rs), numel);
-      auto it = memo.find(key);
-      if (it == memo.end())
-        it = memo.emplace(key, cross_fraction(*ws, *rs, numel, threads)).first;
-      out[i] += it->second * bytes;
+      out[i] += fraction(*ws, *rs, numel) * double(g.tensors.at(storage).bytes());
+    }
+    // Writes: into a reused buffer whose lines another core last touched (wrote, or read: a
+    // line every thread read is in both cores' caches, and a write must take it from the other).
+    const auto ws = writer_split(g, l);
+    for (size_t k = 0; k < l.outputs.size(); ++k) {
+      const int b = buffer_of(l.outputs[k]);
+      const auto prev = last_touch.find(b);
+      const int64_t numel = numel_of(g, l.outputs[k]);
+      if (k != 0 || !ws || b < 0 || prev == last_touch.end() || numel <= 0)
+        continue;
+      const int64_t overlap = std::min(numel, prev->second.second);
+      const double bytes = double(g.tensors.at(l.outputs[k]).bytes()) * double(overlap) / double(numel);
+      out[i] += fraction(prev->second.first, *ws, overlap) * bytes;
+    }
+    // What this layer leaves behind.
+    for (size_t k = 0; k < l.inputs.size(); ++k) {
+      const int b = buffer_of(l.inputs[k]);
+      const auto rs = reader_split(g, l, k);
+      if (b < 0)
+        continue; // a graph input or constant: no pool buffer
+      if (rs)
+        last_touch[b] = {*rs, numel_of(g, l.inputs[k])};
+      else
+        last_touch.erase(b);
+    }
+    for (size_t k = 0; k < l.outputs.size(); ++k) {
+      const int b = buffer_of(l.outputs[k]);
+      if (b < 0)
+        continue;
+      if (k == 0 && ws)
+        last_touch[b] = {*ws, numel_of(g, l.outputs[k])};
+      else
+        last_touch.erase(b);
     }
     for (const std::string &o : l.outputs)
       writer[o] = i;

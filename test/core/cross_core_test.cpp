@@ -62,6 +62,20 @@ TEST_CASE("a GEMM that splits rows reads all of its input on every thread") {
         doctest::Approx(0.5 * bytes_of_tensor(g, "r")).epsilon(0.01));
 }
 
+TEST_CASE("writing into a reused buffer the other core last touched counts too") {
+  // r0 -> 1x1 conv p (256 x 196 x 256: splits rows, so every thread reads all of r0's buffer)
+  // -> r1, whose output takes r0's buffer back (the executor's plan): each thread writes its
+  // half into lines both cores hold. r1's own input (p splits channels, batch 1) is local.
+  const Graph g = make_graph({{"x", {1, 256, 14, 14}}},
+                             {make_layer("r0", "relu", {}, {"x"}),
+                              make_layer("p", "conv2d", {{"out_channels", int64_t(256)},
+                                                         {"kernel", int64_t(1)}}, {"r0"}),
+                              make_layer("r1", "relu", {}, {"p"})});
+  const auto cross = input_cross_core_bytes(g, 2);
+  CHECK(cross[2] == doctest::Approx(0.5 * bytes_of_tensor(g, "r1")).epsilon(0.01));
+  CHECK(cross[1] == doctest::Approx(0.5 * bytes_of_tensor(g, "r0")).epsilon(0.01)); // reads
+}
+
 TEST_CASE("one thread, a small GEMM on one thread, views and unknown ops") {
   const Graph g = make_graph({{"x", {1, 64, 56, 56}}},
                              {conv3x3("c", 64), make_layer("f", "flatten", {}, {"c"}),
