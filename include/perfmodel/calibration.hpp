@@ -22,9 +22,10 @@
 //   LRU stack distance of the call's inputs (the distinct bytes touched since they were last
 //   touched; an LRU cache smaller than that no longer holds them). Isolated calls
 //   (microbenchmarks, kernel rows) have 0: their inputs were just written.
-//   cross = inside a network on a multi-core CPU, the most bytes of its inputs any one thread
-//   reads that another thread wrote (input_cross_core_bytes); 0 for isolated calls, and when
-//   the level is the last one (the data comes back from DRAM, not from the other core).
+//   cross = inside a network on a multi-core CPU, the most bytes any one thread reads that
+//   another thread wrote, or writes over lines another thread holds (input_cross_core_bytes);
+//   0 for isolated calls, and when the level is the last one (the data comes back from DRAM,
+//   not from the other core).
 #pragma once
 
 #include <cstdint>
@@ -102,13 +103,15 @@ KernelFeatures layer_features(const Graph &g, const Layer &layer, const LayerCos
 /// The largest over the inputs; 0 for an input the pass has not touched before (a graph input:
 /// handed over just before). `costs` holds one forward cost per layer (graph_cost).
 std::vector<double> input_reuse_bytes(const Graph &g, const std::vector<LayerCost> &costs);
-/// Per layer (graph order), the bytes of its activation inputs that one of the CPU executor's
-/// `threads` threads reads after another thread wrote them in the same pass: the most over the
-/// threads, summed over the inputs (src/core/cross_core.cpp follows kernels/cpu's work split:
-/// a GEMM's rows or 16-column blocks per image, a streaming op's elements or planes). A GEMM
-/// producer splits an image's plane across the threads while a pool, batch norm or depthwise
-/// consumer splits planes, so about half of what each thread reads was written by the other.
-/// 0 for inputs nobody in the pass wrote, ops whose split it does not follow, and threads < 2.
+/// Per layer (graph order), the bytes one of the CPU executor's `threads` threads moves from
+/// another core in a forward pass: input bytes another thread wrote, plus output bytes it
+/// writes into a reused buffer (perfmodel/buffer_plan.hpp) whose lines another thread last
+/// wrote or read; the most over the threads, summed over the inputs and the output
+/// (src/core/cross_core.cpp follows kernels/cpu's work split: a GEMM's rows or 16-column blocks
+/// per image, a streaming op's elements or planes). A GEMM producer splits an image's plane
+/// across the threads while a pool, batch norm or depthwise consumer splits planes, so about
+/// half of what each thread reads was written by the other. 0 for inputs nobody in the pass
+/// wrote, buffers last touched by ops whose split it does not follow, and threads < 2.
 std::vector<double> input_cross_core_bytes(const Graph &g, int threads);
 
 struct MemoryLevelCapacity {

@@ -1,5 +1,6 @@
-// The bytes each layer's threads read from data another thread wrote, under the CPU executor's
-// work split (docs/calibration.md, "Data another core wrote").
+// The bytes each layer's threads move between cores under the CPU executor's work split and
+// memory plan: inputs another thread wrote, and output lines (of a reused buffer) another
+// thread last touched (docs/calibration.md, "Data another core wrote").
 //
 // The split is kernels/cpu's (the rule and its constants: perfmodel/work_split.hpp):
 // parallel_for(n, grain) gives thread i the i-th of min(threads, ceil(n/grain)) contiguous
@@ -7,6 +8,7 @@
 // columns, else its columns in 16-wide blocks, and runs on one thread when it is small
 // (kernels/cpu/gemm.cpp); streaming ops split contiguous elements or planes
 // (kernels/cpu/elementwise.cpp, pool.cpp, normalize.cpp, conv.cpp's depthwise and im2col).
+// The buffers outputs reuse: perfmodel/buffer_plan.hpp.
 #include <algorithm>
 #include <array>
 #include <cmath>
