@@ -1,7 +1,7 @@
-// The executor's `reuse` memory plan (kernels/cpu/buffer_pool.hpp): which buffer each layer
-// output of a forward pass lives in. Stated here so that the model can follow what a layer's
-// output overwrites (input_cross_core_bytes); the executor's pool takes buffers by the same
-// rule (pick_free_buffer), and a test checks the two plans agree on every shipped model.
+// The executor's `reuse` memory plan: which buffer each layer output of a forward pass lives
+// in. Stated once, here: the executor's buffer pool (kernels/cpu/buffer_pool.hpp) gives every
+// output the buffer this plan assigns, and the model follows it to know what a layer's output
+// overwrites (input_cross_core_bytes).
 #pragma once
 
 #include <cstddef>

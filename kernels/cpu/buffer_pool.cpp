@@ -2,6 +2,7 @@
 #include "kernels/cpu/buffer_pool.hpp"
 
 #include <algorithm>
+#include <stdexcept>
 
 #include "perfmodel/buffer_plan.hpp"
 
@@ -17,30 +18,22 @@ std::optional<BufferPlan> parse_buffer_plan(std::string_view s) {
   return std::nullopt;
 }
 
-std::shared_ptr<Buffer> BufferPool::take(size_t n) {
+std::shared_ptr<Buffer> BufferPool::output(const std::string &tensor, size_t n) {
   n = std::max<size_t>(n, 1);
-  std::vector<size_t> caps;
-  for (const auto &b : free_)
-    caps.push_back(b->size());
-  std::shared_ptr<Buffer> b;
-  const size_t pick = pick_free_buffer(caps, n);
-  if (pick != size_t(-1)) {
-    b = std::move(free_[pick]);
-    free_.erase(free_.begin() + std::ptrdiff_t(pick));
-  } else {
+  const auto id = plan_.buffer_of.find(tensor);
+  if (id == plan_.buffer_of.end() || size_t(id->second) >= plan_.capacity.size()) {
     allocated_ += n;
-    b = std::make_shared<Buffer>(n, 0.0f);
+    return std::make_shared<Buffer>(n, 0.0f);
   }
-  in_use_[b.get()] = b;
+  std::shared_ptr<Buffer> &b = buffers_[id->second];
+  if (!b) {
+    const size_t cap = std::max(plan_.capacity[size_t(id->second)], n);
+    allocated_ += cap;
+    b = std::make_shared<Buffer>(cap, 0.0f);
+  }
+  if (b->size() < n) // a plan never asks for this; a buffer too small would be overrun
+    throw std::logic_error("buffer plan: '" + tensor + "' does not fit its buffer");
   return b;
-}
-
-void BufferPool::give(const Buffer *b) {
-  auto it = in_use_.find(b);
-  if (it == in_use_.end())
-    return;
-  free_.push_back(std::move(it->second));
-  in_use_.erase(it);
 }
 
 } // namespace perfmodel::kernels::cpu

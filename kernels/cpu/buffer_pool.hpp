@@ -7,10 +7,12 @@
 #include <map>
 #include <memory>
 #include <optional>
+#include <string>
 #include <string_view>
 #include <vector>
 
 #include "kernels/cpu/tensor.hpp"
+#include "perfmodel/buffer_plan.hpp"
 
 namespace perfmodel::kernels::cpu {
 
@@ -19,7 +21,7 @@ namespace perfmodel::kernels::cpu {
 ///   pass (tests), and a pass writes each output to memory no other layer touched since the
 ///   previous pass (for a network larger than the caches, a cold write per layer).
 /// reuse: once every reader of a buffer has been prepared, the buffer returns to a pool and a
-///   later output that fits takes it (BufferPool::take), as ONNX
+///   later output that fits takes it (perfmodel::plan_reused_buffers), as ONNX
 ///   Runtime, TFLite and PyTorch's caching allocator do; the activations of a pass then take a
 ///   few buffers that stay warm in cache, and every layer's workspace (an im2col matrix) is one
 ///   shared scratch buffer. Only graph inputs, outputs and constants stay readable.
@@ -28,20 +30,18 @@ std::string_view to_string(BufferPlan p);
 /// "distinct" or "reuse"; nullopt for anything else.
 std::optional<BufferPlan> parse_buffer_plan(std::string_view s);
 
-/// Free fp32 buffers by capacity (elements). Not thread-safe: used while preparing layers.
+/// The executor's output buffers under a memory plan (perfmodel::plan_reused_buffers, which
+/// the model of cross-core traffic follows too), and its one shared scratch buffer. Not
+/// thread-safe: used while preparing layers.
 class BufferPool {
 public:
-  /// A buffer of at least n elements: the free one perfmodel::pick_free_buffer names (the most
-  /// recently given back one that fits without wasting more than half of it, else the smallest
-  /// that fits), else a new zeroed one. Contents of a reused buffer are whatever its last
-  /// tensor left there.
-  std::shared_ptr<Buffer> take(size_t n);
-  /// Whether `b` was taken from this pool and not given back.
-  bool in_use(const Buffer *b) const { return in_use_.count(b) != 0; }
-  /// Gives back a buffer taken from this pool (no-op for any other): later take() calls may
-  /// hand it out again.
-  void give(const Buffer *b);
-  /// Elements allocated by this pool so far (reused buffers counted once).
+  explicit BufferPool(BufferAssignment plan = {}) : plan_(std::move(plan)) {}
+  /// The buffer of layer output `tensor` (at least n elements): the plan's buffer for it,
+  /// allocated at the plan's capacity when first asked for; a new zeroed buffer of its own for
+  /// a tensor the plan does not hold. Contents of a shared buffer are whatever its last tensor
+  /// left there.
+  std::shared_ptr<Buffer> output(const std::string &tensor, size_t n);
+  /// Elements allocated by this pool so far (a shared buffer counted once).
   size_t allocated() const { return allocated_; }
 
   /// One scratch buffer for every layer's workspace (im2col matrices): layers run one at a
@@ -57,9 +57,9 @@ public:
   size_t scratch_size() const { return scratch_ ? scratch_->size() : 0; }
 
 private:
+  BufferAssignment plan_;
+  std::map<int, std::shared_ptr<Buffer>> buffers_; // by the plan's buffer id
   std::shared_ptr<Buffer> scratch_;
-  std::vector<std::shared_ptr<Buffer>> free_; // in the order they were given back
-  std::map<const Buffer *, std::shared_ptr<Buffer>> in_use_;
   size_t allocated_ = 0;
 };
 

@@ -30,53 +30,20 @@ Executor::Executor(const Graph &g, uint64_t seed, BufferPlan plan) : graph_(&g) 
     store_[k.name] =
         random_tensor(k.shape, seed ^ h(k.name), ints ? 0.0f : -1.0f, ints ? 1000.0f : 1.0f);
   }
-  const size_t n = g.layers.size();
-  // The last layer that reads each tensor. A tensor no layer reads is an output of the graph
-  // (or an unused output of a multi-output op): it keeps its buffer.
-  std::map<std::string, size_t> last_read;
-  for (size_t i = 0; i < n; ++i)
-    for (const auto &t : g.layers[i].inputs)
-      last_read[t] = i;
-  BufferPool pool;
+  // The reuse plan is the model's (perfmodel/buffer_plan.hpp): the outputs take the buffers it
+  // assigns, so the traffic the model predicts between cores is the traffic that runs.
+  BufferPool pool(plan == BufferPlan::reuse ? plan_reused_buffers(g) : BufferAssignment{});
   BufferPool *from = plan == BufferPlan::reuse ? &pool : nullptr;
-  // Pool buffers in use, in the order they were taken, and the last layer that reads a tensor
-  // held in them (a view's readers keep its input's buffer). The order decides which of the
-  // buffers one layer frees a later output takes: perfmodel/buffer_plan.hpp states the same.
-  std::vector<std::pair<const Buffer *, size_t>> held_until;
-  layers_.reserve(n);
-  for (size_t i = 0; i < n; ++i) {
-    const Layer &layer = g.layers[i];
+  layers_.reserve(g.layers.size());
+  for (const Layer &layer : g.layers) {
     layers_.push_back(prepare_layer(g, layer, store_, seed ^ h(layer.name), from));
     const std::string &path = layers_.back().path;
     const size_t ws = sizeof(float) * size_t(layers_.back().workspace_floats);
     workspace_bytes_ = from ? std::max(workspace_bytes_, ws) : workspace_bytes_ + ws;
-    for (const auto &o : layer.outputs) {
-      const Tensor &t = store_.at(o);
-      if (!from) {
-        if (path != "view" && path != "constant")
-          activation_bytes_ += sizeof(float) * size_t(std::max<int64_t>(t.size(), 1));
-        continue;
-      }
-      if (!pool.in_use(t.data.get()))
-        continue; // graph input or constant (or a view of one): never pooled
-      const auto r = last_read.find(o);
-      const size_t last = r == last_read.end() ? n : r->second;
-      const auto h = std::find_if(held_until.begin(), held_until.end(),
-                                  [&](const auto &x) { return x.first == t.data.get(); });
-      if (h == held_until.end())
-        held_until.emplace_back(t.data.get(), last);
-      else
-        h->second = std::max(h->second, last);
-    }
-    // Buffers whose last reader has now been prepared go back; the next outputs may take them
-    // (never this layer's own inputs: those were held while its outputs were taken).
-    for (auto it = held_until.begin(); it != held_until.end();)
-      if (it->second <= i) {
-        pool.give(it->first);
-        it = held_until.erase(it);
-      } else {
-        ++it;
-      }
+    if (!from && path != "view" && path != "constant")
+      for (const auto &o : layer.outputs)
+        activation_bytes_ +=
+            sizeof(float) * size_t(std::max<int64_t>(store_.at(o).size(), 1));
   }
   if (from)
     activation_bytes_ = sizeof(float) * pool.allocated();

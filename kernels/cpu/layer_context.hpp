@@ -49,7 +49,8 @@ struct LayerContext {
     const Shape &s = out_shape(i);
     if (!pool)
       return store[l.outputs[i]] = zero_tensor(s);
-    return store[l.outputs[i]] = Tensor{s, pool->take(size_t(std::max<int64_t>(numel(s), 1)))};
+    return store[l.outputs[i]] =
+               Tensor{s, pool->output(l.outputs[i], size_t(std::max<int64_t>(numel(s), 1)))};
   }
   Tensor own(const Shape &s, float lo = -1.0f, float hi = 1.0f) {
     p.owned.push_back(random_tensor(s, seed + p.owned.size() * 7919, lo, hi));

@@ -1,6 +1,7 @@
-// The model's copy of the executor's `reuse` memory plan (perfmodel/buffer_plan.hpp) is the plan
-// the executor runs: the same tensors share a buffer, on the calibration networks and shipped
-// models with views, concats, residual adds and multi-reader tensors.
+// The `reuse` memory plan (perfmodel/buffer_plan.hpp) is the one the executor runs: the same
+// tensors share a buffer, on the calibration networks and shipped models with views, concats,
+// residual adds and multi-reader tensors (the executor's results under it are checked against
+// a buffer per tensor in test/kernels/buffer_pool_test.cpp).
 #include <doctest/doctest.h>
 
 #include <map>

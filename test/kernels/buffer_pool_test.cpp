@@ -4,6 +4,7 @@
 
 #include <cstring>
 #include <set>
+#include <stdexcept>
 
 #include "kernels/cpu/buffer_pool.hpp"
 #include "kernels/cpu/executor.hpp"
@@ -22,25 +23,19 @@ TEST_CASE("buffer pool: one scratch buffer, grown to the largest request") {
   CHECK(pool.allocated() == 0); // not an output buffer
 }
 
-TEST_CASE("buffer pool hands out the smallest free buffer that fits") {
-  BufferPool pool;
-  auto a = pool.take(100);
-  auto b = pool.take(400);
-  auto c = pool.take(0); // at least one element
-  CHECK(c->size() == 1);
+TEST_CASE("buffer pool gives each output the buffer its plan assigns") {
+  BufferAssignment plan;
+  plan.buffer_of = {{"a", 0}, {"b", 1}, {"c", 0}};
+  plan.capacity = {100, 400};
+  BufferPool pool(plan);
+  const auto a = pool.output("a", 100);
+  CHECK(a->size() == 100);
+  CHECK(pool.output("b", 300)->size() == 400); // the plan's capacity
+  CHECK(pool.output("c", 60).get() == a.get()); // shares a's buffer
+  CHECK(pool.allocated() == 500);
+  CHECK(pool.output("d", 0)->size() == 1); // not in the plan: its own, at least one element
   CHECK(pool.allocated() == 501);
-  CHECK(pool.in_use(a.get()));
-  pool.give(a.get());
-  pool.give(b.get());
-  CHECK_FALSE(pool.in_use(a.get()));
-  CHECK(pool.take(50).get() == a.get());   // 100 fits 50 better than 400
-  CHECK(pool.take(101).get() == b.get());  // only 400 fits 101
-  CHECK(pool.take(10)->size() == 10);      // none free: a new one
-  CHECK(pool.allocated() == 511);
-  Buffer foreign(8);
-  pool.give(&foreign); // not the pool's: ignored
-  CHECK(pool.take(8)->size() == 8);
-  CHECK(pool.allocated() == 519);
+  CHECK_THROWS_AS(pool.output("c", 101), std::logic_error); // would overrun a's buffer
 }
 
 namespace {
