@@ -55,27 +55,31 @@ struct LogTimeResidual {
   }
 };
 
-// A weak prior on the log bandwidth of one fitted level: weight * (log_bw - log spec), the
-// blocks being the outermost fitted level's log bandwidth and the steps up to this level.
-struct BandwidthPrior {
-  double log_spec = 0;
+// A weak prior on a fitted log rate: weight * (log_rate - log prior), the rate being the sum of
+// its blocks (a bandwidth: the outermost fitted level's log bandwidth and the steps up to this
+// level; the cross-core rate: its one block).
+struct LogRatePrior {
+  double log_prior = 0;
   int steps = 0;
 
   template <class T> bool operator()(T const *const *p, T *residual) const {
-    residual[0] = T(kBandwidthPriorWeight) * (level_log_bw(p, 0, steps) - T(log_spec));
+    residual[0] = T(kBandwidthPriorWeight) * (level_log_bw(p, 0, steps) - T(log_prior));
     return true;
   }
 };
 
-// A weak prior on a log rate: weight * (log_rate - log_prior) (the cross-core rate, at the
-// host probe's figure per thread).
-struct RatePrior {
-  double log_prior = 0;
-  template <class T> bool operator()(const T *log_rate, T *residual) const {
-    residual[0] = T(kBandwidthPriorWeight) * (log_rate[0] - T(log_prior));
-    return true;
-  }
-};
+// Adds a LogRatePrior over `blocks` (no robust loss: a prior is no outlier).
+void add_log_rate_prior(ceres::Problem &problem, double log_prior,
+                        const std::vector<double *> &blocks) {
+  auto *prior = new LogRatePrior;
+  prior->log_prior = log_prior;
+  prior->steps = int(blocks.size()) - 1;
+  auto *cost = new ceres::DynamicAutoDiffCostFunction<LogRatePrior, 4>(prior);
+  for (size_t j = 0; j < blocks.size(); ++j)
+    cost->AddParameterBlock(1);
+  cost->SetNumResiduals(1);
+  problem.AddResidualBlock(cost, nullptr, blocks);
+}
 
 // The parameter blocks level_log_bw reads for fitted level u (of `step.size() + 1`): the
 // outermost fitted level's log bandwidth, then the steps from level u outward.
@@ -234,20 +238,13 @@ Solved solve(const std::vector<Sample> &samples, const FitOptions &opts, const C
     cost->SetNumResiduals(1);
     problem.AddResidualBlock(cost, loss, blocks);
   }
-  // The spec's bandwidth of each fitted level as a weak prior (no robust loss: it is no outlier).
+  // The spec's bandwidth of each fitted level as a weak prior.
   if (opts.hw)
     for (size_t u = 0; u < used.size(); ++u) {
       if (used[u] >= opts.hw->memory.size() || !(opts.hw->memory[used[u]].bytes_per_second > 0))
         continue;
-      auto *prior = new BandwidthPrior;
-      prior->log_spec = std::log(opts.hw->memory[used[u]].bytes_per_second);
-      prior->steps = int(step.size() - u);
-      const std::vector<double *> blocks = bandwidth_blocks(&log_bw_outer, step, u);
-      auto *cost = new ceres::DynamicAutoDiffCostFunction<BandwidthPrior, 4>(prior);
-      for (size_t j = 0; j < blocks.size(); ++j)
-        cost->AddParameterBlock(1);
-      cost->SetNumResiduals(1);
-      problem.AddResidualBlock(cost, nullptr, blocks);
+      add_log_rate_prior(problem, std::log(opts.hw->memory[used[u]].bytes_per_second),
+                         bandwidth_blocks(&log_bw_outer, step, u));
     }
   // Streaming classes: where FLOPs grow in step with bytes a fitted peak and overlap would only
   // trade places with the bandwidths; the peak is then the spec's (or far above every observed
@@ -318,11 +315,8 @@ Solved solve(const std::vector<Sample> &samples, const FitOptions &opts, const C
   } else {
     problem.SetParameterLowerBound(&log_cross, 0, log_cross - std::log(100.0));
     problem.SetParameterUpperBound(&log_cross, 0, log_cross + std::log(100.0));
-    if (opts.cross_core_bytes_per_second > 0) {
-      auto *prior = new RatePrior{log_cross};
-      problem.AddResidualBlock(new ceres::AutoDiffCostFunction<RatePrior, 1, 1>(prior), nullptr,
-                               &log_cross);
-    }
+    if (opts.cross_core_bytes_per_second > 0)
+      add_log_rate_prior(problem, log_cross, {&log_cross});
   }
   problem.SetParameterLowerBound(&log_overhead, 0, std::log(1e-10));
   problem.SetParameterUpperBound(&log_overhead, 0, std::log(1.0));
