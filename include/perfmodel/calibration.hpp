@@ -211,6 +211,17 @@ struct EfficiencyTerms {
 EfficiencyTerms efficiency_terms(const Calibration &cal, double tile_m, double tile_n,
                                  const KernelFeatures &f);
 
+/// t_m of the file comment: the traffic at the level's bandwidth plus the bytes moved from
+/// another core at the cross-core rate (none when that rate is 0). T = double or ceres::Jet.
+template <class T>
+T memory_seconds(const EfficiencyTerms &e, const KernelFeatures &f, const T &bandwidth,
+                 const T &lowering, const T &cross_core_bandwidth) {
+  T t = (T(f.bytes) + lowering * T(f.lowered_bytes)) / bandwidth;
+  if (e.cross_core_bytes > 0 && cross_core_bandwidth > T(0.0))
+    t += T(e.cross_core_bytes) / cross_core_bandwidth;
+  return t;
+}
+
 /// The formula of the file comment, templated on the scalar so that Ceres can differentiate it
 /// (T = double or ceres::Jet). The one place the calibrated time is computed.
 template <class T>
@@ -223,9 +234,7 @@ T efficiency_seconds(const EfficiencyTerms &e, const KernelFeatures &f, const T 
     hockney =
         T(e.m) / (T(e.m) + m_half) * (T(e.n) / (T(e.n) + n_half)) * (T(e.k) / (T(e.k) + k_half));
   const T t_compute = T(e.quantized_flops) / (peak * hockney);
-  T t_memory = (T(f.bytes) + lowering * T(f.lowered_bytes)) / bandwidth;
-  if (e.cross_core_bytes > 0 && cross_core_bandwidth > T(0.0))
-    t_memory += T(e.cross_core_bytes) / cross_core_bandwidth;
+  const T t_memory = memory_seconds(e, f, bandwidth, lowering, cross_core_bandwidth);
   const bool compute_wins = t_compute > t_memory;
   const T hi = compute_wins ? t_compute : t_memory;
   const T lo = compute_wins ? t_memory : t_compute;

@@ -368,9 +368,7 @@ LayerTiming calibrated_time(const Calibration &cal, const HwSpec &hw, const Kern
   if (e.m > 0)
     hockney = e.m / (e.m + p.m_half) * e.n / (e.n + p.n_half) * e.k / (e.k + p.k_half);
   t.compute_seconds = e.quantized_flops / (p.peak_flops_per_second * hockney);
-  t.memory_seconds = (f.bytes + p.lowering_factor * f.lowered_bytes) / bw;
-  if (e.cross_core_bytes > 0 && p.cross_core_bytes_per_second > 0)
-    t.memory_seconds += e.cross_core_bytes / p.cross_core_bytes_per_second;
+  t.memory_seconds = memory_seconds(e, f, bw, p.lowering_factor, p.cross_core_bytes_per_second);
   t.overhead_seconds = p.overhead_seconds;
   t.seconds = work + p.overhead_seconds;
   t.bound = largest_term(t.compute_seconds, t.memory_seconds, t.overhead_seconds);
