@@ -11,27 +11,16 @@ namespace perfmodel::kernels::cpu {
 
 namespace {
 
-#if defined(__AVX512F__)
-// The sum of a vector's lanes. Not _mm512_reduce_add_ps/_pd: GCC 12's own header trips its
-// -Wuninitialized inside that intrinsic (a false positive of avx512fintrin.h).
-float lane_sum(__m512 v) {
-  alignas(64) float lanes[16];
-  _mm512_store_ps(lanes, v);
-  float total = 0;
-  for (float x : lanes)
+// The sum of a vector's lanes (T: float or double). Not _mm512_reduce_add_ps/_pd: GCC 12's own
+// header trips its -Wuninitialized inside those intrinsics (a false positive of avx512fintrin.h).
+template <class T, class V> T lane_sum(V v) {
+  T lanes[sizeof(V) / sizeof(T)];
+  std::memcpy(lanes, &v, sizeof v);
+  T total = 0;
+  for (T x : lanes)
     total += x;
   return total;
 }
-
-double lane_sum(__m512d v) {
-  alignas(64) double lanes[8];
-  _mm512_store_pd(lanes, v);
-  double total = 0;
-  for (double x : lanes)
-    total += x;
-  return total;
-}
-#endif
 
 } // namespace
 
@@ -46,7 +35,7 @@ float stream_read(const float *a, int64_t n) {
       s[j] = _mm512_add_ps(s[j], _mm512_loadu_ps(a + i + 16 * j));
   for (int j = 1; j < 8; ++j)
     s[0] = _mm512_add_ps(s[0], s[j]);
-  float total = lane_sum(s[0]);
+  float total = lane_sum<float>(s[0]);
 #elif defined(__AVX2__)
   __m256 s[8];
   for (auto &v : s)
@@ -113,7 +102,7 @@ float fma_chains_fp32(int64_t iters) {
       acc[j] = _mm512_fmadd_ps(acc[j], a, b);
   for (int j = 1; j < kFmaChains; ++j)
     acc[0] = _mm512_add_ps(acc[0], acc[j]);
-  return lane_sum(acc[0]);
+  return lane_sum<float>(acc[0]);
 #elif defined(__AVX2__)
   __m256 acc[kFmaChains];
   for (int j = 0; j < kFmaChains; ++j)
@@ -149,7 +138,7 @@ double fma_chains_fp64(int64_t iters) {
       acc[j] = _mm512_fmadd_pd(acc[j], a, b);
   for (int j = 1; j < kFmaChains; ++j)
     acc[0] = _mm512_add_pd(acc[0], acc[j]);
-  return lane_sum(acc[0]);
+  return lane_sum<double>(acc[0]);
 #elif defined(__AVX2__)
   __m256d acc[kFmaChains];
   for (int j = 0; j < kFmaChains; ++j)
