@@ -11,6 +11,9 @@
 // a layer the gradients of its outputs and inputs are live on top of the saved activations.
 #pragma once
 
+#include <map>
+#include <string>
+
 #include <cstdint>
 #include <string>
 
@@ -31,5 +34,23 @@ MemoryFootprint memory_footprint(const Graph &g, Pass pass);
 
 /// True when the op's output is a view of its input (no storage of its own).
 bool is_view_op(OpKind k);
+
+/// Which tensor's storage each tensor of a forward pass lives in: a view's output lives in its
+/// input's (through chains of views); every other tensor is its own storage.
+class ViewStorages {
+public:
+  explicit ViewStorages(const Graph &g);
+  /// Whether layer `l` is a view (one output sharing its first input's storage).
+  static bool is_view(const Layer &l) {
+    return is_view_op(l.op) && l.outputs.size() == 1 && !l.inputs.empty();
+  }
+  std::string of(const std::string &tensor) const {
+    const auto it = root_.find(tensor);
+    return it == root_.end() ? tensor : it->second;
+  }
+
+private:
+  std::map<std::string, std::string> root_;
+};
 
 } // namespace perfmodel

@@ -285,12 +285,8 @@ std::vector<double> input_cross_core_bytes(const Graph &g, int threads) {
       it = memo.emplace(key, cross_fraction(before, now, numel, threads)).first;
     return it->second;
   };
-  std::map<std::string, std::string> root; // tensor -> the storage it lives in
-  std::map<std::string, size_t> writer;    // storage -> the layer that wrote it
-  auto root_of = [&](const std::string &name) {
-    const auto it = root.find(name);
-    return it == root.end() ? name : it->second;
-  };
+  const ViewStorages storages(g);
+  std::map<std::string, size_t> writer; // storage -> the layer that wrote it
   // The executor's buffers, and how the last layer to touch each one split it (with the
   // elements that layer touched); absent where that split is not followed.
   const BufferAssignment plan = plan_reused_buffers(g);
@@ -301,13 +297,11 @@ std::vector<double> input_cross_core_bytes(const Graph &g, int threads) {
   };
   for (size_t i = 0; i < g.layers.size(); ++i) {
     const Layer &l = g.layers[i];
-    if (is_view_op(l.op) && l.outputs.size() == 1 && !l.inputs.empty()) {
-      root[l.outputs[0]] = root_of(l.inputs[0]);
+    if (ViewStorages::is_view(l))
       continue;
-    }
     // Reads: data another thread wrote.
     for (size_t k = 0; k < l.inputs.size(); ++k) {
-      const std::string storage = root_of(l.inputs[k]);
+      const std::string storage = storages.of(l.inputs[k]);
       const auto w = writer.find(storage);
       if (w == writer.end())
         continue; // a graph input or a constant: nobody in the pass wrote it

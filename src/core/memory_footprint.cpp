@@ -138,6 +138,12 @@ MemoryFootprint train(const Graph &g) {
 
 } // namespace
 
+ViewStorages::ViewStorages(const Graph &g) {
+  for (const Layer &l : g.layers)
+    if (is_view(l))
+      root_[l.outputs[0]] = of(l.inputs[0]);
+}
+
 bool is_view_op(OpKind k) {
   return k == OpKind::flatten || k == OpKind::reshape || k == OpKind::identity ||
          k == OpKind::dropout;

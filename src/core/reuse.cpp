@@ -23,24 +23,19 @@ struct Touches {
 
 Touches touches_of(const Graph &g) {
   Touches t;
-  std::map<std::string, std::string> root; // tensor -> storage it lives in
-  auto root_of = [&](const std::string &name) {
-    const auto it = root.find(name);
-    return it == root.end() ? name : it->second;
-  };
+  const ViewStorages storage(g);
   auto size_of = [&](const std::string &name) {
     const auto it = g.tensors.find(name);
     return it == g.tensors.end() ? 0.0 : double(it->second.bytes());
   };
   for (const Layer &l : g.layers) {
     std::vector<std::string> r;
-    if (is_view_op(l.op) && l.outputs.size() == 1 && !l.inputs.empty()) {
-      root[l.outputs[0]] = root_of(l.inputs[0]); // touches nothing
+    if (ViewStorages::is_view(l)) { // touches nothing
       t.roots.push_back(r);
       continue;
     }
     for (const std::string &in : l.inputs)
-      r.push_back(root_of(in));
+      r.push_back(storage.of(in));
     for (const std::string &out : l.outputs) {
       r.push_back(out);
       t.bytes[out] = size_of(out);
