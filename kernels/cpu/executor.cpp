@@ -3,7 +3,6 @@
 
 #include <algorithm>
 #include <functional>
-#include <map>
 
 #include "kernels/cpu/host_probe.hpp"
 #include "kernels/cpu/parallel.hpp"
