@@ -8,14 +8,20 @@
 //   out_other:    the output was last written by the other core
 //   in_other:     the input was written by the other core (a map after a column-split GEMM)
 // docs/measure.md ("Threads and cache lines") has the figures of the 2-core Zen 5 VM.
+// BM_ConvCacheState: a convolution's time with its output and im2col workspace in or out of
+// the caches (below).
 #include <benchmark/benchmark.h>
 
 #include <algorithm>
 #include <atomic>
+#include <tuple>
+#include <utility>
 
+#include "kernels/cpu/conv.hpp"
 #include "kernels/cpu/elementwise.hpp"
 #include "kernels/cpu/parallel.hpp"
 #include "kernels/cpu/tensor.hpp"
+#include "kernels/cpu/timing.hpp"
 
 namespace kc = perfmodel::kernels::cpu;
 
@@ -69,6 +75,56 @@ void args(benchmark::internal::Benchmark *b) {
       b->Args({n, c});
 }
 BENCHMARK(BM_ReluAfter)->Apply(args)->UseRealTime();
+
+// A convolution (the executor's conv2d: a 1x1 runs the GEMM on its input, a 3x3 is lowered
+// through an im2col workspace) with its output and workspace either evicted (clflush: no core
+// holds their lines) or as the previous call left them (written by the same threads, the
+// workspace also read by the GEMM's threads). The weights are evicted and the input rewritten
+// by every thread in all cases (the conv microbenchmarks' setup). Args: channels in, plane
+// side, channels out, kernel side, output state, workspace state (0 evicted, 1 as left),
+// threads. docs/calibration.md ("Outputs and workspaces") has the figures of the 2-core VM.
+void BM_ConvCacheState(benchmark::State &st) {
+  kc::ThreadCountScope threads(int(st.range(6)));
+  kc::ConvGeom g;
+  g.c = st.range(0);
+  g.h = g.w = g.oh = g.ow = st.range(1);
+  g.oc = st.range(2);
+  g.kh = g.kw = st.range(3);
+  g.pad_top = g.pad_left = g.kh / 2;
+  kc::Tensor in = kc::random_tensor({1, g.c, g.h, g.w}, 1);
+  kc::Tensor wt = kc::random_tensor({g.oc, g.c, g.kh, g.kw}, 2);
+  kc::Tensor out = kc::zero_tensor({1, g.oc, g.h, g.w});
+  kc::Tensor ws = kc::zero_tensor({std::max<int64_t>(kc::conv_workspace(g, false), 1)});
+  const bool evict_out = st.range(4) == 0, evict_ws = st.range(5) == 0;
+  kc::conv2d(g, in.ptr(), wt.ptr(), nullptr, out.ptr(), ws.ptr());
+  for (auto _ : st) {
+    st.PauseTiming();
+    kc::evict_from_caches(wt.ptr(), wt.size());
+    if (evict_out)
+      kc::evict_from_caches(out.ptr(), out.size());
+    if (evict_ws)
+      kc::evict_from_caches(ws.ptr(), ws.size());
+    touch(in.ptr(), in.size(), true, false);
+    st.ResumeTiming();
+    kc::conv2d(g, in.ptr(), wt.ptr(), nullptr, out.ptr(), ws.ptr());
+    benchmark::DoNotOptimize(out.ptr());
+  }
+  st.counters["FLOP/s"] = benchmark::Counter(2.0 * g.oc * g.oh * g.ow * g.c * g.kh * g.kw,
+                                             benchmark::Counter::kIsIterationInvariantRate);
+}
+
+void conv_args(benchmark::internal::Benchmark *b) {
+  // ResNet-50's 1x1 (64->256 at 56x56, 256->1024 at 14x14) and 3x3 (128 at 28x28, 256 at
+  // 14x14) convolutions: output evicted or as left; a 3x3's workspace as well, on 2 and 1 threads.
+  for (auto [c, hw, oc] : {std::tuple{64, 56, 256}, {256, 14, 1024}})
+    for (int out_state : {0, 1})
+      b->Args({c, hw, oc, 1, out_state, 0, 2});
+  for (auto [c, hw] : {std::pair{128, 28}, {256, 14}})
+    for (int threads : {2, 1})
+      for (auto [out_state, ws_state] : {std::pair{0, 0}, {1, 0}, {1, 1}})
+        b->Args({c, hw, c, 3, out_state, ws_state, threads});
+}
+BENCHMARK(BM_ConvCacheState)->Apply(conv_args)->UseRealTime();
 
 } // namespace
 

@@ -58,8 +58,16 @@ Span span(Tensor &t) { return {t.ptr(), t.size()}; }
 
 // The executor's kernels are timed one call per sample in the state of a layer inside a forward
 // pass of a network larger than the caches: the activation inputs were just written by their
-// producer (rewritten here by every thread); the weights, the output and any workspace were
-// last touched a pass ago (their lines are evicted from every cache level here).
+// producer (rewritten here by every thread); the weights and any im2col workspace are evicted
+// from every cache level (the weights were last touched a pass ago). The output of a GEMM or a
+// convolution stays as the previous call left it: under the executor's `reuse` plan an output
+// takes a buffer freed a layer or two before, still in cache (evicting it made the 1x1
+// convolutions 2-5% slower than the same calls with it cached; in eight A/B cycles fits on
+// evicted outputs predicted ResNet-50's 1x1 convolutions 7% slow on average, against 2%). The
+// workspace is evicted although the network's lowered convolutions share one: with it as the
+// previous call left it, both cores hold its lines and a 3x3 convolution took 17-24% longer
+// (two threads), which predicted ResNet-50's 3x3 convolutions 6-22% slow (docs/calibration.md,
+// "Outputs and workspaces").
 //
 // Not emulated: the dirty lines earlier layers leave behind. Filling the cache with dirty lines
 // first made maps 30-50% slower than the same maps inside a ResNet-50 pass (half the LLC dirty:
@@ -152,7 +160,7 @@ void run_gemm(const BenchCase &c, BenchResult &r, int warmup, int iters) {
   };
   r.flops = 2.0 * g.batch * g.m * g.n * g.k;
   r.bytes = 4.0 * g.batch * (g.m * g.k + g.k * g.n + g.m * g.n);
-  r.time = timed_in_network(fn, {span(a)}, {span(b), span(out)}, warmup, iters);
+  r.time = timed_in_network(fn, {span(a)}, {span(b)}, warmup, iters);
 }
 
 ConvGeom geom(const BenchCase &c) {
@@ -179,8 +187,7 @@ void run_conv(const BenchCase &c, BenchResult &r, int warmup, int iters) {
   const double macs = double(g.n) * g.oh * g.ow * g.oc * (g.c / g.groups) * g.kh * g.kw;
   r.flops = 2.0 * macs;
   r.bytes = 4.0 * (double(in.size()) + wt.size() + bias.size() + out.size());
-  r.time =
-      timed_in_network(fn, {span(in)}, {span(wt), span(bias), span(out), span(ws)}, warmup, iters);
+  r.time = timed_in_network(fn, {span(in)}, {span(wt), span(bias), span(ws)}, warmup, iters);
 }
 
 void run_map(const BenchCase &c, BenchResult &r, int warmup, int iters) {
