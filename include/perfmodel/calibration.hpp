@@ -190,6 +190,8 @@ struct Calibration {
   std::optional<PassExcess> pass_excess;
 
   const ClassCalibration *find(OpClass c, DType dtype) const;
+  /// Whether any class has a cross-core rate (then a graph's input_cross_core_bytes matter).
+  bool has_cross_core_term() const;
   /// find(c), else find(fallback_class(c)).
   const ClassCalibration *find_or_fallback(OpClass c, DType dtype) const;
 };

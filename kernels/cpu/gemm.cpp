@@ -115,7 +115,7 @@ void block(const Operands<T> &o, int64_t r0, int64_t r1, int64_t c0, int64_t c1)
 template <typename T> void gemm_impl(int64_t m, int64_t n, const Operands<T> &o) {
   if (m <= 0 || n <= 0)
     return;
-  if (m * n * o.k < kGemmParallelMacs || num_threads() == 1) {
+  if (m * n * o.k < work_split::kGemmParallelMacs || num_threads() == 1) {
     block(o, 0, m, 0, n);
     return;
   }

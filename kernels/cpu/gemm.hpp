@@ -7,7 +7,6 @@
 #include <string>
 #include <utility>
 
-#include "perfmodel/work_split.hpp"
 
 namespace perfmodel::kernels::cpu {
 
@@ -16,7 +15,7 @@ namespace perfmodel::kernels::cpu {
 /// is [k x n] (ldb) or, with `b_transposed`, stored as [n x k] (ldb) (a linear layer's weight).
 /// `accumulate` adds into C instead of overwriting it. The product is split by rows of C (or by
 /// columns when n > m) into one block per thread, each block an Eigen single-threaded GEMM; small
-/// products (below kGemmParallelMacs) run on the calling thread alone because waking a worker costs
+/// products (below work_split::kGemmParallelMacs) run on the calling thread alone because waking a worker costs
 /// more than it saves.
 void gemm(int64_t m, int64_t n, int64_t k, const float *a, int64_t lda, bool a_transposed,
           const float *b, int64_t ldb, bool b_transposed, float *c, int64_t ldc,
@@ -53,8 +52,5 @@ std::optional<std::pair<float, float>> epilogue_clamp(const std::string &activat
 void gemm(int64_t m, int64_t n, int64_t k, const double *a, int64_t lda, bool a_transposed,
           const double *b, int64_t ldb, bool b_transposed, double *c, int64_t ldc,
           bool accumulate = false);
-
-/// Multiply-accumulates below which a GEMM is not split across threads.
-inline constexpr int64_t kGemmParallelMacs = work_split::kGemmParallelMacs;
 
 } // namespace perfmodel::kernels::cpu

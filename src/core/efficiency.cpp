@@ -258,6 +258,13 @@ const ClassCalibration *Calibration::find(OpClass c, DType dtype) const {
   return nullptr;
 }
 
+bool Calibration::has_cross_core_term() const {
+  for (const auto &cc : classes)
+    if (cc.params.cross_core_bytes_per_second > 0)
+      return true;
+  return false;
+}
+
 const ClassCalibration *Calibration::find_or_fallback(OpClass c, DType dtype) const {
   if (const ClassCalibration *cc = find(c, dtype))
     return cc;

@@ -74,12 +74,7 @@ Prediction predict(const Graph& g, const HwSpec& hw, const PredictOptions& opts,
   const std::vector<double> reuse = opts.calibration ? input_reuse_bytes(g, costs)
                                                      : std::vector<double>(g.layers.size(), 0.0);
   // ... and, on a multi-core CPU, written by another core than the one that reads it.
-  const bool cross_core_term =
-      opts.calibration && std::any_of(opts.calibration->classes.begin(),
-                                      opts.calibration->classes.end(), [](const auto& c) {
-                                        return c.params.cross_core_bytes_per_second > 0;
-                                      });
-  const std::vector<double> cross = cross_core_term
+  const std::vector<double> cross = opts.calibration && opts.calibration->has_cross_core_term()
                                         ? input_cross_core_bytes(g, opts.calibration->cores)
                                         : std::vector<double>(g.layers.size(), 0.0);
   for (size_t i = 0; i < g.layers.size(); ++i) {
