@@ -36,6 +36,18 @@ inline constexpr double kHostComputeTolerance = 0.10;
 /// core's cache).
 inline constexpr double kHostCrossCoreTolerance = 0.25;
 
+/// A compute probe below this fraction of the machine's undisturbed FMA rate (the hardware
+/// spec's fp32 vector peak, measured on an idle machine) finds the host disturbed: on the 2-core
+/// VM the rate halves for minutes at a time (the two vCPUs on the two threads of one core, or a
+/// busy SMT sibling: 210-218 against 405-447 GFLOP/s, 2026-11-24), and a calibration taken so
+/// predicted every network 30-80% slow once the host was back. `calibrate --device cpu` does not
+/// count a microbenchmark round next to such a probe (steady_compute).
+inline constexpr double kSteadyComputeFraction = 0.85;
+
+/// Whether a probe's FMA rate is at least kSteadyComputeFraction of `undisturbed_flops` (true
+/// when that is unknown, <= 0).
+bool steady_compute(const HostState &probe, double undisturbed_flops);
+
 /// now / reference - 1 for each probe figure (0 where the reference is missing).
 struct HostDrift {
   double compute = 0;

@@ -331,31 +331,47 @@ BenchResult run_bench(const BenchCase &c, const MicrobenchOptions &opts) {
 std::vector<BenchResult> run_cases(const std::vector<BenchCase> &cases,
                                    const MicrobenchOptions &opts) {
   const int rounds = std::max(1, opts.rounds > 0 ? opts.rounds : (opts.quick ? 1 : 3));
+  const int most = rounds + std::max(0, opts.extra_rounds);
   const int iters = opts.iters > 0 ? opts.iters : default_iters(opts);
   MicrobenchOptions per_round = opts;
   per_round.iters = std::max(1, (iters + rounds - 1) / rounds);
-  std::vector<BenchResult> out;
-  std::vector<std::vector<double>> samples(cases.size());
-  if (opts.at_round_boundary)
-    opts.at_round_boundary();
-  for (int round = 0; round < rounds; ++round) {
+  auto steady = [&] { return opts.at_round_boundary ? opts.at_round_boundary() : true; };
+  // Every round's results, and whether it counts (steady before and after it).
+  std::vector<std::vector<BenchResult>> runs;
+  std::vector<bool> counts;
+  bool before = steady();
+  int counted = 0;
+  for (int round = 0; round < most && counted < rounds; ++round) {
+    const int planned = std::max(rounds, round + 1);
+    std::vector<BenchResult> results;
     for (size_t i = 0; i < cases.size(); ++i) {
       if (opts.progress)
-        opts.progress(size_t(round) * cases.size() + i, size_t(rounds) * cases.size(), cases[i]);
-      BenchResult r = run_bench(cases[i], per_round);
-      samples[i].insert(samples[i].end(), r.time.samples_seconds.begin(),
-                        r.time.samples_seconds.end());
-      if (round == 0)
-        out.push_back(r);
-      if (rounds > 1)
-        out[i].rounds.push_back(std::move(r.time));
+        opts.progress(size_t(round) * cases.size() + i, size_t(planned) * cases.size(), cases[i]);
+      results.push_back(run_bench(cases[i], per_round));
     }
-    if (opts.at_round_boundary)
-      opts.at_round_boundary();
+    const bool after = steady();
+    counts.push_back(before && after);
+    counted += counts.back() ? 1 : 0;
+    runs.push_back(std::move(results));
+    before = after;
   }
-  for (size_t i = 0; i < cases.size() && rounds > 1; ++i) {
+  std::vector<size_t> kept;
+  for (size_t r = 0; r < runs.size(); ++r)
+    if (counts[r] || counted == 0)
+      kept.push_back(r);
+  std::vector<BenchResult> out = runs[kept.front()];
+  for (size_t i = 0; i < cases.size(); ++i) {
+    if (kept.size() == 1 && rounds == 1)
+      break; // one round: its statistics are `time`'s
+    std::vector<double> samples;
+    out[i].rounds.clear();
+    for (size_t r : kept) {
+      const TimingStats &t = runs[r][i].time;
+      samples.insert(samples.end(), t.samples_seconds.begin(), t.samples_seconds.end());
+      out[i].rounds.push_back(t);
+    }
     const std::string state = out[i].time.cache_state;
-    out[i].time = summarize(std::move(samples[i]), out[i].time.warmup);
+    out[i].time = summarize(std::move(samples), out[i].time.warmup);
     out[i].time.cache_state = state;
   }
   return out;

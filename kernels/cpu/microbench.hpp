@@ -74,14 +74,18 @@ struct MicrobenchOptions {
   /// host (2x on memory-bound kernels on the VM) instead of catching one of them whole.
   int rounds = 0;
   std::string only;   // run only cases whose name contains this ("" = all)
-  /// Called by run_cases before the first round and after every round (rounds + 1 calls):
-  /// calibrate takes its host probes there.
-  std::function<void()> at_round_boundary;
+  /// Called by run_cases before the first round and after every round: calibrate takes its
+  /// host probes there. Returns whether the host is in its steady state (nullptr: always). A
+  /// round counts only when the calls before and after it both said so; run_cases runs up to
+  /// `extra_rounds` more rounds to get `rounds` that count, and if none counts keeps them all.
+  std::function<bool()> at_round_boundary;
+  int extra_rounds = 0;
   /// Called before each case with (index, count, case); progress on stderr in the CLI.
   std::function<void(size_t, size_t, const BenchCase &)> progress;
 };
 
-/// Runs `cases` in opts.rounds rounds (see MicrobenchOptions) and merges each case's samples.
+/// Runs `cases` in opts.rounds rounds (see MicrobenchOptions) and merges each case's samples
+/// over the rounds that count.
 std::vector<BenchResult> run_cases(const std::vector<BenchCase> &cases,
                                    const MicrobenchOptions &opts);
 

@@ -81,7 +81,17 @@ std::vector<calibrate::Sample> network_samples(const CalibrateArgs& a, TimeStati
   return out;
 }
 
-std::vector<calibrate::Sample> microbenchmark_samples(const CalibrateArgs& a, Calibration& cal) {
+// The FMA rate of `threads` threads on an undisturbed machine: the spec's fp32 vector peak
+// (measured on an idle machine) scaled to the threads; 0 when the spec has none.
+double undisturbed_flops(const HwSpec& hw, int threads) {
+  for (const auto& u : hw.compute)
+    if (u.dtype == DType::fp32 && u.unit == "vector")
+      return u.flops_per_second * std::min(1.0, double(threads) / std::max(1, hw.units));
+  return 0;
+}
+
+std::vector<calibrate::Sample> microbenchmark_samples(const CalibrateArgs& a, const HwSpec& hw,
+                                                      Calibration& cal) {
   kernels::cpu::MicrobenchOptions mo;
   mo.quick = a.quick;
   mo.threads = a.threads;
@@ -96,11 +106,35 @@ std::vector<calibrate::Sample> microbenchmark_samples(const CalibrateArgs& a, Ca
   for (const auto& c : calibrate::supplementary_cases(a.quick)) cases.push_back(c);
   // The host's state around the samples, stored so that `measure` can tell whether it measures
   // in the same state (on a shared host the neighbours move compute and DRAM by up to 2x):
-  // probes before the first round and after every round, their median the reference.
-  std::vector<HostState> probes;
-  mo.at_round_boundary = [&probes] { probes.push_back(kernels::cpu::probe_host()); };
+  // probes before the first round and after every round, the median of the steady ones the
+  // reference. A round next to a probe that finds the compute rate disturbed (below
+  // kSteadyComputeFraction of the spec's) does not count; up to 3 more rounds replace it.
+  const double steady_flops =
+      undisturbed_flops(hw, a.threads > 0 ? a.threads : kernels::cpu::num_threads());
+  std::vector<HostState> probes, steady;
+  mo.extra_rounds = a.quick ? 1 : 3;
+  mo.at_round_boundary = [&] {
+    probes.push_back(kernels::cpu::probe_host());
+    const bool ok = steady_compute(probes.back(), steady_flops);
+    if (ok) steady.push_back(probes.back());
+    else
+      std::fprintf(stderr,
+                   "calibrate: the host is disturbed (FMA probe %.3g FLOP/s, under %.0f%% of the "
+                   "spec's %.3g): the rounds beside this probe do not count\n",
+                   probes.back().fp32_flops_per_second, 100 * kSteadyComputeFraction,
+                   steady_flops);
+    return ok;
+  };
   auto results = kernels::cpu::run_cases(cases, mo);
-  cal.host_state = median_state(probes);
+  cal.host_state = median_state(steady.empty() ? probes : steady);
+  if (steady.empty())
+    std::fprintf(stderr,
+                 "calibrate: warning: every probe found the host disturbed: this calibration "
+                 "describes the disturbed machine; run it again when the host is quiet\n");
+  else if (steady.size() < probes.size())
+    std::fprintf(stderr, "calibrate: %zu of %zu probes found the host disturbed; the rounds "
+                 "beside them were run again (at most %d more)\n",
+                 probes.size() - steady.size(), probes.size(), mo.extra_rounds);
   std::string listed;
   bool moved = false;
   for (const HostState& p : probes) {
@@ -194,7 +228,7 @@ int run_calibrate(const CalibrateArgs& a) {
   std::vector<calibrate::Sample> samples;
   if (!a.device.empty()) {
     samples = a.device == "cuda" ? gpu_microbenchmark_samples(a, meta)
-                                 : microbenchmark_samples(a, meta);
+                                 : microbenchmark_samples(a, hw, meta);
   } else if (!a.measurements.empty()) {
     for (const auto& row : io::read_measurements_csv(a.measurements))
       if (row.seconds) samples.push_back(calibrate::kernel_sample(row));

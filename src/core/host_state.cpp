@@ -12,6 +12,11 @@ HostDrift host_drift(const HostState &reference, const HostState &now) {
           rel(reference.cross_core_bytes_per_second, now.cross_core_bytes_per_second)};
 }
 
+bool steady_compute(const HostState &probe, double undisturbed_flops) {
+  return !(undisturbed_flops > 0) ||
+         probe.fp32_flops_per_second >= kSteadyComputeFraction * undisturbed_flops;
+}
+
 double HostDrift::severity() const {
   return std::max(std::abs(compute) / kHostComputeTolerance,
                   std::abs(cross_core) / kHostCrossCoreTolerance);

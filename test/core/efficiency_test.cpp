@@ -361,6 +361,14 @@ TEST_CASE("median_state takes each probe figure's median") {
   CHECK(median_state({}).fp32_flops_per_second == 0);
 }
 
+TEST_CASE("steady_compute: a probe under 85% of the undisturbed FMA rate finds the host disturbed") {
+  CHECK(steady_compute({4.3e11, 5e10}, 4.4e11));
+  CHECK(steady_compute({3.74e11, 5e10}, 4.4e11));       // exactly 85%
+  CHECK_FALSE(steady_compute({3.7e11, 5e10}, 4.4e11));
+  CHECK_FALSE(steady_compute({2.1e11, 3e10, 1.2e11}, 4.4e11)); // both vCPUs on one core
+  CHECK(steady_compute({1e9, 5e10}, 0));                  // no reference: nothing to judge
+}
+
 TEST_CASE("time statistics: names round-trip, pick takes the named figure") {
   for (TimeStatistic t : {TimeStatistic::median, TimeStatistic::p20, TimeStatistic::min})
     CHECK(parse_time_statistic(to_string(t)) == t);

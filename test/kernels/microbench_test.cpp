@@ -115,7 +115,10 @@ TEST_CASE("run_cases spreads each case over the rounds and merges its samples") 
     CHECK(n == 6);
     order.push_back(c.name);
   };
-  o.at_round_boundary = [&] { order.push_back("|"); };
+  o.at_round_boundary = [&] {
+    order.push_back("|");
+    return true;
+  };
   BenchCase g;
   g.kind = BenchKind::gemm;
   g.name = "gemm/a";
@@ -145,6 +148,43 @@ TEST_CASE("run_cases spreads each case over the rounds and merges its samples") 
   o.progress = nullptr;
   o.at_round_boundary = nullptr;
   CHECK(run_cases({g}, o)[0].rounds.empty());
+}
+
+TEST_CASE("run_cases replaces the rounds next to a disturbed host, up to extra_rounds") {
+  MicrobenchOptions o;
+  o.warmup = 0;
+  o.iters = 4;
+  o.rounds = 2;
+  o.extra_rounds = 2;
+  BenchCase g;
+  g.kind = BenchKind::gemm;
+  g.name = "gemm/a";
+  g.gemm = GemmDims{8, 16, 4, 1};
+  // Boundaries: steady, disturbed, steady, steady: round 1 (between the first two) and round 2
+  // do not count, round 3 does; a fourth round (the last extra one) is needed for the second.
+  std::vector<bool> script{true, false, true, true, true};
+  size_t calls = 0, cases_run = 0;
+  o.at_round_boundary = [&] { return script.at(calls++); };
+  o.progress = [&](size_t, size_t, const BenchCase &) { ++cases_run; };
+  auto r = run_cases({g}, o);
+  CHECK(calls == 5);
+  CHECK(cases_run == 4);
+  REQUIRE(r.size() == 1);
+  CHECK(r[0].rounds.size() == 2);       // rounds 3 and 4
+  CHECK(r[0].time.iters == 4);          // their samples only: 2 per round
+  // Never steady: every round runs (2 + 2 extra) and all are kept rather than none.
+  calls = 0, cases_run = 0;
+  script.assign(5, false);
+  r = run_cases({g}, o);
+  CHECK(cases_run == 4);
+  CHECK(r[0].rounds.size() == 4);
+  CHECK(r[0].time.iters == 8);
+  // Steady throughout: no extra round.
+  calls = 0, cases_run = 0;
+  script.assign(5, true);
+  r = run_cases({g}, o);
+  CHECK(cases_run == 2);
+  CHECK(r[0].rounds.size() == 2);
 }
 
 TEST_CASE("probe_host measures the FMA rate, a DRAM read bandwidth and a cross-core read") {
