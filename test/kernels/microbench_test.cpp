@@ -12,6 +12,19 @@
 
 using namespace perfmodel::kernels::cpu;
 
+namespace {
+
+// A GEMM case small enough to run in microseconds.
+BenchCase small_gemm(const std::string &name, int64_t batch = 1) {
+  BenchCase g;
+  g.kind = BenchKind::gemm;
+  g.name = name;
+  g.gemm = GemmDims{8, 16, 4, batch};
+  return g;
+}
+
+} // namespace
+
 TEST_CASE("plans cover every kind, names are unique, quick is a smaller plan") {
   MicrobenchOptions q;
   q.quick = true;
@@ -43,10 +56,7 @@ TEST_CASE("run_bench counts flops and bytes by the boda rules") {
   o.quick = true;
   o.warmup = 1;
   o.iters = 2;
-  BenchCase g;
-  g.kind = BenchKind::gemm;
-  g.name = "gemm/test";
-  g.gemm = GemmDims{8, 16, 4, 2};
+  const BenchCase g = small_gemm("gemm/test", 2);
   const BenchResult r = run_bench(g, o);
   CHECK(r.flops == 2.0 * 2 * 8 * 16 * 4);
   CHECK(r.bytes == 4.0 * 2 * (8 * 4 + 4 * 16 + 8 * 16));
@@ -119,10 +129,7 @@ TEST_CASE("run_cases spreads each case over the rounds and merges its samples") 
     order.push_back("|");
     return true;
   };
-  BenchCase g;
-  g.kind = BenchKind::gemm;
-  g.name = "gemm/a";
-  g.gemm = GemmDims{8, 16, 4, 1};
+  const BenchCase g = small_gemm("gemm/a");
   BenchCase h = g;
   h.name = "gemm/b";
   const auto results = run_cases({g, h}, o);
@@ -156,12 +163,9 @@ TEST_CASE("run_cases replaces the rounds next to a disturbed host, up to extra_r
   o.iters = 4;
   o.rounds = 2;
   o.extra_rounds = 2;
-  BenchCase g;
-  g.kind = BenchKind::gemm;
-  g.name = "gemm/a";
-  g.gemm = GemmDims{8, 16, 4, 1};
-  // Boundaries: steady, disturbed, steady, steady: round 1 (between the first two) and round 2
-  // do not count, round 3 does; a fourth round (the last extra one) is needed for the second.
+  const BenchCase g = small_gemm("gemm/a");
+  // Boundaries: steady, disturbed, steady, steady, steady: rounds 1 and 2 (each beside the
+  // disturbed one) do not count, rounds 3 and 4 (the two extra ones) do.
   std::vector<bool> script{true, false, true, true, true};
   size_t calls = 0, cases_run = 0;
   o.at_round_boundary = [&] { return script.at(calls++); };
