@@ -130,7 +130,9 @@ std::vector<calibrate::Sample> microbenchmark_samples(const CalibrateArgs& a, co
   if (steady.empty())
     std::fprintf(stderr,
                  "calibrate: warning: every probe found the host disturbed: this calibration "
-                 "describes the disturbed machine; run it again when the host is quiet\n");
+                 "describes the disturbed machine; run it again when the host is quiet (or the "
+                 "hardware spec, --hw %s, does not describe this CPU)\n",
+                 hw.name.c_str());
   else if (steady.size() < probes.size())
     std::fprintf(stderr, "calibrate: %zu of %zu probes found the host disturbed; the rounds "
                  "beside them were run again (at most %d more)\n",
