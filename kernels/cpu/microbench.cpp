@@ -360,9 +360,9 @@ std::vector<BenchResult> run_cases(const std::vector<BenchCase> &cases,
     if (counts[r] || counted == 0)
       kept.push_back(r);
   std::vector<BenchResult> out = runs[kept.front()];
+  if (kept.size() == 1 && rounds == 1)
+    return out; // one round: its statistics are `time`'s
   for (size_t i = 0; i < cases.size(); ++i) {
-    if (kept.size() == 1 && rounds == 1)
-      break; // one round: its statistics are `time`'s
     std::vector<double> samples;
     out[i].rounds.clear();
     for (size_t r : kept) {

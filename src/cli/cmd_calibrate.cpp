@@ -84,10 +84,9 @@ std::vector<calibrate::Sample> network_samples(const CalibrateArgs& a, TimeStati
 // The FMA rate of `threads` threads on an undisturbed machine: the spec's fp32 vector peak
 // (measured on an idle machine) scaled to the threads; 0 when the spec has none.
 double undisturbed_flops(const HwSpec& hw, int threads) {
-  for (const auto& u : hw.compute)
-    if (u.dtype == DType::fp32 && u.unit == "vector")
-      return u.flops_per_second * std::min(1.0, double(threads) / std::max(1, hw.units));
-  return 0;
+  const auto unit = hw.best_unit(DType::fp32, false);
+  return unit ? unit->flops_per_second * std::min(1.0, double(threads) / std::max(1, hw.units))
+              : 0.0;
 }
 
 std::vector<calibrate::Sample> microbenchmark_samples(const CalibrateArgs& a, const HwSpec& hw,
