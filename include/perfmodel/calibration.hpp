@@ -14,8 +14,12 @@
 //                           still holds in its cache (0: no such term)
 //   overlap                 0: compute and memory overlap perfectly (max), 1: they add up
 //   overhead_seconds        fixed cost of one call (dispatch, thread start, synchronisation)
+//   (pool class) m_half     Hockney size of the input plane: a windowed pool takes its planes
+//                           one at a time, each with a start-up cost
 //
-//   t = overhead + max(t_c, t_m) + overlap * min(t_c, t_m)
+//   t = overhead + (max(t_c, t_m) + overlap * min(t_c, t_m)) / plane_factor
+//   plane_factor = plane / (plane + m_half) for a windowed pool (plane: elements of one input
+//   plane), else 1
 //   t_c = quantized_flops / (r_inf * hockney),  t_m = (bytes + lowering * lowered) / bw[level]
 //                                                       + cross / cross_core_bytes_per_second
 //   level = the innermost level holding max(bytes + lowered, reuse_bytes): reuse_bytes is the
@@ -83,6 +87,8 @@ struct KernelFeatures {
                                  // input_reuse_bytes)
   double cross_core_bytes = 0;   // input bytes one thread reads that another wrote (see
                                  // input_cross_core_bytes; 0 isolated)
+  double images = 1;             // a convolution's batch (forward pass): see one_call
+  double plane_elements = 0;     // a windowed pool's input plane (h*w), 0 for other calls
 };
 
 /// The op class of a layer (depthwise needs the graph to know the input channels). Layers
@@ -188,6 +194,11 @@ struct Calibration {
   /// The pass excess fitted on the calibration networks; absent without them (--no-networks,
   /// measurement CSVs, traces, saved samples): a pass is then predicted as its layers' sum.
   std::optional<PassExcess> pass_excess;
+  /// Whether a batch of convolutions runs image by image (YAML `conv_batch: per_image`): the
+  /// CPU executor's im2col and 1x1 paths loop over the images, one GEMM each (kernels/cpu/
+  /// conv.cpp), so a batch-N layer is N calls of its one-image shape. False (`batched`): one
+  /// call over the whole batch (cuDNN). Calibrations of a CPU hw spec set it.
+  bool conv_per_image = false;
 
   const ClassCalibration *find(OpClass c, DType dtype) const;
   /// Whether any class has a cross-core rate (then a graph's input_cross_core_bytes matter).
@@ -202,6 +213,12 @@ bool is_valid(const Calibration &cal, std::string *error);
 /// Index of the memory level a working set of `bytes` lives in.
 size_t memory_level_for(const Calibration &cal, double working_set_bytes);
 
+/// The call the model times for `f`, and how many of them run one after another (`*calls`):
+/// with cal.conv_per_image, a forward conv or pointwise call over images > 1 is that many
+/// calls of one image (flops, bytes, lowered and cross-core bytes and the GEMM's m divided by
+/// the images; the reuse distance kept); otherwise `f` itself, once.
+KernelFeatures one_call(const Calibration &cal, const KernelFeatures &f, double *calls);
+
 /// The parts of the model that do not depend on the continuous parameters (tiles and level
 /// are chosen before a Ceres solve, so the residual stays smooth in what it fits).
 struct EfficiencyTerms {
@@ -209,6 +226,7 @@ struct EfficiencyTerms {
   size_t level = 0;           // memory level of the working set (or of the reuse distance)
   double m = 0, n = 0, k = 0; // GEMM dimensions for the Hockney factors (0 = not GEMM-like)
   double cross_core_bytes = 0; // f.cross_core_bytes, or 0 at the last level (from DRAM)
+  double plane = 0;            // a windowed pool's input plane for its Hockney factor (0: none)
 };
 EfficiencyTerms efficiency_terms(const Calibration &cal, double tile_m, double tile_n,
                                  const KernelFeatures &f);
@@ -224,6 +242,11 @@ T memory_seconds(const EfficiencyTerms &e, const KernelFeatures &f, const T &ban
   return t;
 }
 
+/// plane_factor of the file comment: a windowed pool's plane / (plane + m_half), else 1.
+template <class T> T plane_factor_of(const EfficiencyTerms &e, const T &m_half) {
+  return e.plane > 0 ? T(e.plane) / (T(e.plane) + m_half) : T(1.0);
+}
+
 /// The formula of the file comment, templated on the scalar so that Ceres can differentiate it
 /// (T = double or ceres::Jet). The one place the calibrated time is computed.
 template <class T>
@@ -235,12 +258,13 @@ T efficiency_seconds(const EfficiencyTerms &e, const KernelFeatures &f, const T 
   if (e.m > 0)
     hockney =
         T(e.m) / (T(e.m) + m_half) * (T(e.n) / (T(e.n) + n_half)) * (T(e.k) / (T(e.k) + k_half));
+  const T plane_factor = plane_factor_of(e, m_half);
   const T t_compute = T(e.quantized_flops) / (peak * hockney);
   const T t_memory = memory_seconds(e, f, bandwidth, lowering, cross_core_bandwidth);
   const bool compute_wins = t_compute > t_memory;
   const T hi = compute_wins ? t_compute : t_memory;
   const T lo = compute_wins ? t_memory : t_compute;
-  return overhead + hi + overlap * lo;
+  return overhead + (hi + overlap * lo) / plane_factor;
 }
 
 /// Time of one kernel call under the calibrated model. The timing's unit is the hardware's

@@ -177,6 +177,16 @@ bool varies(const std::vector<Sample> &samples, int64_t GemmShape::*dim) {
   return seen.size() > 1;
 }
 
+// Whether the samples are windowed pools over planes of more than one size (then the plane's
+// Hockney size is told apart from the overhead and the bandwidths).
+bool plane_varies(const std::vector<Sample> &samples) {
+  std::set<double> seen;
+  for (const Sample &s : samples)
+    if (s.op_class == OpClass::pool && s.plane_elements > 0)
+      seen.insert(s.plane_elements);
+  return seen.size() > 1;
+}
+
 struct Solved {
   EfficiencyParams params;
   double cost = 0;
@@ -278,7 +288,13 @@ Solved solve(const std::vector<Sample> &samples, const FitOptions &opts, const C
   const bool fit_halves = gemm && !simple &&
                           (varies(samples, &GemmShape::m) || varies(samples, &GemmShape::n) ||
                            varies(samples, &GemmShape::k));
-  if (!gemm || !fit_halves) {
+  const bool planes = plane_varies(samples); // a windowed pool's plane size: m_half
+  if (planes) {
+    log_halves[1] = log_halves[2] = std::log(kTinyHalf);
+    problem.SetManifold(log_halves, new ceres::SubsetManifold(3, {1, 2}));
+    problem.SetParameterLowerBound(log_halves, 0, std::log(kTinyHalf));
+    problem.SetParameterUpperBound(log_halves, 0, std::log(1e5));
+  } else if (!gemm || !fit_halves) {
     for (double &h : log_halves)
       h = std::log(kTinyHalf);
     problem.SetParameterBlockConstant(log_halves);
@@ -344,7 +360,7 @@ Solved solve(const std::vector<Sample> &samples, const FitOptions &opts, const C
   out.cost = summary.final_cost;
   EfficiencyParams &p = out.params;
   p.peak_flops_per_second = std::exp(log_peak);
-  p.m_half = gemm ? std::exp(log_halves[0]) : 0;
+  p.m_half = gemm || planes ? std::exp(log_halves[0]) : 0;
   p.n_half = gemm ? std::exp(log_halves[1]) : 0;
   p.k_half = gemm ? std::exp(log_halves[2]) : 0;
   if (p.m_half <= 1.0001 * kTinyHalf)
@@ -386,7 +402,25 @@ Calibration frame_of(const FitOptions &opts) {
   Calibration c;
   c.memory_levels = opts.memory_levels;
   c.cores = std::max(1, opts.cores);
+  c.conv_per_image = opts.conv_per_image;
   return c;
+}
+
+// The sample as one of the calls it times (one_call): its time divided among them. The log-time
+// residual of N calls against N times one call's time is the one call's, so the fit works on
+// single calls.
+Sample one_call_sample(const Calibration &frame, const Sample &s) {
+  double calls = 1;
+  const KernelFeatures f = one_call(frame, s.features(), &calls);
+  Sample one = s;
+  one.flops = f.flops;
+  one.bytes = f.bytes;
+  one.gemm = f.gemm;
+  one.lowered_bytes = f.lowered_bytes;
+  one.cross_core_bytes = f.cross_core_bytes;
+  one.images = f.images;
+  one.seconds = s.seconds / calls;
+  return one;
 }
 
 } // namespace
@@ -397,15 +431,20 @@ FitOptions fit_options_for(const HwSpec &hw) {
     o.memory_levels.push_back(
         {hw.memory[i].name, i + 1 == hw.memory.size() ? 0.0 : hw.memory[i].capacity_bytes});
   o.cores = std::max(1, hw.units);
+  o.conv_per_image = hw.kind == "cpu";
   o.hw = &hw;
   return o;
 }
 
-double model_seconds(const Calibration &cal, const EfficiencyParams &p, const KernelFeatures &f) {
+double model_seconds(const Calibration &cal, const EfficiencyParams &p,
+                     const KernelFeatures &all) {
+  double calls = 1;
+  const KernelFeatures f = one_call(cal, all, &calls);
   const EfficiencyTerms e = efficiency_terms(cal, p.tile_m, p.tile_n, f);
-  return efficiency_seconds<double>(e, f, p.peak_flops_per_second, p.m_half, p.n_half, p.k_half,
-                                    p.bytes_per_second.at(e.level), p.lowering_factor, p.overlap,
-                                    p.overhead_seconds, p.cross_core_bytes_per_second);
+  return calls * efficiency_seconds<double>(e, f, p.peak_flops_per_second, p.m_half, p.n_half,
+                                            p.k_half, p.bytes_per_second.at(e.level),
+                                            p.lowering_factor, p.overlap, p.overhead_seconds,
+                                            p.cross_core_bytes_per_second);
 }
 
 FitStats fit_stats(const Calibration &cal, const std::vector<Sample> &samples) {
@@ -430,15 +469,18 @@ FitStats fit_stats(const Calibration &cal, const std::vector<Sample> &samples) {
   return st;
 }
 
-ClassCalibration fit_class(const std::vector<Sample> &samples, const FitOptions &opts) {
-  if (samples.empty())
+ClassCalibration fit_class(const std::vector<Sample> &timed, const FitOptions &opts) {
+  if (timed.empty())
     throw InputError("no samples to fit");
   if (opts.memory_levels.empty())
     throw InputError("the fit needs at least one memory level");
-  for (const Sample &s : samples)
+  for (const Sample &s : timed)
     if (!(s.seconds > 0) || !std::isfinite(s.seconds))
       throw InputError(s.source + ": error: measured time must be positive");
   const Calibration frame = frame_of(opts);
+  std::vector<Sample> samples; // single calls
+  for (const Sample &s : timed)
+    samples.push_back(one_call_sample(frame, s));
   ClassCalibration cc;
   cc.op_class = samples[0].op_class;
   cc.dtype = samples[0].dtype;
@@ -473,7 +515,7 @@ ClassCalibration fit_class(const std::vector<Sample> &samples, const FitOptions 
   cc.params = best.params;
   Calibration one = frame;
   one.classes.push_back(cc);
-  cc.stats = fit_stats(one, samples);
+  cc.stats = fit_stats(one, timed);
   return cc;
 }
 

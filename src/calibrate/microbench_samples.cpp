@@ -56,6 +56,8 @@ Sample counted(const kc::BenchResult &r, OpClass c, TimeStatistic stat) {
   s.bytes = r.bytes;
   s.seconds = seconds_of(r, stat);
   s.source = "microbench:" + r.bench.name;
+  if (c == OpClass::pool && r.bench.conv) // the planes the pool takes one at a time
+    s.plane_elements = double(r.bench.conv->h * r.bench.conv->w);
   return s;
 }
 

@@ -17,6 +17,8 @@ Sample sample_from_layer(const Graph &g, const Layer &layer, KernelPass pass, do
   s.lowered_bytes = f.lowered_bytes;
   s.reuse_bytes = f.reuse_bytes;
   s.cross_core_bytes = f.cross_core_bytes;
+  s.images = f.images;
+  s.plane_elements = f.plane_elements;
   s.seconds = seconds;
   s.source = std::move(source);
   return s;

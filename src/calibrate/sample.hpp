@@ -25,12 +25,15 @@ struct Sample {
   double lowered_bytes = 0;      // bytes of an im2col matrix, 0 when there is none
   double reuse_bytes = 0;        // bytes moved since the inputs were written (0 when isolated)
   double cross_core_bytes = 0;   // input bytes one thread read that another wrote (0 isolated)
-  double seconds = 0;            // measured time of one call (median of the runs)
+  double images = 1;             // a convolution's batch (KernelFeatures::images)
+  double plane_elements = 0;     // a windowed pool's input plane (KernelFeatures)
+  double seconds = 0;            // measured time of the call(s) (median of the runs)
   std::string source;            // "microbench:gemm/fp32/256x256x256", "file.csv:12", ...
 
   KernelFeatures features() const {
-    return KernelFeatures{op_class,      dtype,       flops,           bytes,
-                          gemm,          lowered_bytes, reuse_bytes, cross_core_bytes};
+    return KernelFeatures{op_class, dtype,         flops,       bytes,
+                          gemm,     lowered_bytes, reuse_bytes, cross_core_bytes,
+                          images,   plane_elements};
   }
 };
 

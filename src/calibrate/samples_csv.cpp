@@ -15,9 +15,10 @@ namespace {
 
 constexpr const char *kHeader =
     "op_class,dtype,pass,flops,bytes,gemm_m,gemm_n,gemm_k,gemm_groups,lowered_bytes,reuse_bytes,"
-    "cross_core_bytes,time (s),source";
-constexpr size_t kColumns = 14;
-// Files written before reuse_bytes (12 columns) or cross_core_bytes (13) read them as 0.
+    "cross_core_bytes,images,plane,time (s),source";
+constexpr size_t kColumns = 16;
+// Files written before reuse_bytes (12 columns) or cross_core_bytes (13) read them as 0, before
+// images (14) 1 image, before plane (15) no plane.
 constexpr size_t kColumnsBeforeReuse = 12;
 
 // Splits one CSV line (no embedded newlines in these files) into fields with start columns.
@@ -65,12 +66,13 @@ std::string write_samples_csv(const std::vector<Sample> &samples) {
   char buf[512];
   for (const Sample &s : samples) {
     const GemmShape g = s.gemm.value_or(GemmShape{0, 0, 0, 0});
-    std::snprintf(buf, sizeof buf, "%s,%s,%s,%.17g,%.17g,%lld,%lld,%lld,%lld,%.17g,%.17g,%.17g,%.9g,",
+    std::snprintf(buf, sizeof buf,
+                  "%s,%s,%s,%.17g,%.17g,%lld,%lld,%lld,%lld,%.17g,%.17g,%.17g,%.17g,%.17g,%.9g,",
                   std::string(to_string(s.op_class)).c_str(),
                   std::string(to_string(s.dtype)).c_str(), std::string(to_string(s.pass)).c_str(),
                   s.flops, s.bytes, (long long)g.m, (long long)g.n, (long long)g.k,
                   (long long)g.groups, s.lowered_bytes, s.reuse_bytes, s.cross_core_bytes,
-                  s.seconds);
+                  s.images, s.plane_elements, s.seconds);
     out += buf + quoted(s.source) + "\n";
   }
   return out;
@@ -84,7 +86,7 @@ std::vector<Sample> parse_samples_csv(const std::string &text, const std::string
   const size_t columns = header ? fields_of(line).size() : 0;
   if (columns < kColumnsBeforeReuse || columns > kColumns)
     throw InputError(SourceLoc{file, 1, 1}, std::string("expected the header '") + kHeader + "'");
-  const size_t r = columns - kColumnsBeforeReuse; // reuse_bytes, cross_core_bytes present
+  const size_t r = columns - kColumnsBeforeReuse; // reuse, cross_core_bytes, images, plane
   std::vector<Sample> out;
   while (std::getline(in, line)) {
     ++lineno;
@@ -127,6 +129,10 @@ std::vector<Sample> parse_samples_csv(const std::string &text, const std::string
       s.reuse_bytes = num(10);
     if (r >= 2)
       s.cross_core_bytes = num(11);
+    if (r >= 3 && !((s.images = num(12)) >= 1))
+      throw bad(12, "expected at least 1 image");
+    if (r >= 4)
+      s.plane_elements = num(13);
     s.seconds = num(10 + r);
     if (!(s.seconds > 0))
       throw bad(10 + r, "expected a positive time");

@@ -207,6 +207,11 @@ KernelFeatures layer_features(const Graph &g, const Layer &layer, const LayerCos
   f.cross_core_bytes = pass == KernelPass::fwd ? cross_core_bytes : 0;
   f.op_class = op_class_of(g, layer);
   f.dtype = layer.dtype;
+  if (f.op_class == OpClass::pool && !layer.inputs.empty() && g.tensors.count(layer.inputs[0])) {
+    const Shape &in = g.tensor(layer.inputs[0]).shape;
+    if (in.size() == 4)
+      f.plane_elements = double(in[2] * in[3]);
+  }
   const PassCost &part = pass == KernelPass::fwd        ? cost.fwd
                          : pass == KernelPass::bwd_data ? cost.bwd_data
                                                         : cost.bwd_weight;
@@ -246,6 +251,11 @@ KernelFeatures layer_features(const Graph &g, const Layer &layer, const LayerCos
           double(s.m) * double(s.k) * double(s.groups) * double(bytes_of(layer.dtype));
     } else if (layer.op == OpKind::conv2d) {
       f.op_class = OpClass::pointwise; // another code path: the GEMM reads the input as is
+    }
+    if (pass == KernelPass::fwd && !layer.inputs.empty() && g.tensors.count(layer.inputs[0])) {
+      const Shape &in = g.tensor(layer.inputs[0]).shape;
+      if (!in.empty() && in[0] > 1)
+        f.images = double(in[0]);
     }
   }
   return f;
@@ -328,6 +338,25 @@ size_t memory_level_for(const Calibration &cal, double working_set_bytes) {
   return cal.memory_levels.empty() ? 0 : cal.memory_levels.size() - 1;
 }
 
+KernelFeatures one_call(const Calibration &cal, const KernelFeatures &f, double *calls) {
+  *calls = 1;
+  const bool per_image = cal.conv_per_image && f.images > 1 &&
+                         (f.op_class == OpClass::conv || f.op_class == OpClass::pointwise);
+  const double n = f.images;
+  if (!per_image || (f.gemm && f.gemm->m % int64_t(n) != 0))
+    return f;
+  KernelFeatures one = f;
+  one.images = 1;
+  one.flops = f.flops / n;
+  one.bytes = f.bytes / n;
+  one.lowered_bytes = f.lowered_bytes / n;
+  one.cross_core_bytes = f.cross_core_bytes / n;
+  if (one.gemm)
+    one.gemm->m /= int64_t(n);
+  *calls = n;
+  return one;
+}
+
 EfficiencyTerms efficiency_terms(const Calibration &cal, double tile_m, double tile_n,
                                  const KernelFeatures &f) {
   EfficiencyTerms e;
@@ -335,6 +364,8 @@ EfficiencyTerms efficiency_terms(const Calibration &cal, double tile_m, double t
   e.level = memory_level_for(cal, std::max(f.bytes + f.lowered_bytes, f.reuse_bytes));
   if (e.level + 1 < cal.memory_levels.size())
     e.cross_core_bytes = f.cross_core_bytes;
+  if (f.op_class == OpClass::pool)
+    e.plane = f.plane_elements;
   if (f.gemm && is_gemm_class(f.op_class) && f.gemm->m > 0 && f.gemm->n > 0 && f.gemm->k > 0) {
     const GemmShape &s = *f.gemm;
     e.m = double(s.m);
@@ -352,10 +383,12 @@ EfficiencyTerms efficiency_terms(const Calibration &cal, double tile_m, double t
   return e;
 }
 
-LayerTiming calibrated_time(const Calibration &cal, const HwSpec &hw, const KernelFeatures &f) {
-  const ClassCalibration *cc = cal.find_or_fallback(f.op_class, f.dtype);
+LayerTiming calibrated_time(const Calibration &cal, const HwSpec &hw, const KernelFeatures &all) {
+  const ClassCalibration *cc = cal.find_or_fallback(all.op_class, all.dtype);
   if (!cc || cc->params.bytes_per_second.size() != cal.memory_levels.size())
-    return roofline_time(hw, cost_of(f), f.dtype);
+    return roofline_time(hw, cost_of(all), all.dtype);
+  double calls = 1;
+  const KernelFeatures f = one_call(cal, all, &calls); // the terms below are one call's
   LayerTiming t;
   if (auto unit = hw.best_unit(f.dtype, is_gemm_class(f.op_class)))
     t.unit = *unit;
@@ -374,12 +407,16 @@ LayerTiming calibrated_time(const Calibration &cal, const HwSpec &hw, const Kern
   double hockney = 1;
   if (e.m > 0)
     hockney = e.m / (e.m + p.m_half) * e.n / (e.n + p.n_half) * e.k / (e.k + p.k_half);
-  t.compute_seconds = e.quantized_flops / (p.peak_flops_per_second * hockney);
-  t.memory_seconds = memory_seconds(e, f, bw, p.lowering_factor, p.cross_core_bytes_per_second);
+  const double plane = plane_factor_of(e, p.m_half);
+  t.compute_seconds = e.quantized_flops / (p.peak_flops_per_second * hockney) / plane;
+  t.memory_seconds =
+      memory_seconds(e, f, bw, p.lowering_factor, p.cross_core_bytes_per_second) / plane;
   t.overhead_seconds = p.overhead_seconds;
   t.seconds = work + p.overhead_seconds;
+  for (double *x : {&t.compute_seconds, &t.memory_seconds, &t.overhead_seconds, &t.seconds})
+    *x *= calls;
   t.bound = largest_term(t.compute_seconds, t.memory_seconds, t.overhead_seconds);
-  t.attainable_flops_per_second = t.seconds > 0 ? f.flops / t.seconds : 0;
+  t.attainable_flops_per_second = t.seconds > 0 ? all.flops / t.seconds : 0;
   return t;
 }
 

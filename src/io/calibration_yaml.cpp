@@ -161,7 +161,7 @@ Calibration parse_calibration_yaml(const std::string &src, const std::string &fi
                      "unsupported calibration version " + std::to_string(cal.version) + " (1)");
   check_keys(file, root, "calibration",
              {"version", "device", "date", "perfmodel_version", "hardware", "source", "cores",
-              "memory_levels", "host_state", "pass_excess", "fit", "classes"},
+              "memory_levels", "conv_batch", "host_state", "pass_excess", "fit", "classes"},
              {"version", "device", "cores", "memory_levels", "classes"});
   const YAML::Node dev = root["device"];
   check_keys(file, dev, "device", {"kind", "name", "cores", "isa_hash"}, {"kind", "name"});
@@ -187,6 +187,12 @@ Calibration parse_calibration_yaml(const std::string &src, const std::string &fi
     check_keys(file, l, "memory level", {"name", "capacity_bytes"}, {"name", "capacity_bytes"});
     cal.memory_levels.push_back(
         {text(file, l["name"], "name"), number(file, l["capacity_bytes"], "capacity_bytes")});
+  }
+  if (const YAML::Node b = root["conv_batch"]) { // absent: a file from before the choice
+    const std::string v = text(file, b, "conv_batch");
+    if (v != "per_image" && v != "batched")
+      throw InputError(at(file, b), "conv_batch must be per_image or batched, not '" + v + "'");
+    cal.conv_per_image = v == "per_image";
   }
   if (const YAML::Node h = root["host_state"]) {
     const std::set<std::string> required{"fp32_flops_per_second", "dram_bytes_per_second"};
@@ -270,6 +276,7 @@ std::string write_calibration_yaml(const Calibration &cal) {
     e << YAML::Flow << YAML::BeginMap << YAML::Key << "name" << YAML::Value << l.name << YAML::Key
       << "capacity_bytes" << YAML::Value << exact(l.capacity_bytes) << YAML::EndMap;
   e << YAML::EndSeq;
+  e << YAML::Key << "conv_batch" << YAML::Value << (cal.conv_per_image ? "per_image" : "batched");
   if (cal.host_state) {
     const HostState &h = *cal.host_state;
     e << YAML::Key << "host_state" << YAML::Value << YAML::Flow << YAML::BeginMap << YAML::Key

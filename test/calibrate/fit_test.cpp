@@ -22,6 +22,7 @@ Calibration frame(const FitOptions &o) {
   Calibration c;
   c.memory_levels = o.memory_levels;
   c.cores = o.cores;
+  c.conv_per_image = o.conv_per_image;
   return c;
 }
 
@@ -95,6 +96,34 @@ TEST_CASE("fit recovers known GEMM parameters within 1%") {
   CHECK(cc.stats.mape < 1e-4);
 }
 
+TEST_CASE("fit of per-image convolution samples: a batch is timed as its images, one by one") {
+  FitOptions o = test_options();
+  o.conv_per_image = true;
+  Calibration cal = frame(o);
+  cal.conv_per_image = true;
+  const EfficiencyParams truth = true_gemm_params();
+  std::vector<Sample> samples = gemm_samples(truth, o, OpClass::conv);
+  // The same shapes as batches of 2 to 4 images: m counts every image's rows.
+  for (size_t i = 0; i < samples.size(); i += 2) {
+    Sample &s = samples[i];
+    s.images = 2 + double(i % 3);
+    s.gemm->m *= int64_t(s.images);
+    s.flops *= s.images;
+    s.bytes *= s.images;
+    s.lowered_bytes *= s.images;
+    s.seconds = model_seconds(cal, truth, s.features());
+  }
+  const ClassCalibration cc = fit_class(samples, o);
+  check_close(cc.params.peak_flops_per_second, truth.peak_flops_per_second, 0.01, "peak");
+  check_close(cc.params.m_half, truth.m_half, 0.01, "m_half");
+  check_close(cc.params.overhead_seconds, truth.overhead_seconds, 0.01, "overhead");
+  CHECK(cc.stats.mape < 1e-4);
+  // The batched reading of the same samples cannot reproduce them.
+  o.conv_per_image = false;
+  CHECK(fit_class(samples, o).stats.mape > 0.01);
+  CHECK(fit_options_for(HwSpec{}).conv_per_image == false);
+}
+
 namespace {
 
 EfficiencyParams streaming_truth() {
@@ -127,6 +156,31 @@ void check_streaming_fit(const ClassCalibration &cc) {
 }
 
 } // namespace
+
+TEST_CASE("fit recovers a windowed pool's plane Hockney size next to its overhead") {
+  const FitOptions o = test_options();
+  EfficiencyParams truth = streaming_truth();
+  truth.m_half = 60;
+  std::vector<Sample> samples;
+  for (double plane : {36.0, 169.0, 729.0, 3025.0, 12100.0})
+    for (double bytes = 4e4; bytes < 4e8; bytes *= 3.1) {
+      Sample s;
+      s.op_class = OpClass::pool;
+      s.bytes = bytes;
+      s.flops = bytes / 8;
+      s.plane_elements = plane;
+      s.seconds = model_seconds(frame(o), truth, s.features());
+      samples.push_back(s);
+    }
+  const ClassCalibration cc = fit_class(samples, o);
+  check_close(cc.params.m_half, truth.m_half, 0.01, "plane m_half");
+  check_close(cc.params.overhead_seconds, truth.overhead_seconds, 0.01, "overhead");
+  for (size_t l = 0; l < 4; ++l)
+    check_close(cc.params.bytes_per_second[l], truth.bytes_per_second[l], 0.01, "bandwidth");
+  CHECK(cc.params.n_half == 0);
+  CHECK(cc.params.k_half == 0);
+  CHECK(cc.stats.mape < 1e-4);
+}
 
 TEST_CASE("fit recovers a streaming class: bandwidth per level and overhead") {
   const FitOptions o = test_options();

@@ -16,12 +16,14 @@ TEST_CASE("samples round-trip through CSV, quoted sources included") {
   a.lowered_bytes = 4800;
   a.reuse_bytes = 2.5e7;
   a.cross_core_bytes = 1.5e6;
+  a.images = 3;
   a.seconds = 1.25e-4;
   a.source = "microbench:conv, \"odd\" name";
   Sample b;
   b.op_class = OpClass::pool;
   b.dtype = DType::fp16;
   b.bytes = 1e6;
+  b.plane_elements = 729;
   b.seconds = 3e-5;
   const auto back = parse_samples_csv(write_samples_csv({a, b}), "s.csv");
   REQUIRE(back.size() == 2);
@@ -35,6 +37,10 @@ TEST_CASE("samples round-trip through CSV, quoted sources included") {
   CHECK(back[1].reuse_bytes == 0);
   CHECK(back[0].cross_core_bytes == 1.5e6);
   CHECK(back[1].cross_core_bytes == 0);
+  CHECK(back[0].images == 3);
+  CHECK(back[1].images == 1);
+  CHECK(back[0].plane_elements == 0);
+  CHECK(back[1].plane_elements == 729);
   CHECK(back[0].seconds == doctest::Approx(1.25e-4));
   CHECK(back[0].source == a.source);
   CHECK_FALSE(back[1].gemm);
@@ -52,15 +58,31 @@ TEST_CASE("bad sample files name the place") {
   };
   const std::string head = write_samples_csv({});
   CHECK(error_of("a,b\n").find("s.csv:1:1: error: expected the header") == 0);
-  CHECK(error_of(head + "conv,fp32,fwd,1,2\n") == "s.csv:2:1: error: expected 14 fields, found 5");
-  CHECK(error_of(head + "nope,fp32,fwd,1,2,0,0,0,0,0,0,0,1e-3,x\n") ==
+  CHECK(error_of(head + "conv,fp32,fwd,1,2\n") == "s.csv:2:1: error: expected 16 fields, found 5");
+  CHECK(error_of(head + "nope,fp32,fwd,1,2,0,0,0,0,0,0,0,1,0,1e-3,x\n") ==
         "s.csv:2:1: error: unknown op class, not 'nope'");
-  CHECK(error_of(head + "pool,fp32,fwd,1,2,0,0,0,0,0,0,0,0,x\n") ==
-        "s.csv:2:33: error: expected a positive time, not '0'");
-  CHECK(error_of(head + "pool,fp32,fwd,1,z,0,0,0,0,0,0,0,1,x\n") ==
+  CHECK(error_of(head + "pool,fp32,fwd,1,2,0,0,0,0,0,0,0,1,0,0,x\n") ==
+        "s.csv:2:37: error: expected a positive time, not '0'");
+  CHECK(error_of(head + "pool,fp32,fwd,1,z,0,0,0,0,0,0,0,1,0,1,x\n") ==
         "s.csv:2:17: error: expected a non-negative number, not 'z'");
-  CHECK(error_of(head + "pool,fp32,fwd,1,2,0,0,0,0,0,-1,0,1,x\n") ==
+  CHECK(error_of(head + "pool,fp32,fwd,1,2,0,0,0,0,0,-1,0,1,0,1,x\n") ==
         "s.csv:2:29: error: expected a non-negative number, not '-1'");
+  CHECK(error_of(head + "pool,fp32,fwd,1,2,0,0,0,0,0,0,0,0.5,0,1,x\n") ==
+        "s.csv:2:33: error: expected at least 1 image, not '0.5'");
+  CHECK(error_of(head + "pool,fp32,fwd,1,2,0,0,0,0,0,0,0,1,-4,1,x\n") ==
+        "s.csv:2:35: error: expected a non-negative number, not '-4'");
+}
+
+TEST_CASE("sample files written before images read one image and no plane") {
+  const std::string old =
+      "op_class,dtype,pass,flops,bytes,gemm_m,gemm_n,gemm_k,gemm_groups,lowered_bytes,"
+      "reuse_bytes,cross_core_bytes,time (s),source\nconv,fp32,fwd,1,2,4,4,4,1,0,5,7,1e-3,x\n";
+  const auto back = parse_samples_csv(old, "old.csv");
+  REQUIRE(back.size() == 1);
+  CHECK(back[0].cross_core_bytes == 7);
+  CHECK(back[0].images == 1);
+  CHECK(back[0].plane_elements == 0);
+  CHECK(back[0].seconds == doctest::Approx(1e-3));
 }
 
 TEST_CASE("sample files written before cross_core_bytes read it as 0") {

@@ -162,6 +162,98 @@ TEST_CASE("conv layers: dense, depthwise and lowered bytes") {
   CHECK(op_class_of(grouped, grouped.layers[0]) == OpClass::conv);
 }
 
+TEST_CASE("a CPU calibration times a batch of convolutions as one call per image") {
+  Calibration c = two_level_calibration();
+  for (OpClass cls : {OpClass::conv, OpClass::pointwise, OpClass::depthwise}) {
+    ClassCalibration cc = c.classes[0];
+    cc.op_class = cls;
+    cc.params.m_half = 50; // one image's m is 4x smaller: its Hockney factor differs
+    cc.params.overhead_seconds = 3e-6;
+    c.classes.push_back(cc);
+  }
+  const HwSpec hw = tiny_hw();
+  for (int64_t k : {3, 1}) { // im2col (conv) and 1x1 (pointwise)
+    Graph one = conv_graph(8, 16, k, 1, 1);
+    Graph four = one;
+    four.inputs[0].shape[0] = 4;
+    infer_shapes(four);
+    const Layer &l1 = one.layers[0], &l4 = four.layers[0];
+    const KernelFeatures f1 = layer_features(one, l1, layer_cost(one, l1, Pass::fwd), KernelPass::fwd);
+    const KernelFeatures f4 =
+        layer_features(four, l4, layer_cost(four, l4, Pass::fwd), KernelPass::fwd);
+    CHECK(f1.images == 1);
+    CHECK(f4.images == 4);
+    double calls = 0;
+    const KernelFeatures per = one_call(c, f4, &calls);
+    CHECK(calls == 1); // batched: the calibration does not say per image
+    CHECK(per.gemm->m == f4.gemm->m);
+    const double batched = calibrated_time(c, hw, f4).seconds;
+    c.conv_per_image = true;
+    const KernelFeatures img = one_call(c, f4, &calls);
+    CHECK(calls == 4);
+    CHECK(img.gemm->m == f1.gemm->m);
+    CHECK(img.flops == doctest::Approx(f1.flops));
+    CHECK(img.bytes == doctest::Approx(f4.bytes / 4));
+    CHECK(img.lowered_bytes == doctest::Approx(f1.lowered_bytes));
+    const LayerTiming t4 = calibrated_time(c, hw, f4), t1 = calibrated_time(c, hw, f1);
+    CHECK(t4.seconds == doctest::Approx(4 * t1.seconds));
+    CHECK(t4.overhead_seconds == doctest::Approx(4 * 3e-6));
+    CHECK(t4.seconds > batched); // four overheads, and the one-image Hockney factor
+    CHECK(t4.attainable_flops_per_second == doctest::Approx(f4.flops / t4.seconds));
+    c.conv_per_image = false;
+  }
+  // A depthwise convolution runs over all planes in one call, per image or not.
+  c.conv_per_image = true;
+  KernelFeatures dw;
+  dw.op_class = OpClass::depthwise;
+  dw.gemm = GemmShape{16, 64, 9, 8};
+  dw.flops = 2.0 * 16 * 64 * 9 * 8;
+  dw.images = 4;
+  double calls = 0;
+  CHECK(one_call(c, dw, &calls).flops == dw.flops);
+  CHECK(calls == 1);
+}
+
+TEST_CASE("a windowed pool pays its plane's Hockney size, plane by plane") {
+  Calibration c = two_level_calibration();
+  ClassCalibration pc = c.classes[1]; // elementwise's rates
+  pc.op_class = OpClass::pool;
+  pc.params.m_half = 100; // elements of a plane that would double its time
+  c.classes.push_back(pc);
+  const HwSpec hw = tiny_hw();
+  Graph g;
+  g.name = "p";
+  g.inputs = {TensorDesc{"x", {2, 8, 20, 20}, DType::fp32}};
+  Layer l;
+  l.name = "pool";
+  l.op = OpKind::max_pool;
+  l.op_name = "maxpool";
+  l.inputs = {"x"};
+  l.outputs = {"y"};
+  l.attrs.set("kernel", int64_t(3));
+  l.attrs.set("stride", int64_t(2));
+  g.layers.push_back(l);
+  infer_shapes(g);
+  const KernelFeatures f =
+      layer_features(g, g.layers[0], layer_cost(g, g.layers[0], Pass::fwd), KernelPass::fwd);
+  REQUIRE(f.op_class == OpClass::pool);
+  CHECK(f.plane_elements == 400);
+  const LayerTiming t = calibrated_time(c, hw, f);
+  KernelFeatures whole = f;
+  whole.plane_elements = 0; // one run over everything: no start-up per plane
+  const LayerTiming t0 = calibrated_time(c, hw, whole);
+  CHECK(t.seconds - 2e-6 == doctest::Approx((t0.seconds - 2e-6) * 500.0 / 400.0));
+  CHECK(t.memory_seconds == doctest::Approx(t0.memory_seconds * 1.25));
+  // Other classes ignore a plane size.
+  KernelFeatures e = whole;
+  e.op_class = OpClass::elementwise;
+  const double plain = calibrated_time(c, hw, e).seconds;
+  e.plane_elements = 400;
+  CHECK(calibrated_time(c, hw, e).seconds == plain);
+  CHECK(efficiency_terms(c, 1, 1, e).plane == 0);
+  CHECK(efficiency_terms(c, 1, 1, f).plane == 400);
+}
+
 TEST_CASE("memory level by working set") {
   const Calibration c = two_level_calibration();
   CHECK(memory_level_for(c, 1e5) == 0);

@@ -178,6 +178,23 @@ TEST_CASE("calibration YAML keeps the pass excess, which is optional") {
   CHECK(error_of(bad).find("'fraction' must be a number") != std::string::npos);
 }
 
+TEST_CASE("calibration YAML keeps how convolution batches run; files before it are batched") {
+  Calibration c = sample_calibration();
+  std::string text = write_calibration_yaml(c);
+  CHECK(text.find("conv_batch: batched") != std::string::npos);
+  CHECK_FALSE(parse_calibration_yaml(text, "c.yaml").conv_per_image);
+  c.conv_per_image = true;
+  text = write_calibration_yaml(c);
+  CHECK(parse_calibration_yaml(text, "c.yaml").conv_per_image);
+  std::string old = text;
+  old.erase(old.find("conv_batch: per_image\n"), 22);
+  CHECK_FALSE(parse_calibration_yaml(old, "c.yaml").conv_per_image);
+  std::string bad = text;
+  bad.replace(bad.find("per_image"), 9, "per_batch");
+  CHECK(error_of(bad).find("error: conv_batch must be per_image or batched, not 'per_batch'") !=
+        std::string::npos);
+}
+
 TEST_CASE("find looks classes up by class and dtype") {
   const Calibration c = sample_calibration();
   CHECK(c.find(OpClass::conv, DType::fp32) != nullptr);
