@@ -39,24 +39,29 @@ HwSpec tiny_hw() {
   return hw;
 }
 
-Graph conv_graph(int64_t c, int64_t oc, int64_t k, int64_t stride, int64_t groups) {
+// A graph of one layer `l` (its op and attributes set) reading x of `shape`, shapes inferred.
+Graph one_layer_graph(Layer l, const Shape &shape) {
   Graph g;
   g.name = "t";
-  g.inputs = {TensorDesc{"x", {1, c, 16, 16}, DType::fp32}};
+  g.inputs = {TensorDesc{"x", shape, DType::fp32}};
+  l.inputs = {"x"};
+  l.outputs = {"y"};
+  g.layers.push_back(l);
+  infer_shapes(g);
+  return g;
+}
+
+Graph conv_graph(int64_t c, int64_t oc, int64_t k, int64_t stride, int64_t groups) {
   Layer l;
   l.name = "conv";
   l.op = OpKind::conv2d;
   l.op_name = "conv2d";
-  l.inputs = {"x"};
-  l.outputs = {"y"};
   l.attrs.set("out_channels", oc);
   l.attrs.set("kernel", k);
   l.attrs.set("stride", stride);
   l.attrs.set("pad", k / 2);
   l.attrs.set("groups", groups);
-  g.layers.push_back(l);
-  infer_shapes(g);
-  return g;
+  return one_layer_graph(l, {1, c, 16, 16});
 }
 
 } // namespace
@@ -221,19 +226,13 @@ TEST_CASE("a windowed pool pays its plane's Hockney size, plane by plane") {
   pc.params.m_half = 100; // elements of a plane that would double its time
   c.classes.push_back(pc);
   const HwSpec hw = tiny_hw();
-  Graph g;
-  g.name = "p";
-  g.inputs = {TensorDesc{"x", {2, 8, 20, 20}, DType::fp32}};
   Layer l;
   l.name = "pool";
   l.op = OpKind::max_pool;
   l.op_name = "maxpool";
-  l.inputs = {"x"};
-  l.outputs = {"y"};
   l.attrs.set("kernel", int64_t(3));
   l.attrs.set("stride", int64_t(2));
-  g.layers.push_back(l);
-  infer_shapes(g);
+  const Graph g = one_layer_graph(l, {2, 8, 20, 20});
   const KernelFeatures f =
       layer_features(g, g.layers[0], layer_cost(g, g.layers[0], Pass::fwd), KernelPass::fwd);
   REQUIRE(f.op_class == OpClass::pool);
