@@ -242,6 +242,15 @@ T memory_seconds(const EfficiencyTerms &e, const KernelFeatures &f, const T &ban
   return t;
 }
 
+/// hockney of the file comment: the product of the three dimensions' factors (1 when the call
+/// is not GEMM-like).
+template <class T>
+T hockney_of(const EfficiencyTerms &e, const T &m_half, const T &n_half, const T &k_half) {
+  if (!(e.m > 0))
+    return T(1.0);
+  return T(e.m) / (T(e.m) + m_half) * (T(e.n) / (T(e.n) + n_half)) * (T(e.k) / (T(e.k) + k_half));
+}
+
 /// plane_factor of the file comment: a windowed pool's plane / (plane + m_half), else 1.
 template <class T> T plane_factor_of(const EfficiencyTerms &e, const T &m_half) {
   return e.plane > 0 ? T(e.plane) / (T(e.plane) + m_half) : T(1.0);
@@ -254,12 +263,8 @@ T efficiency_seconds(const EfficiencyTerms &e, const KernelFeatures &f, const T 
                      const T &m_half, const T &n_half, const T &k_half, const T &bandwidth,
                      const T &lowering, const T &overlap, const T &overhead,
                      const T &cross_core_bandwidth) {
-  T hockney = T(1.0);
-  if (e.m > 0)
-    hockney =
-        T(e.m) / (T(e.m) + m_half) * (T(e.n) / (T(e.n) + n_half)) * (T(e.k) / (T(e.k) + k_half));
   const T plane_factor = plane_factor_of(e, m_half);
-  const T t_compute = T(e.quantized_flops) / (peak * hockney);
+  const T t_compute = T(e.quantized_flops) / (peak * hockney_of(e, m_half, n_half, k_half));
   const T t_memory = memory_seconds(e, f, bandwidth, lowering, cross_core_bandwidth);
   const bool compute_wins = t_compute > t_memory;
   const T hi = compute_wins ? t_compute : t_memory;

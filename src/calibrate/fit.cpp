@@ -411,14 +411,8 @@ Calibration frame_of(const FitOptions &opts) {
 // single calls.
 Sample one_call_sample(const Calibration &frame, const Sample &s) {
   double calls = 1;
-  const KernelFeatures f = one_call(frame, s.features(), &calls);
   Sample one = s;
-  one.flops = f.flops;
-  one.bytes = f.bytes;
-  one.gemm = f.gemm;
-  one.lowered_bytes = f.lowered_bytes;
-  one.cross_core_bytes = f.cross_core_bytes;
-  one.images = f.images;
+  one.set_features(one_call(frame, s.features(), &calls));
   one.seconds = s.seconds / calls;
   return one;
 }

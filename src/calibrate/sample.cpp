@@ -8,17 +8,8 @@ Sample sample_from_layer(const Graph &g, const Layer &layer, KernelPass pass, do
   const LayerCost cost = layer_cost(g, layer, pass == KernelPass::fwd ? Pass::fwd : Pass::train);
   const KernelFeatures f = layer_features(g, layer, cost, pass, reuse_bytes, cross_core_bytes);
   Sample s;
-  s.op_class = f.op_class;
-  s.dtype = f.dtype;
+  s.set_features(f);
   s.pass = pass;
-  s.flops = f.flops;
-  s.bytes = f.bytes;
-  s.gemm = f.gemm;
-  s.lowered_bytes = f.lowered_bytes;
-  s.reuse_bytes = f.reuse_bytes;
-  s.cross_core_bytes = f.cross_core_bytes;
-  s.images = f.images;
-  s.plane_elements = f.plane_elements;
   s.seconds = seconds;
   s.source = std::move(source);
   return s;

@@ -30,6 +30,20 @@ struct Sample {
   double seconds = 0;            // measured time of the call(s) (median of the runs)
   std::string source;            // "microbench:gemm/fp32/256x256x256", "file.csv:12", ...
 
+  /// The inverse of features(): every count the efficiency model sees, taken from `f`.
+  void set_features(const KernelFeatures &f) {
+    op_class = f.op_class;
+    dtype = f.dtype;
+    flops = f.flops;
+    bytes = f.bytes;
+    gemm = f.gemm;
+    lowered_bytes = f.lowered_bytes;
+    reuse_bytes = f.reuse_bytes;
+    cross_core_bytes = f.cross_core_bytes;
+    images = f.images;
+    plane_elements = f.plane_elements;
+  }
+
   KernelFeatures features() const {
     return KernelFeatures{op_class, dtype,         flops,       bytes,
                           gemm,     lowered_bytes, reuse_bytes, cross_core_bytes,

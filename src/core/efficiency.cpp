@@ -123,6 +123,13 @@ std::optional<KernelPass> parse_kernel_pass(std::string_view s) {
 
 namespace {
 
+// The shape of the layer's first input, or null when it has none (or an unknown tensor).
+const Shape *first_input_shape(const Graph &g, const Layer &layer) {
+  if (layer.inputs.empty() || !g.tensors.count(layer.inputs[0]))
+    return nullptr;
+  return &g.tensor(layer.inputs[0]).shape;
+}
+
 // A windowed pool whose one window is exactly the input plane from its top-left corner is a
 // global pool (the rule of kernels/cpu/pool.hpp covers_plane, which runs it as one; pads at the
 // bottom/right are never reached).
@@ -148,11 +155,8 @@ OpClass op_class_of(const Graph &g, const Layer &layer) {
   case OpKind::conv2d: {
     const int64_t groups = layer.attrs.get_int("groups", 1);
     int64_t in_channels = 0;
-    if (!layer.inputs.empty() && g.tensors.count(layer.inputs[0])) {
-      const Shape &s = g.tensor(layer.inputs[0]).shape;
-      if (s.size() >= 2)
-        in_channels = s[1];
-    }
+    if (const Shape *s = first_input_shape(g, layer); s && s->size() >= 2)
+      in_channels = (*s)[1];
     if (groups <= 1 || groups != in_channels)
       return OpClass::conv;
     for (int64_t s : layer.attrs.get_ints("stride", {1, 1}, 2))
@@ -207,11 +211,9 @@ KernelFeatures layer_features(const Graph &g, const Layer &layer, const LayerCos
   f.cross_core_bytes = pass == KernelPass::fwd ? cross_core_bytes : 0;
   f.op_class = op_class_of(g, layer);
   f.dtype = layer.dtype;
-  if (f.op_class == OpClass::pool && !layer.inputs.empty() && g.tensors.count(layer.inputs[0])) {
-    const Shape &in = g.tensor(layer.inputs[0]).shape;
-    if (in.size() == 4)
-      f.plane_elements = double(in[2] * in[3]);
-  }
+  const Shape *in = first_input_shape(g, layer);
+  if (f.op_class == OpClass::pool && in && in->size() == 4)
+    f.plane_elements = double((*in)[2] * (*in)[3]);
   const PassCost &part = pass == KernelPass::fwd        ? cost.fwd
                          : pass == KernelPass::bwd_data ? cost.bwd_data
                                                         : cost.bwd_weight;
@@ -252,11 +254,8 @@ KernelFeatures layer_features(const Graph &g, const Layer &layer, const LayerCos
     } else if (layer.op == OpKind::conv2d) {
       f.op_class = OpClass::pointwise; // another code path: the GEMM reads the input as is
     }
-    if (pass == KernelPass::fwd && !layer.inputs.empty() && g.tensors.count(layer.inputs[0])) {
-      const Shape &in = g.tensor(layer.inputs[0]).shape;
-      if (!in.empty() && in[0] > 1)
-        f.images = double(in[0]);
-    }
+    if (pass == KernelPass::fwd && in && !in->empty() && (*in)[0] > 1)
+      f.images = double((*in)[0]);
   }
   return f;
 }
@@ -404,9 +403,7 @@ LayerTiming calibrated_time(const Calibration &cal, const HwSpec &hw, const Kern
                                          p.k_half, bw, p.lowering_factor, p.overlap, zero,
                                          p.cross_core_bytes_per_second);
   const double work = t.seconds; // compute + memory part, before the overhead
-  double hockney = 1;
-  if (e.m > 0)
-    hockney = e.m / (e.m + p.m_half) * e.n / (e.n + p.n_half) * e.k / (e.k + p.k_half);
+  const double hockney = hockney_of(e, p.m_half, p.n_half, p.k_half);
   const double plane = plane_factor_of(e, p.m_half);
   t.compute_seconds = e.quantized_flops / (p.peak_flops_per_second * hockney) / plane;
   t.memory_seconds =
