@@ -12,10 +12,28 @@ namespace perfmodel::work_split {
 inline constexpr int64_t kElementwiseGrain = int64_t(1) << 14;
 /// A GEMM with fewer multiply-adds than this runs on one thread.
 inline constexpr int64_t kGemmParallelMacs = int64_t(1) << 16;
-/// A GEMM with at least as many rows as columns splits rows, at least this many per chunk...
+/// A GEMM that splits its rows (gemm_splits_rows) gives each chunk at least this many...
 inline constexpr int64_t kGemmRowGrain = 8;
 /// ... else it splits its columns in blocks of this many (one AVX-512 fp32 vector).
 inline constexpr int64_t kGemmColumnBlock = 16;
+/// Columns of C up to which a GEMM with enough rows splits its rows anyway...
+inline constexpr int64_t kGemmRowSplitMaxColumns = 1024;
+/// ... when each thread gets at least this many rows.
+inline constexpr int64_t kGemmRowSplitMinRows = 32;
+
+/// Whether a parallel GEMM C[m x n] = A[m x k] B[k x n] (row-major) gives each thread a block of
+/// rows (else a block of 16-column blocks). A column split shares one cache line per row of C
+/// between neighbouring threads (a row of C seldom starts on a line boundary): every pass over
+/// the block (the bias, the product, the clamp of a fused ReLU) moves it between cores, about
+/// 0.1 us a row a pass on the 2-core Zen 5 guest. A row split makes every thread read and pack
+/// all of B instead of its columns: k x n, half of it written by the other core in a network.
+/// So rows when C is taller than wide, or when it has at most 1024 columns, 32 rows a thread
+/// and no more of B per row of C than a 1x1 convolution that does not narrow (k <= m).
+/// Measured: docs/measure.md, "How a GEMM is split".
+inline bool gemm_splits_rows(int64_t m, int64_t n, int64_t k, int threads) {
+  return m >= n || (n <= kGemmRowSplitMaxColumns && m >= kGemmRowSplitMinRows * threads && k <= m);
+}
+
 /// Rows of an im2col matrix per chunk, at least.
 inline constexpr int64_t kIm2colGrain = 4;
 

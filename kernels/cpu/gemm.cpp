@@ -112,15 +112,18 @@ void block(const Operands<T> &o, int64_t r0, int64_t r1, int64_t c0, int64_t c1)
     block_once(o, r0, r1, c, std::min(c1, c + chunk));
 }
 
-template <typename T> void gemm_impl(int64_t m, int64_t n, const Operands<T> &o) {
+template <typename T>
+void gemm_impl(int64_t m, int64_t n, const Operands<T> &o, GemmSplit split = GemmSplit::rule) {
   if (m <= 0 || n <= 0)
     return;
   if (m * n * o.k < work_split::kGemmParallelMacs || num_threads() == 1) {
     block(o, 0, m, 0, n);
     return;
   }
-  // Split the longer side of C; column blocks stay a multiple of 16 (one AVX-512 fp32 vector).
-  if (m >= n) {
+  // Rows, or columns in blocks of 16 (one AVX-512 fp32 vector): perfmodel/work_split.hpp.
+  const bool rows = split == GemmSplit::rule ? work_split::gemm_splits_rows(m, n, o.k, num_threads())
+                                             : split == GemmSplit::rows;
+  if (rows) {
     parallel_for(m, work_split::kGemmRowGrain, [&](int64_t r0, int64_t r1) { block(o, r0, r1, 0, n); });
   } else {
     const int64_t vec = work_split::kGemmColumnBlock, nvec = (n + vec - 1) / vec;
@@ -138,10 +141,11 @@ void gemm(int64_t m, int64_t n, int64_t k, const float *a, int64_t lda, bool a_t
 
 void gemm(int64_t m, int64_t n, int64_t k, const float *a, int64_t lda, bool a_transposed,
           const float *b, int64_t ldb, bool b_transposed, float *c, int64_t ldc, bool accumulate,
-          const GemmEpilogue &e) {
+          const GemmEpilogue &e, GemmSplit split) {
   gemm_impl<float>(m, n,
                    {k, a, lda, a_transposed, b, ldb, b_transposed, c, ldc, accumulate, e.row, e.col,
-                    e.lo, e.hi});
+                    e.lo, e.hi},
+                   split);
 }
 
 std::optional<std::pair<float, float>> epilogue_clamp(const std::string &activation) {

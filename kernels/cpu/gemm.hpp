@@ -12,8 +12,9 @@ namespace perfmodel::kernels::cpu {
 /// Row-major operands: C[m x n] (leading dim ldc) = A * B, where A is [m x k] (lda) or, with
 /// `a_transposed`, stored as [k x m] (lda) and used transposed (transposed convolution), and B
 /// is [k x n] (ldb) or, with `b_transposed`, stored as [n x k] (ldb) (a linear layer's weight).
-/// `accumulate` adds into C instead of overwriting it. The product is split by rows of C (or by
-/// columns when n > m) into one block per thread, each block an Eigen single-threaded GEMM; small
+/// `accumulate` adds into C instead of overwriting it. The product is split by rows of C or by
+/// 16-column blocks (work_split::gemm_splits_rows) into one block per thread, each block an
+/// Eigen single-threaded GEMM; small
 /// products (below work_split::kGemmParallelMacs) run on the calling thread alone because waking
 /// a worker costs more than it saves.
 void gemm(int64_t m, int64_t n, int64_t k, const float *a, int64_t lda, bool a_transposed,
@@ -38,11 +39,15 @@ template <typename T> bool clamps(T lo, T hi) {
   return lo > -std::numeric_limits<T>::infinity() || hi < std::numeric_limits<T>::infinity();
 }
 
+/// How a parallel product is split over the threads: by work_split::gemm_splits_rows (what the
+/// executor and the model assume), or forced (bench_cpu_kernels compares the two; tests).
+enum class GemmSplit { rule, rows, columns };
+
 /// C = epilogue(A * B) (with `accumulate`, the bias and product are added to C before the
 /// clamp); otherwise as gemm above.
 void gemm(int64_t m, int64_t n, int64_t k, const float *a, int64_t lda, bool a_transposed,
           const float *b, int64_t ldb, bool b_transposed, float *c, int64_t ldc, bool accumulate,
-          const GemmEpilogue &epilogue);
+          const GemmEpilogue &epilogue, GemmSplit split = GemmSplit::rule);
 
 /// The clamp of a fused activation that GEMM epilogues run ("relu", "relu6"), or nullopt.
 std::optional<std::pair<float, float>> epilogue_clamp(const std::string &activation);

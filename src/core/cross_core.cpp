@@ -4,8 +4,8 @@
 //
 // The split is kernels/cpu's (the rule and its constants: perfmodel/work_split.hpp):
 // parallel_for(n, grain) gives thread i the i-th of min(threads, ceil(n/grain)) contiguous
-// chunks; a GEMM splits the rows of each image's product when it has at least as many rows as
-// columns, else its columns in 16-wide blocks, and runs on one thread when it is small
+// chunks; a GEMM splits the rows of each image's product or its columns in 16-wide blocks
+// (gemm_splits_rows), and runs on one thread when it is small
 // (kernels/cpu/gemm.cpp); streaming ops split contiguous elements or planes
 // (kernels/cpu/elementwise.cpp, pool.cpp, normalize.cpp, conv.cpp's depthwise and im2col).
 // The buffers outputs reuse: perfmodel/buffer_plan.hpp.
@@ -50,7 +50,7 @@ bool gemm_parallel(const Split &s, int threads) {
   return threads > 1 && s.m * s.n * s.k >= kGemmParallelMacs;
 }
 
-// The thread of the product's output column j (m < n: 16-column blocks are split).
+// The thread of the product's output column j (a column split: 16-column blocks are split).
 int gemm_column_thread(const Split &s, int64_t j, int threads) {
   return chunk_of(j / kGemmColumnBlock, (s.n + kGemmColumnBlock - 1) / kGemmColumnBlock, 1,
                   threads);
@@ -64,17 +64,19 @@ int owner(const Split &s, int64_t e, int threads) {
     if (!gemm_parallel(s, threads))
       return 0;
     const int64_t q = e % (s.m * s.n);
-    return s.m >= s.n ? chunk_of(q / s.n, s.m, kGemmRowGrain, threads)
+    return gemm_splits_rows(s.m, s.n, s.k, threads) ? chunk_of(q / s.n, s.m, kGemmRowGrain, threads)
                       : gemm_column_thread(s, q % s.n, threads);
   }
   case Split::gemm_b: // a row split reads all of B on every thread
     if (!gemm_parallel(s, threads))
       return 0;
-    return s.m >= s.n ? kEveryThread : gemm_column_thread(s, e % s.n, threads);
+    return gemm_splits_rows(s.m, s.n, s.k, threads) ? kEveryThread
+                                               : gemm_column_thread(s, e % s.n, threads);
   case Split::gemm_a: // a column split reads all of A on every thread
     if (!gemm_parallel(s, threads))
       return 0;
-    return s.m >= s.n ? chunk_of(e / s.k, s.m, kGemmRowGrain, threads) : kEveryThread;
+    return gemm_splits_rows(s.m, s.n, s.k, threads) ? chunk_of(e / s.k, s.m, kGemmRowGrain, threads)
+                                               : kEveryThread;
   case Split::im2col: {
     // A channel's kh*kw rows of the column matrix; the middle one stands for them.
     const int64_t c = (e / s.plane) % s.channels;

@@ -52,6 +52,22 @@ TEST_CASE("a GEMM that splits rows matches a plane split at batch 1, not at batc
   }
 }
 
+TEST_CASE("a GEMM wider than tall splits rows under 1024 columns: its ReLU reads its own half") {
+  // 1x1 convolution at 23x23: a 256 x 529 product; thread 0 writes channels 0-127, the first
+  // half of the tensor, which the ReLU's thread 0 reads. At 33x33 (1089 columns) the GEMM
+  // splits columns and the ReLU reads a quarter from the other core.
+  for (int64_t side : {23, 33}) {
+    const Graph g = make_graph(
+        {{"x", {1, 256, side, side}}},
+        {make_layer("c", "conv2d", {{"out_channels", int64_t(256)}, {"kernel", int64_t(1)}}, {"x"}),
+         make_layer("r", "relu", {}, {"c"})});
+    const double expect = side == 23 ? 0.0 : 0.25 * bytes_of_tensor(g, "c");
+    CAPTURE(side);
+    CHECK(input_cross_core_bytes(g, 2)[1] ==
+          doctest::Approx(expect).epsilon(0.02).scale(bytes_of_tensor(g, "c")));
+  }
+}
+
 TEST_CASE("a GEMM that splits rows reads all of its input on every thread") {
   // 1x1 convolution, 512 x 196 x 256: each thread reads the whole input, half of it the other's.
   const Graph g = make_graph({{"x", {1, 256, 14, 14}}},

@@ -2,6 +2,7 @@
 #include <doctest/doctest.h>
 
 #include <algorithm>
+#include <tuple>
 #include <utility>
 
 #include "kernels/cpu/gemm.hpp"
@@ -40,7 +41,7 @@ template <size_t N, typename F> void each_shape_and_split(const int64_t (&shapes
 
 TEST_CASE("gemm matches the reference for every transpose combination and thread split") {
   const int64_t shapes[][3] = {{1, 1, 1},    {3, 5, 7},     {64, 64, 64},   {1, 300, 200},
-                               {300, 2, 50}, {17, 129, 33}, {100, 100, 100}};
+                               {300, 2, 50}, {17, 129, 33}, {100, 100, 100}, {70, 300, 40}};
   each_shape_and_split(shapes, [](int64_t m, int64_t n, int64_t k) {
     Tensor a = random_tensor({m, k}, 1), b = random_tensor({k, n}, 2);
     const auto expect = ref::matmul(m, n, k, a.ptr(), b.ptr());
@@ -84,8 +85,10 @@ TEST_CASE("gemm with k = 0 writes zeros and double precision works") {
 }
 
 TEST_CASE("gemm adds a fused row or column bias in every thread split, also accumulating") {
-  // {m, n, k}: split by rows (m >= n), by columns (n > m), and small enough to stay serial.
-  const int64_t shapes[][3] = {{300, 40, 50}, {24, 500, 30}, {3, 5, 7}, {40, 40, 0}};
+  // {m, n, k}: split by rows (m >= n; n > m with 32+ rows a thread, n <= 1024, k <= m), by columns
+  // (n > m, fewer rows or n > 1024), and small enough to stay serial (work_split.hpp).
+  const int64_t shapes[][3] = {{300, 40, 50}, {70, 300, 20}, {24, 500, 30},
+                               {64, 1100, 8}, {3, 5, 7},     {40, 40, 0}};
   each_shape_and_split(shapes, [](int64_t m, int64_t n, int64_t k) {
     Tensor a = random_tensor({m, std::max<int64_t>(k, 1)}, 1);
     Tensor b = random_tensor({std::max<int64_t>(k, 1), n}, 2);
@@ -107,6 +110,28 @@ TEST_CASE("gemm adds a fused row or column bias in every thread split, also accu
           CHECK(ref::max_abs_diff(c.data(), expect.data(), c.size()) < 1e-3);
         }
   });
+}
+
+TEST_CASE("gemm forced to split rows or columns computes what the rule's split computes") {
+  ThreadCountScope scope(2);
+  for (auto [m, n, k] : {std::tuple<int64_t, int64_t, int64_t>{256, 529, 64}, {96, 700, 96},
+                         {300, 40, 50}, {17, 129, 33}}) {
+    Tensor a = random_tensor({m, k}, 1), b = random_tensor({k, n}, 2), rb = random_tensor({m}, 3);
+    const auto prod = ref::matmul(m, n, k, a.ptr(), b.ptr());
+    std::vector<float> expect(m * n);
+    for (int64_t i = 0; i < m; ++i)
+      for (int64_t j = 0; j < n; ++j)
+        expect[i * n + j] = std::max(prod[i * n + j] + rb.ptr()[i], 0.0f);
+    for (GemmSplit split : {GemmSplit::rule, GemmSplit::rows, GemmSplit::columns}) {
+      CAPTURE(m);
+      CAPTURE(n);
+      CAPTURE(int(split));
+      std::vector<float> c(m * n, 7.0f);
+      gemm(m, n, k, a.ptr(), k, false, b.ptr(), n, false, c.data(), n, false,
+           GemmEpilogue{rb.ptr(), nullptr, 0.0f}, split);
+      CHECK(ref::max_abs_diff(c.data(), expect.data(), c.size()) < 1e-3);
+    }
+  }
 }
 
 TEST_CASE("gemm's epilogue clamps (fused ReLU / ReLU6) each thread's block, with the bias") {

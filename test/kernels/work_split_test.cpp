@@ -57,3 +57,18 @@ TEST_CASE("parallel_for runs chunk i on the same thread at every call") {
     });
   CHECK(first == again);
 }
+
+TEST_CASE("work_split::gemm_splits_rows: rows when tall, or short and wide with rows to spare") {
+  using work_split::gemm_splits_rows;
+  CHECK(gemm_splits_rows(512, 196, 4608, 2)); // taller than wide
+  CHECK(gemm_splits_rows(256, 529, 256, 2));  // NIN's cccp3: a column split shares a line a row
+  CHECK(gemm_splits_rows(512, 784, 128, 2));  // ResNet-50's widening 1x1 at 28x28
+  CHECK(gemm_splits_rows(64, 1024, 64, 2));   // 32 rows a thread, up to 1024 columns
+  CHECK_FALSE(gemm_splits_rows(64, 1025, 64, 2));
+  CHECK_FALSE(gemm_splits_rows(96, 2916, 96, 2));  // wide: each thread would pack all of B
+  CHECK_FALSE(gemm_splits_rows(128, 784, 512, 2)); // narrowing 1x1: B larger per row of C
+  CHECK_FALSE(gemm_splits_rows(128, 784, 1152, 2)); // 3x3 im2col
+  CHECK_FALSE(gemm_splits_rows(63, 529, 63, 2));   // under 32 rows a thread
+  CHECK_FALSE(gemm_splits_rows(64, 529, 64, 4));
+  CHECK(gemm_splits_rows(1, 1, 1, 1));
+}
