@@ -2,6 +2,7 @@
 #include <doctest/doctest.h>
 
 #include <cmath>
+#include <functional>
 #include <random>
 
 #include "calibrate/fit.hpp"
@@ -136,14 +137,17 @@ EfficiencyParams streaming_truth() {
 }
 
 // A streaming call of `bytes` (one FLOP per `bytes_per_flop`), timed as the model says.
+// A sample of a streaming class timed by `truth`; `set` fills the features beyond the counts.
 Sample streaming_sample(const FitOptions &o, OpClass c, double bytes, double bytes_per_flop,
-                        double reuse_bytes = 0) {
+                        const std::function<void(Sample &)> &set = nullptr,
+                        const EfficiencyParams &truth = streaming_truth()) {
   Sample s;
   s.op_class = c;
   s.bytes = bytes;
   s.flops = bytes / bytes_per_flop;
-  s.reuse_bytes = reuse_bytes;
-  s.seconds = model_seconds(frame(o), streaming_truth(), s.features());
+  if (set)
+    set(s);
+  s.seconds = model_seconds(frame(o), truth, s.features());
   return s;
 }
 
@@ -163,15 +167,9 @@ TEST_CASE("fit recovers a windowed pool's plane Hockney size next to its overhea
   truth.m_half = 60;
   std::vector<Sample> samples;
   for (double plane : {36.0, 169.0, 729.0, 3025.0, 12100.0})
-    for (double bytes = 4e4; bytes < 4e8; bytes *= 3.1) {
-      Sample s;
-      s.op_class = OpClass::pool;
-      s.bytes = bytes;
-      s.flops = bytes / 8;
-      s.plane_elements = plane;
-      s.seconds = model_seconds(frame(o), truth, s.features());
-      samples.push_back(s);
-    }
+    for (double bytes = 4e4; bytes < 4e8; bytes *= 3.1)
+      samples.push_back(streaming_sample(
+          o, OpClass::pool, bytes, 8, [&](Sample &s) { s.plane_elements = plane; }, truth));
   const ClassCalibration cc = fit_class(samples, o);
   check_close(cc.params.m_half, truth.m_half, 0.01, "plane m_half");
   check_close(cc.params.overhead_seconds, truth.overhead_seconds, 0.01, "overhead");
@@ -200,7 +198,8 @@ TEST_CASE("fit recovers the bandwidths from samples timed inside networks (reuse
   // layers timed inside networks.
   for (double bytes = 4e3; bytes < 3e7; bytes *= 1.7)
     for (double reuse : {0.0, 1e6, 5e7})
-      samples.push_back(streaming_sample(o, OpClass::norm, bytes, 4, reuse));
+      samples.push_back(
+          streaming_sample(o, OpClass::norm, bytes, 4, [&](Sample &s) { s.reuse_bytes = reuse; }));
   check_streaming_fit(fit_class(samples, o));
 }
 
@@ -212,15 +211,9 @@ TEST_CASE("fit recovers the cross-core rate from network samples, with the probe
     truth.cross_core_bytes_per_second = 2e10;
     std::vector<Sample> samples;
     for (double bytes = 4e3; bytes < 3e7; bytes *= 1.7)
-      for (double cross : {0.0, 0.25 * bytes, 0.5 * bytes}) {
-        Sample s;
-        s.op_class = OpClass::elementwise;
-        s.bytes = bytes;
-        s.flops = bytes / 8;
-        s.cross_core_bytes = cross;
-        s.seconds = model_seconds(frame(o), truth, s.features());
-        samples.push_back(s);
-      }
+      for (double cross : {0.0, 0.25 * bytes, 0.5 * bytes})
+        samples.push_back(streaming_sample(
+            o, OpClass::elementwise, bytes, 8, [&](Sample &s) { s.cross_core_bytes = cross; }, truth));
     const ClassCalibration cc = fit_class(samples, o);
     CAPTURE(probe);
     check_close(cc.params.cross_core_bytes_per_second, 2e10, 0.01, "cross-core rate");

@@ -2,23 +2,13 @@
 #include <doctest/doctest.h>
 
 #include "calibrate/sample.hpp"
+#include "test/core/test_graphs.hpp"
 
 using namespace perfmodel;
 using namespace perfmodel::calibrate;
 
 TEST_CASE("sample_from_layer counts with the core and keeps the pass and source") {
-  Graph g;
-  g.name = "t";
-  g.inputs = {TensorDesc{"x", {4, 100}, DType::fp32}};
-  Layer l;
-  l.name = "fc";
-  l.op = OpKind::linear;
-  l.op_name = "linear";
-  l.inputs = {"x"};
-  l.outputs = {"y"};
-  l.attrs.set("out_features", int64_t{10});
-  g.layers.push_back(l);
-  infer_shapes(g);
+  const Graph g = test::one_layer({4, 100}, test::make_layer("fc", "linear", {{"out_features", int64_t{10}}}));
 
   const Sample f = sample_from_layer(g, g.layers[0], KernelPass::fwd, 2e-5, "trace:op 3");
   CHECK(f.op_class == OpClass::gemm);

@@ -5,6 +5,7 @@
 
 #include "perfmodel/calibration.hpp"
 #include "perfmodel/time_statistic.hpp"
+#include "test_graphs.hpp"
 
 using namespace perfmodel;
 
@@ -381,18 +382,8 @@ TEST_CASE("is_valid reports the first problem") {
 
 TEST_CASE("a matrix-vector product is gemv, a batch of rows is gemm") {
   for (int64_t batch : {1, 8}) {
-    Graph g;
-    g.name = "fc";
-    g.inputs = {TensorDesc{"x", {batch, 64}, DType::fp32}};
-    Layer l;
-    l.name = "fc";
-    l.op = OpKind::linear;
-    l.op_name = "linear";
-    l.inputs = {"x"};
-    l.outputs = {"y"};
-    l.attrs.set("out_features", int64_t{32});
-    g.layers.push_back(l);
-    infer_shapes(g);
+    const Graph g =
+        test::one_layer({batch, 64}, test::make_layer("fc", "linear", {{"out_features", int64_t{32}}}));
     const Layer &fc = g.layers[0];
     const KernelFeatures f = layer_features(g, fc, layer_cost(g, fc, Pass::fwd), KernelPass::fwd);
     CHECK(f.op_class == (batch == 1 ? OpClass::gemv : OpClass::gemm));
