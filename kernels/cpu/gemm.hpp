@@ -14,9 +14,8 @@ namespace perfmodel::kernels::cpu {
 /// is [k x n] (ldb) or, with `b_transposed`, stored as [n x k] (ldb) (a linear layer's weight).
 /// `accumulate` adds into C instead of overwriting it. The product is split by rows of C or by
 /// 16-column blocks (work_split::gemm_splits_rows) into one block per thread, each block an
-/// Eigen single-threaded GEMM; small
-/// products (below work_split::kGemmParallelMacs) run on the calling thread alone because waking
-/// a worker costs more than it saves.
+/// Eigen single-threaded GEMM; small products (below work_split::kGemmParallelMacs) run on the
+/// calling thread alone because waking a worker costs more than it saves.
 void gemm(int64_t m, int64_t n, int64_t k, const float *a, int64_t lda, bool a_transposed,
           const float *b, int64_t ldb, bool b_transposed, float *c, int64_t ldc,
           bool accumulate = false);

@@ -64,19 +64,21 @@ int owner(const Split &s, int64_t e, int threads) {
     if (!gemm_parallel(s, threads))
       return 0;
     const int64_t q = e % (s.m * s.n);
-    return gemm_splits_rows(s.m, s.n, s.k, threads) ? chunk_of(q / s.n, s.m, kGemmRowGrain, threads)
-                      : gemm_column_thread(s, q % s.n, threads);
+    return gemm_splits_rows(s.m, s.n, s.k, threads)
+               ? chunk_of(q / s.n, s.m, kGemmRowGrain, threads)
+               : gemm_column_thread(s, q % s.n, threads);
   }
   case Split::gemm_b: // a row split reads all of B on every thread
     if (!gemm_parallel(s, threads))
       return 0;
     return gemm_splits_rows(s.m, s.n, s.k, threads) ? kEveryThread
-                                               : gemm_column_thread(s, e % s.n, threads);
+                                                    : gemm_column_thread(s, e % s.n, threads);
   case Split::gemm_a: // a column split reads all of A on every thread
     if (!gemm_parallel(s, threads))
       return 0;
-    return gemm_splits_rows(s.m, s.n, s.k, threads) ? chunk_of(e / s.k, s.m, kGemmRowGrain, threads)
-                                               : kEveryThread;
+    return gemm_splits_rows(s.m, s.n, s.k, threads)
+               ? chunk_of(e / s.k, s.m, kGemmRowGrain, threads)
+               : kEveryThread;
   case Split::im2col: {
     // A channel's kh*kw rows of the column matrix; the middle one stands for them.
     const int64_t c = (e / s.plane) % s.channels;

@@ -6,6 +6,17 @@
 using namespace perfmodel;
 using namespace perfmodel::calibrate;
 
+namespace {
+
+// The one sample of a file in an older layout.
+Sample only_sample(const std::string &text) {
+  const auto back = parse_samples_csv(text, "old.csv");
+  REQUIRE(back.size() == 1);
+  return back[0];
+}
+
+} // namespace
+
 TEST_CASE("samples round-trip through CSV, quoted sources included") {
   Sample a;
   a.op_class = OpClass::conv;
@@ -74,60 +85,32 @@ TEST_CASE("bad sample files name the place") {
 }
 
 TEST_CASE("sample files written before images read one image and no plane") {
-  const std::string old =
+  const Sample s = only_sample(
       "op_class,dtype,pass,flops,bytes,gemm_m,gemm_n,gemm_k,gemm_groups,lowered_bytes,"
-      "reuse_bytes,cross_core_bytes,time (s),source\nconv,fp32,fwd,1,2,4,4,4,1,0,5,7,1e-3,x\n";
-  const auto back = parse_samples_csv(old, "old.csv");
-  REQUIRE(back.size() == 1);
-  CHECK(back[0].cross_core_bytes == 7);
-  CHECK(back[0].images == 1);
-  CHECK(back[0].plane_elements == 0);
-  CHECK(back[0].seconds == doctest::Approx(1e-3));
+      "reuse_bytes,cross_core_bytes,time (s),source\nconv,fp32,fwd,1,2,4,4,4,1,0,5,7,1e-3,x\n");
+  CHECK(s.cross_core_bytes == 7);
+  CHECK(s.images == 1);
+  CHECK(s.plane_elements == 0);
+  CHECK(s.seconds == doctest::Approx(1e-3));
 }
 
 TEST_CASE("sample files written before cross_core_bytes read it as 0") {
-  const std::string old =
+  const Sample s = only_sample(
       "op_class,dtype,pass,flops,bytes,gemm_m,gemm_n,gemm_k,gemm_groups,lowered_bytes,"
-      "reuse_bytes,time (s),source\npool,fp32,fwd,1,2,0,0,0,0,0,5,1e-3,x\n";
-  const auto back = parse_samples_csv(old, "old.csv");
-  REQUIRE(back.size() == 1);
-  CHECK(back[0].reuse_bytes == 5);
-  CHECK(back[0].cross_core_bytes == 0);
-  CHECK(back[0].seconds == doctest::Approx(1e-3));
+      "reuse_bytes,time (s),source\npool,fp32,fwd,1,2,0,0,0,0,0,5,1e-3,x\n");
+  CHECK(s.reuse_bytes == 5);
+  CHECK(s.cross_core_bytes == 0);
+  CHECK(s.seconds == doctest::Approx(1e-3));
 }
 
 TEST_CASE("sample files written before reuse_bytes still read, as isolated calls") {
   const std::string old =
       "op_class,dtype,pass,flops,bytes,gemm_m,gemm_n,gemm_k,gemm_groups,lowered_bytes,time (s),"
       "source\npool,fp32,fwd,1,2,0,0,0,0,0,1e-3,x\n";
-  const auto back = parse_samples_csv(old, "old.csv");
-  REQUIRE(back.size() == 1);
-  CHECK(back[0].reuse_bytes == 0);
-  CHECK(back[0].seconds == doctest::Approx(1e-3));
-  CHECK(back[0].source == "x");
+  const Sample s = only_sample(old);
+  CHECK(s.reuse_bytes == 0);
+  CHECK(s.seconds == doctest::Approx(1e-3));
+  CHECK(s.source == "x");
   CHECK_THROWS_WITH_AS(parse_samples_csv(old + "pool,fp32,fwd,1,2,0,0,0,0,0,0,1e-3,x\n", "old.csv"),
                        "old.csv:3:1: error: expected 12 fields, found 13", InputError);
-}
-
-TEST_CASE("residuals CSV: measured, predicted and error per sample, one column each") {
-  Calibration cal;
-  cal.memory_levels = {{"l1", 1e6}, {"dram", 0}};
-  ClassCalibration cc;
-  cc.op_class = OpClass::pool;
-  cc.params.peak_flops_per_second = 1e15;
-  cc.params.bytes_per_second = {1e11, 1e10};
-  cal.classes.push_back(cc);
-  Sample s;
-  s.op_class = OpClass::pool;
-  s.bytes = 5e5; // l1: 5 us predicted
-  s.seconds = 4e-6;
-  s.source = "x";
-  Sample other = s;
-  other.op_class = OpClass::gemm; // no parameters: no prediction
-  const std::string text = write_residuals_csv(cal, {s, other});
-  CHECK(text.find("op_class,dtype,source,flops,bytes,measured (s),predicted (s),error\n") == 0);
-  const std::string row = text.substr(text.find('\n') + 1, text.find('\n', text.find('\n') + 1) -
-                                                              text.find('\n') - 1);
-  CHECK(row == "pool,fp32,x,0,500000,4e-06,5e-06,0.25");
-  CHECK(text.find("gemm,fp32,x,0,500000,4e-06,,\n") != std::string::npos);
 }
