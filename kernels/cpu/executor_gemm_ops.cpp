@@ -30,7 +30,7 @@ void prep_conv(LayerContext &c, bool transposed) {
     c.fail("groups must divide the input and output channels");
   if (os[0] != is[0])
     c.fail("batch of output differs from input");
-  if (const auto clamp = epilogue_clamp(c.l.activation); clamp && !transposed) {
+  if (const auto clamp = fused_clamp(c.l.activation); clamp && !transposed) {
     std::tie(geo.clamp_lo, geo.clamp_hi) = *clamp; // fused into the kernel (conv.hpp)
     c.p.activation_fused = true;
   }
@@ -74,7 +74,7 @@ void prep_linear(LayerContext &c) {
   float *out = c.out(0).ptr();
   c.p.path = "gemm";
   GemmEpilogue epilogue{nullptr, bias};
-  if (const auto clamp = epilogue_clamp(c.l.activation)) {
+  if (const auto clamp = fused_clamp(c.l.activation)) {
     std::tie(epilogue.lo, epilogue.hi) = *clamp;
     c.p.activation_fused = true;
   }

@@ -148,14 +148,6 @@ void gemm(int64_t m, int64_t n, int64_t k, const float *a, int64_t lda, bool a_t
                    split);
 }
 
-std::optional<std::pair<float, float>> epilogue_clamp(const std::string &activation) {
-  if (activation == "relu")
-    return std::pair<float, float>{0.0f, std::numeric_limits<float>::infinity()};
-  if (activation == "relu6")
-    return std::pair<float, float>{0.0f, 6.0f};
-  return std::nullopt;
-}
-
 void gemm(int64_t m, int64_t n, int64_t k, const double *a, int64_t lda, bool a_transposed,
           const double *b, int64_t ldb, bool b_transposed, double *c, int64_t ldc,
           bool accumulate) {

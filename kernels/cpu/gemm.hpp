@@ -3,9 +3,6 @@
 
 #include <cstdint>
 #include <limits>
-#include <optional>
-#include <string>
-#include <utility>
 
 namespace perfmodel::kernels::cpu {
 
@@ -47,9 +44,6 @@ enum class GemmSplit { rule, rows, columns };
 void gemm(int64_t m, int64_t n, int64_t k, const float *a, int64_t lda, bool a_transposed,
           const float *b, int64_t ldb, bool b_transposed, float *c, int64_t ldc, bool accumulate,
           const GemmEpilogue &epilogue, GemmSplit split = GemmSplit::rule);
-
-/// The clamp of a fused activation that GEMM epilogues run ("relu", "relu6"), or nullopt.
-std::optional<std::pair<float, float>> epilogue_clamp(const std::string &activation);
 
 /// Same in double precision (microbenchmarks of the fp64 path).
 void gemm(int64_t m, int64_t n, int64_t k, const double *a, int64_t lda, bool a_transposed,

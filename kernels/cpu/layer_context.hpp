@@ -10,6 +10,7 @@
 
 #include "kernels/cpu/buffer_pool.hpp"
 #include "kernels/cpu/executor.hpp"
+#include "perfmodel/epilogue.hpp"
 
 namespace perfmodel::kernels::cpu::detail {
 
@@ -90,9 +91,7 @@ struct LayerContext {
       return {p[0], p[1]};
     fail("pad must have 1, 2 or 4 values");
   }
-  bool has_bias() const {
-    return l.params.empty() ? l.attrs.get_int("bias", 1) != 0 : l.params.size() >= 2;
-  }
+  bool has_bias() const { return layer_has_bias(l); }
 };
 
 void need_rank(const LayerContext &c, const Shape &s, size_t rank, const char *what);

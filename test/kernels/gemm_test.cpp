@@ -8,6 +8,7 @@
 #include "kernels/cpu/gemm.hpp"
 #include "kernels/cpu/parallel.hpp"
 #include "kernels/cpu/tensor.hpp"
+#include "perfmodel/epilogue.hpp"
 #include "test/kernels/reference.hpp"
 
 using namespace perfmodel::kernels::cpu;
@@ -141,9 +142,9 @@ TEST_CASE("gemm's epilogue clamps (fused ReLU / ReLU6) each thread's block, with
       const int64_t k = 40;
       Tensor a = random_tensor({m, k}, 1), b = random_tensor({k, n}, 2), rb = random_tensor({m}, 3);
       const auto prod = ref::matmul(m, n, k, a.ptr(), b.ptr());
-      const auto relu6 = epilogue_clamp("relu6");
+      const auto relu6 = perfmodel::fused_clamp("relu6");
       REQUIRE(relu6);
-      CHECK_FALSE(epilogue_clamp("sigmoid"));
+      CHECK_FALSE(perfmodel::fused_clamp("sigmoid"));
       std::vector<float> c(m * n), expect(m * n);
       for (int64_t i = 0; i < m; ++i)
         for (int64_t j = 0; j < n; ++j) // scaled so that both bounds of ReLU6 are reached
