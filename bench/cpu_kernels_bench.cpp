@@ -6,6 +6,7 @@
 #include "kernels/cpu/elementwise.hpp"
 #include "kernels/cpu/gemm.hpp"
 #include "kernels/cpu/host_allocator.hpp"
+#include "kernels/cpu/parallel.hpp"
 #include "kernels/cpu/pool.hpp"
 #include "kernels/cpu/tensor.hpp"
 
@@ -56,6 +57,38 @@ BENCHMARK(BM_GemmSplit)
     ->ArgsProduct({{256}, {3136}, {64}, {0, 1}, {0, 1}})
     ->ArgsProduct({{128}, {3025}, {128}, {0, 1}, {0, 1}})
     ->ArgsProduct({{128}, {784}, {1152}, {0, 1}, {0, 1}})
+    ->UseRealTime();
+
+// A convolution's product under the split rule with each epilogue the executor fuses: none (the
+// ONNX convolutions of ResNet-50: no bias, the ReLU a layer of its own), a row bias (the
+// calibration's convolution microbenchmarks), a row bias and a fused ReLU (NIN's layers).
+// Args: m, n, k, epilogue (0 none, 1 bias, 2 bias + ReLU), threads (0: all).
+void BM_GemmEpilogue(benchmark::State &st) {
+  const int64_t m = st.range(0), n = st.range(1), k = st.range(2);
+  kc::Tensor a = kc::random_tensor({m, k}, 1), b = kc::random_tensor({k, n}, 2);
+  kc::Tensor bias = kc::random_tensor({m}, 3), c = kc::zero_tensor({m, n});
+  kc::GemmEpilogue e;
+  if (st.range(3) >= 1)
+    e.row = bias.ptr();
+  if (st.range(3) >= 2)
+    e.lo = 0.0f;
+  kc::ThreadCountScope threads(st.range(4) > 0 ? int(st.range(4)) : kc::num_threads());
+  for (auto _ : st) {
+    kc::gemm(m, n, k, a.ptr(), k, false, b.ptr(), n, false, c.ptr(), n, false, e);
+    benchmark::DoNotOptimize(c.ptr());
+  }
+  st.counters["FLOP/s"] =
+      benchmark::Counter(2.0 * m * n * k, benchmark::Counter::kIsIterationInvariantRate);
+}
+BENCHMARK(BM_GemmEpilogue)
+    ->ArgsProduct({{96}, {3025}, {96}, {0, 1, 2}, {0, 1}})
+    ->ArgsProduct({{64}, {3136}, {256}, {0, 1, 2}, {0}})
+    ->ArgsProduct({{256}, {3136}, {64}, {0, 1, 2}, {0, 1}})
+    ->ArgsProduct({{128}, {784}, {512}, {0, 1, 2}, {0}})
+    ->ArgsProduct({{160}, {1600}, {40}, {0, 1, 2}, {0, 1}})
+    ->ArgsProduct({{256}, {529}, {256}, {0, 1, 2}, {0}})
+    ->ArgsProduct({{384}, {169}, {384}, {0, 1, 2}, {0}})
+    ->ArgsProduct({{1000}, {49}, {1024}, {0, 1, 2}, {0}})
     ->UseRealTime();
 
 // Square image, 3x3 "same" convolution; groups == channels gives the depthwise path.
