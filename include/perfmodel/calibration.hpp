@@ -14,10 +14,12 @@
 //                           still holds in its cache (0: no such term)
 //   overlap                 0: compute and memory overlap perfectly (max), 1: they add up
 //   overhead_seconds        fixed cost of one call (dispatch, thread start, synchronisation)
+//   epilogue_bytes_per_second  rate of the passes a fused epilogue (bias, clamp) makes over C
+//                           where the CPU executor splits the product by columns (0: no term)
 //   (pool class) m_half     Hockney size of the input plane: a windowed pool takes its planes
 //                           one at a time, each with a start-up cost
 //
-//   t = overhead + (max(t_c, t_m) + overlap * min(t_c, t_m)) / plane_factor
+//   t = overhead + (max(t_c, t_m) + overlap * min(t_c, t_m)) / plane_factor + t_e
 //   plane_factor = plane / (plane + m_half) for a windowed pool (plane: elements of one input
 //   plane), else 1
 //   t_c = quantized_flops / (r_inf * hockney),  t_m = (bytes + lowering * lowered) / bw[level]
@@ -30,6 +32,9 @@
 //   another thread wrote, or writes over lines another thread holds (input_cross_core_bytes);
 //   0 for isolated calls, and when the level is the last one (the data comes back from DRAM,
 //   not from the other core).
+//   t_e = epilogue_bytes / epilogue_bytes_per_second: epilogue_bytes = epilogue passes x the bytes
+//   of C, for a conv, pointwise or gemm call of a CPU executor calibration that splits its
+//   product over the threads by columns (work_split::gemm_splits_rows); 0 otherwise.
 #pragma once
 
 #include <cstdint>
@@ -89,6 +94,8 @@ struct KernelFeatures {
                                  // input_cross_core_bytes; 0 isolated)
   double images = 1;             // a convolution's batch (forward pass): see one_call
   double plane_elements = 0;     // a windowed pool's input plane (h*w), 0 for other calls
+  double epilogue_passes = 0;    // passes a fused GEMM epilogue makes over C besides the
+                                 // product: 1 for a bias, 1 for a clamp (perfmodel/epilogue.hpp)
 };
 
 /// The op class of a layer (depthwise needs the graph to know the input channels). Layers
@@ -135,6 +142,7 @@ struct EfficiencyParams {
   double overlap = 0;
   double overhead_seconds = 0;
   double cross_core_bytes_per_second = 0; // 0: no cross-core term (calibrations before it)
+  double epilogue_bytes_per_second = 0;   // 0: no epilogue term (calibrations before it)
 };
 
 /// How well a set of parameters reproduces the samples it was fitted on.
@@ -227,6 +235,7 @@ struct EfficiencyTerms {
   double m = 0, n = 0, k = 0; // GEMM dimensions for the Hockney factors (0 = not GEMM-like)
   double cross_core_bytes = 0; // f.cross_core_bytes, or 0 at the last level (from DRAM)
   double plane = 0;            // a windowed pool's input plane for its Hockney factor (0: none)
+  double epilogue_bytes = 0;   // t_e's bytes: the epilogue's passes over a column-split C
 };
 EfficiencyTerms efficiency_terms(const Calibration &cal, double tile_m, double tile_n,
                                  const KernelFeatures &f);
@@ -251,6 +260,13 @@ T hockney_of(const EfficiencyTerms &e, const T &m_half, const T &n_half, const T
   return T(e.m) / (T(e.m) + m_half) * (T(e.n) / (T(e.n) + n_half)) * (T(e.k) / (T(e.k) + k_half));
 }
 
+/// t_e of the file comment: the epilogue's passes over a column-split C (0 when the rate is 0).
+template <class T> T epilogue_seconds(const EfficiencyTerms &e, const T &epilogue_bandwidth) {
+  if (!(e.epilogue_bytes > 0) || !(epilogue_bandwidth > T(0.0)))
+    return T(0.0);
+  return T(e.epilogue_bytes) / epilogue_bandwidth;
+}
+
 /// plane_factor of the file comment: a windowed pool's plane / (plane + m_half), else 1.
 template <class T> T plane_factor_of(const EfficiencyTerms &e, const T &m_half) {
   return e.plane > 0 ? T(e.plane) / (T(e.plane) + m_half) : T(1.0);
@@ -262,14 +278,14 @@ template <class T>
 T efficiency_seconds(const EfficiencyTerms &e, const KernelFeatures &f, const T &peak,
                      const T &m_half, const T &n_half, const T &k_half, const T &bandwidth,
                      const T &lowering, const T &overlap, const T &overhead,
-                     const T &cross_core_bandwidth) {
+                     const T &cross_core_bandwidth, const T &epilogue_bandwidth) {
   const T plane_factor = plane_factor_of(e, m_half);
   const T t_compute = T(e.quantized_flops) / (peak * hockney_of(e, m_half, n_half, k_half));
   const T t_memory = memory_seconds(e, f, bandwidth, lowering, cross_core_bandwidth);
   const bool compute_wins = t_compute > t_memory;
   const T hi = compute_wins ? t_compute : t_memory;
   const T lo = compute_wins ? t_memory : t_compute;
-  return overhead + (hi + overlap * lo) / plane_factor;
+  return overhead + (hi + overlap * lo) / plane_factor + epilogue_seconds(e, epilogue_bandwidth);
 }
 
 /// Time of one kernel call under the calibrated model. The timing's unit is the hardware's

@@ -171,6 +171,8 @@ ConvGeom geom(const BenchCase &c) {
   g.kh = d.kernel_h, g.kw = d.kernel_w, g.sh = d.stride_h, g.sw = d.stride_w;
   g.pad_top = d.pad_h, g.pad_left = d.pad_w, g.dh = d.dilation_h, g.dw = d.dilation_w;
   g.groups = d.groups;
+  if (d.relu)
+    g.clamp_lo = 0.0f;
   if (g.n <= 0 || g.c <= 0 || g.oc <= 0 || g.oh <= 0 || g.ow <= 0 || g.groups <= 0 ||
       g.c % g.groups || g.oc % g.groups)
     throw InputError("microbenchmark " + c.name + ": invalid convolution geometry");
@@ -183,10 +185,11 @@ void run_conv(const BenchCase &c, BenchResult &r, int warmup, int iters) {
   Tensor wt = random_tensor({g.oc, g.c / g.groups, g.kh, g.kw}, 2), bias = random_tensor({g.oc}, 3);
   Tensor out = zero_tensor({g.n, g.oc, g.oh, g.ow});
   Tensor ws = zero_tensor({std::max<int64_t>(conv_workspace(g, false), 1)});
-  auto fn = [&] { conv2d(g, in.ptr(), wt.ptr(), bias.ptr(), out.ptr(), ws.ptr()); };
+  const float *b = c.conv->bias ? bias.ptr() : nullptr;
+  auto fn = [&] { conv2d(g, in.ptr(), wt.ptr(), b, out.ptr(), ws.ptr()); };
   const double macs = double(g.n) * g.oh * g.ow * g.oc * (g.c / g.groups) * g.kh * g.kw;
   r.flops = 2.0 * macs;
-  r.bytes = 4.0 * (double(in.size()) + wt.size() + bias.size() + out.size());
+  r.bytes = 4.0 * (double(in.size()) + wt.size() + (b ? bias.size() : 0) + out.size());
   r.time = timed_in_network(fn, {span(in)}, {span(wt), span(bias), span(ws)}, warmup, iters);
 }
 

@@ -28,6 +28,9 @@ struct ConvDims {
   int64_t batch = 1, c = 0, h = 0, w = 0, out_channels = 0;
   int64_t kernel_h = 1, kernel_w = 1, stride_h = 1, stride_w = 1, pad_h = 0, pad_w = 0;
   int64_t dilation_h = 1, dilation_w = 1, groups = 1;
+  // The epilogue fused into the product (kernels/cpu/gemm.hpp GemmEpilogue): a bias per output
+  // channel as C's initial value, and a ReLU's clamp after the product.
+  bool bias = true, relu = false;
   int64_t out_h() const { return (h + 2 * pad_h - dilation_h * (kernel_h - 1) - 1) / stride_h + 1; }
   int64_t out_w() const { return (w + 2 * pad_w - dilation_w * (kernel_w - 1) - 1) / stride_w + 1; }
 };

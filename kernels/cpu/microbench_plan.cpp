@@ -47,6 +47,17 @@ BenchCase conv_case(int64_t batch, int64_t c, int64_t hw, int64_t oc, int64_t k,
   return b;
 }
 
+// The same convolution with another epilogue (the plan's convolutions have a bias and no fused
+// activation): none at all (ResNet-50's ONNX convolutions), or a fused ReLU after the bias (NIN's
+// layers). What a pass over C costs depends on how the product is split (docs/calibration.md,
+// "The epilogue of a product"), so these cases are products the executor splits by columns.
+BenchCase with_epilogue(BenchCase b, bool bias, bool relu) {
+  b.conv->bias = bias;
+  b.conv->relu = relu;
+  b.name += relu ? (bias ? "/bias+relu" : "/relu") : (bias ? "" : "/nobias");
+  return b;
+}
+
 BenchCase bw_case(const std::string &variant, int64_t bytes) {
   BenchCase c;
   c.kind = BenchKind::bandwidth;
@@ -176,6 +187,18 @@ std::vector<BenchCase> microbench_plan(const MicrobenchOptions &opts) {
                    conv_case(1, 1200, 4, 1200, 3, 1, 1200), conv_case(1, 64, 64, 64, 3, 1, 64),
                    conv_case(1, 250, 24, 250, 3, 1, 250),   conv_case(1, 700, 11, 700, 3, 1, 700)})
       convs.push_back(c);
+  }
+  // Epilogues: each of these without the bias, and with a fused ReLU after it.
+  std::vector<BenchCase> epilogue_bases = {conv_case(1, 40, 40, 160, 1, 1),
+                                           conv_case(1, 48, 40, 96, 3, 1)};
+  if (!q)
+    for (auto c : {conv_case(1, 24, 90, 120, 1, 1), conv_case(1, 64, 70, 256, 1, 1),
+                   conv_case(3, 80, 40, 80, 1, 1), conv_case(1, 160, 20, 48, 1, 1),
+                   conv_case(1, 24, 80, 24, 3, 1), conv_case(1, 96, 20, 192, 3, 1)})
+      epilogue_bases.push_back(c);
+  for (const BenchCase &c : epilogue_bases) {
+    convs.push_back(with_epilogue(c, false, false));
+    convs.push_back(with_epilogue(c, true, true));
   }
   p.insert(p.end(), convs.begin(), convs.end());
   // Maps (activations, binary ops, batch norm) over working sets from L1 to DRAM.

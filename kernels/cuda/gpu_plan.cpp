@@ -111,6 +111,7 @@ GpuBenchCase conv_case(const std::string& variant, ConvDims d) {
   c.kind = BenchKind::conv;
   c.variant = variant;
   c.dtype = dtype_of_variant(variant);
+  d.bias = false; // cuDNN's forward convolution alone: no epilogue
   c.conv = d;
   const double cin_g = double(d.c / d.groups);
   const double in = double(d.batch * d.c * d.h * d.w);

@@ -35,9 +35,9 @@ template <class T> T level_log_bw(T const *const *p, int first, int steps) {
 // as logarithms (positive, and scaled alike whatever their unit); lowering and overlap as is.
 // The bandwidth of the sample's memory level is the outermost fitted level's plus the steps up
 // to its own (each >= 0: a level never streams slower than the one outside it), so the blocks
-// are: log_peak, log_halves[3], lowering, overlap, log_overhead, log_cross_core_bw, log_bw of
-// the outermost fitted level, then `steps` steps (ceres::DynamicAutoDiffCostFunction: their count depends on the
-// level).
+// are: log_peak, log_halves[3], lowering, overlap, log_overhead, log_cross_core_bw,
+// log_epilogue_bw, log_bw of the outermost fitted level, then `steps` steps
+// (ceres::DynamicAutoDiffCostFunction: their count depends on the level).
 struct LogTimeResidual {
   EfficiencyTerms terms;
   KernelFeatures features;
@@ -48,8 +48,8 @@ struct LogTimeResidual {
     using std::exp;
     using std::log;
     const T t = efficiency_seconds<T>(terms, features, exp(p[0][0]), exp(p[1][0]), exp(p[1][1]),
-                                      exp(p[1][2]), exp(level_log_bw(p, 6, steps)), p[2][0],
-                                      p[3][0], exp(p[4][0]), exp(p[5][0]));
+                                      exp(p[1][2]), exp(level_log_bw(p, 7, steps)), p[2][0],
+                                      p[3][0], exp(p[4][0]), exp(p[5][0]), exp(p[6][0]));
     residual[0] = log(t) - T(log_measured);
     return true;
   }
@@ -114,6 +114,10 @@ constexpr int kMinSamplesFullGemm = 12;      // below: no Hockney sizes, no over
 // the cost far more.
 constexpr double kLargerTileGain = 0.05;
 constexpr double kStreamingPeakSpread = 2.0; // max/min FLOP per byte above which it is fitted
+// The epilogue rate's start and bounds (bytes of C per second over the passes): a pass over C in
+// a core's L2 streams at 50-150 GB/s; the bench behind the term (docs/calibration.md) measured
+// 20-80 GB/s for the passes of a column-split product. The upper bound leaves no visible term.
+constexpr double kEpilogueStart = 3e10, kEpilogueMin = 1e9, kEpilogueMax = 1e13;
 
 // Ratio of the largest to the smallest arithmetic intensity among samples that compute.
 double intensity_spread(const std::vector<Sample> &samples) {
@@ -211,14 +215,21 @@ Solved solve(const std::vector<Sample> &samples, const FitOptions &opts, const C
   const double cross_start =
       opts.cross_core_bytes_per_second > 0 ? opts.cross_core_bytes_per_second : 3e10;
   double log_cross = std::log(cross_start);
+  // The epilogue rate: fitted where some samples' epilogues run over a column-split C and the
+  // samples differ in their epilogue passes (else it could not be told from the peak).
+  std::set<double> passes_seen;
+  for (const Sample &s : samples)
+    passes_seen.insert(s.epilogue_passes);
+  double log_epilogue = std::log(kEpilogueStart);
 
   // The levels the samples reach, innermost first; the outermost one's log bandwidth is a
   // parameter, each inner one's is a step (>= 0) above the next outer one's.
   std::vector<EfficiencyTerms> terms;
   std::vector<bool> level_used(levels, false);
-  bool any_flops = false, any_lowered = false;
+  bool any_flops = false, any_lowered = false, any_epilogue = false;
   for (const Sample &s : samples) {
     terms.push_back(efficiency_terms(frame, tile_m, tile_n, s.features()));
+    any_epilogue = any_epilogue || terms.back().epilogue_bytes > 0;
     level_used[terms.back().level] = true;
     any_flops = any_flops || s.flops > 0;
     any_lowered = any_lowered || s.lowered_bytes > 0;
@@ -244,12 +255,12 @@ Solved solve(const std::vector<Sample> &samples, const FitOptions &opts, const C
     r->log_measured = std::log(samples[i].seconds);
     const size_t u = size_t(std::find(used.begin(), used.end(), terms[i].level) - used.begin());
     r->steps = int(step.size() - u);
-    std::vector<double *> blocks = {&log_peak,     log_halves, &lowering,
-                                    &overlap,      &log_overhead, &log_cross};
+    std::vector<double *> blocks = {&log_peak,     log_halves, &lowering,    &overlap,
+                                    &log_overhead, &log_cross, &log_epilogue};
     const std::vector<double *> bw = bandwidth_blocks(&log_bw_outer, step, u);
     blocks.insert(blocks.end(), bw.begin(), bw.end());
     auto *cost = new ceres::DynamicAutoDiffCostFunction<LogTimeResidual, 4>(r);
-    for (int size : {1, 3, 1, 1, 1, 1})
+    for (int size : {1, 3, 1, 1, 1, 1, 1})
       cost->AddParameterBlock(size);
     for (size_t j = 0; j < bw.size(); ++j)
       cost->AddParameterBlock(1);
@@ -342,6 +353,13 @@ Solved solve(const std::vector<Sample> &samples, const FitOptions &opts, const C
     if (opts.cross_core_bytes_per_second > 0)
       add_log_rate_prior(problem, log_cross, {&log_cross});
   }
+  const bool fit_epilogue = gemm && any_epilogue && passes_seen.size() > 1;
+  if (!fit_epilogue) {
+    problem.SetParameterBlockConstant(&log_epilogue);
+  } else {
+    problem.SetParameterLowerBound(&log_epilogue, 0, std::log(kEpilogueMin));
+    problem.SetParameterUpperBound(&log_epilogue, 0, std::log(kEpilogueMax));
+  }
   problem.SetParameterLowerBound(&log_overhead, 0, std::log(1e-10));
   problem.SetParameterUpperBound(&log_overhead, 0, std::log(1.0));
 
@@ -375,6 +393,7 @@ Solved solve(const std::vector<Sample> &samples, const FitOptions &opts, const C
   p.overlap = overlap;
   p.overhead_seconds = std::exp(log_overhead);
   p.cross_core_bytes_per_second = any_cross ? std::exp(log_cross) : 0;
+  p.epilogue_bytes_per_second = fit_epilogue ? std::exp(log_epilogue) : 0;
   // The fitted levels' bandwidths, inward from the outermost; levels no sample reached take the
   // bandwidth of the nearest level that was fitted.
   std::vector<double> log_bw(levels, 0.0);
@@ -438,7 +457,8 @@ double model_seconds(const Calibration &cal, const EfficiencyParams &p,
   return calls * efficiency_seconds<double>(e, f, p.peak_flops_per_second, p.m_half, p.n_half,
                                             p.k_half, p.bytes_per_second.at(e.level),
                                             p.lowering_factor, p.overlap, p.overhead_seconds,
-                                            p.cross_core_bytes_per_second);
+                                            p.cross_core_bytes_per_second,
+                                            p.epilogue_bytes_per_second);
 }
 
 FitStats fit_stats(const Calibration &cal, const std::vector<Sample> &samples) {

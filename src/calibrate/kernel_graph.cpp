@@ -34,7 +34,8 @@ Graph kernel_graph(const io::MeasurementRow &row) {
     l.attrs.set("pad", std::vector<int64_t>{row.pad_h, row.pad_w});
     l.attrs.set("dilation", std::vector<int64_t>{row.dilation_h, row.dilation_w});
     l.attrs.set("groups", row.groups);
-    l.attrs.set("bias", int64_t{0});
+    l.attrs.set("bias", int64_t{row.bias ? 1 : 0});
+    l.activation = row.activation;
   }
   g.layers.push_back(std::move(l));
   infer_shapes(g);

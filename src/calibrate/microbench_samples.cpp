@@ -44,6 +44,8 @@ io::MeasurementRow row_of(const kc::BenchResult &r, TimeStatistic stat) {
     row.pad_h = d.pad_h, row.pad_w = d.pad_w;
     row.dilation_h = d.dilation_h, row.dilation_w = d.dilation_w;
     row.groups = d.groups;
+    row.bias = d.bias;
+    row.activation = d.relu ? "relu" : "";
   }
   return row;
 }

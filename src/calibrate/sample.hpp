@@ -27,6 +27,7 @@ struct Sample {
   double cross_core_bytes = 0;   // input bytes one thread read that another wrote (0 isolated)
   double images = 1;             // a convolution's batch (KernelFeatures::images)
   double plane_elements = 0;     // a windowed pool's input plane (KernelFeatures)
+  double epilogue_passes = 0;    // passes of a fused GEMM epilogue over C (KernelFeatures)
   double seconds = 0;            // measured time of the call(s) (median of the runs)
   std::string source;            // "microbench:gemm/fp32/256x256x256", "file.csv:12", ...
 
@@ -42,12 +43,13 @@ struct Sample {
     cross_core_bytes = f.cross_core_bytes;
     images = f.images;
     plane_elements = f.plane_elements;
+    epilogue_passes = f.epilogue_passes;
   }
 
   KernelFeatures features() const {
     return KernelFeatures{op_class, dtype,         flops,       bytes,
                           gemm,     lowered_bytes, reuse_bytes, cross_core_bytes,
-                          images,   plane_elements};
+                          images,   plane_elements, epilogue_passes};
   }
 };
 

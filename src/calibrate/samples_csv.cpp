@@ -15,10 +15,10 @@ namespace {
 
 constexpr const char *kHeader =
     "op_class,dtype,pass,flops,bytes,gemm_m,gemm_n,gemm_k,gemm_groups,lowered_bytes,reuse_bytes,"
-    "cross_core_bytes,images,plane,time (s),source";
-constexpr size_t kColumns = 16;
+    "cross_core_bytes,images,plane,epilogue_passes,time (s),source";
+constexpr size_t kColumns = 17;
 // Files written before reuse_bytes (12 columns) or cross_core_bytes (13) read them as 0, before
-// images (14) 1 image, before plane (15) no plane.
+// images (14) 1 image, before plane (15) no plane, before epilogue_passes (16) no epilogue.
 constexpr size_t kColumnsBeforeReuse = 12;
 
 // Splits one CSV line (no embedded newlines in these files) into fields with start columns.
@@ -67,12 +67,13 @@ std::string write_samples_csv(const std::vector<Sample> &samples) {
   for (const Sample &s : samples) {
     const GemmShape g = s.gemm.value_or(GemmShape{0, 0, 0, 0});
     std::snprintf(buf, sizeof buf,
-                  "%s,%s,%s,%.17g,%.17g,%lld,%lld,%lld,%lld,%.17g,%.17g,%.17g,%.17g,%.17g,%.9g,",
+                  "%s,%s,%s,%.17g,%.17g,%lld,%lld,%lld,%lld,%.17g,%.17g,%.17g,%.17g,%.17g,%.17g,"
+                  "%.9g,",
                   std::string(to_string(s.op_class)).c_str(),
                   std::string(to_string(s.dtype)).c_str(), std::string(to_string(s.pass)).c_str(),
                   s.flops, s.bytes, (long long)g.m, (long long)g.n, (long long)g.k,
                   (long long)g.groups, s.lowered_bytes, s.reuse_bytes, s.cross_core_bytes,
-                  s.images, s.plane_elements, s.seconds);
+                  s.images, s.plane_elements, s.epilogue_passes, s.seconds);
     out += buf + quoted(s.source) + "\n";
   }
   return out;
@@ -86,7 +87,8 @@ std::vector<Sample> parse_samples_csv(const std::string &text, const std::string
   const size_t columns = header ? fields_of(line).size() : 0;
   if (columns < kColumnsBeforeReuse || columns > kColumns)
     throw InputError(SourceLoc{file, 1, 1}, std::string("expected the header '") + kHeader + "'");
-  const size_t r = columns - kColumnsBeforeReuse; // reuse, cross_core_bytes, images, plane
+  // reuse, cross_core_bytes, images, plane, epilogue_passes
+  const size_t r = columns - kColumnsBeforeReuse;
   std::vector<Sample> out;
   while (std::getline(in, line)) {
     ++lineno;
@@ -133,6 +135,8 @@ std::vector<Sample> parse_samples_csv(const std::string &text, const std::string
       throw bad(12, "expected at least 1 image");
     if (r >= 4)
       s.plane_elements = num(13);
+    if (r >= 5)
+      s.epilogue_passes = num(14);
     s.seconds = num(10 + r);
     if (!(s.seconds > 0))
       throw bad(10 + r, "expected a positive time");

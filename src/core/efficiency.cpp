@@ -4,6 +4,8 @@
 #include <string>
 
 #include "perfmodel/calibration.hpp"
+#include "perfmodel/epilogue.hpp"
+#include "perfmodel/work_split.hpp"
 
 #include "core/shape_rules.hpp"
 
@@ -257,6 +259,8 @@ KernelFeatures layer_features(const Graph &g, const Layer &layer, const LayerCos
     if (pass == KernelPass::fwd && in && !in->empty() && (*in)[0] > 1)
       f.images = double((*in)[0]);
   }
+  if (pass == KernelPass::fwd)
+    f.epilogue_passes = double(epilogue_passes(layer));
   return f;
 }
 
@@ -319,9 +323,9 @@ bool is_valid(const Calibration &cal, std::string *error) {
       if (!finite_positive(bw))
         return fail(what + "bandwidths must be positive");
     for (double v : {p.m_half, p.n_half, p.k_half, p.lowering_factor, p.overhead_seconds,
-                     p.cross_core_bytes_per_second})
+                     p.cross_core_bytes_per_second, p.epilogue_bytes_per_second})
       if (!std::isfinite(v) || v < 0)
-        return fail(what + "sizes, lowering, overhead and cross-core rate must be >= 0");
+        return fail(what + "sizes, lowering, overhead, cross-core and epilogue rates must be >= 0");
     if (!(p.tile_m >= 1) || !(p.tile_n >= 1))
       return fail(what + "tiles must be at least 1");
     if (!(p.overlap >= 0 && p.overlap <= 1))
@@ -356,6 +360,30 @@ KernelFeatures one_call(const Calibration &cal, const KernelFeatures &f, double 
   return one;
 }
 
+namespace {
+
+// t_e's bytes (the file comment of perfmodel/calibration.hpp): the epilogue's passes over C when
+// the CPU executor (a calibration with conv_per_image: kernels/cpu) splits the call's product
+// by columns. A convolution's product is C[out channels x pixels] = W * cols, so the kernel's
+// rows are the model's n and its columns the model's m (one image: one_call); a linear layer's
+// is the model's shape as it stands. Per group, as the executor calls it.
+double epilogue_bytes(const Calibration &cal, const KernelFeatures &f) {
+  const bool conv = f.op_class == OpClass::conv || f.op_class == OpClass::pointwise;
+  const bool gemm = f.op_class == OpClass::gemm || f.op_class == OpClass::gemv;
+  if (!cal.conv_per_image || cal.cores < 2 || !(f.epilogue_passes > 0) || !f.gemm ||
+      !(conv || gemm))
+    return 0;
+  const GemmShape &s = *f.gemm;
+  const int64_t rows = conv ? s.n : s.m, cols = conv ? s.m : s.n;
+  if (rows * cols * s.k < work_split::kGemmParallelMacs ||
+      work_split::gemm_splits_rows(rows, cols, s.k, cal.cores))
+    return 0;
+  return f.epilogue_passes * double(rows) * double(cols) * double(s.groups) *
+         double(bytes_of(f.dtype));
+}
+
+} // namespace
+
 EfficiencyTerms efficiency_terms(const Calibration &cal, double tile_m, double tile_n,
                                  const KernelFeatures &f) {
   EfficiencyTerms e;
@@ -378,6 +406,7 @@ EfficiencyTerms efficiency_terms(const Calibration &cal, double tile_m, double t
     const double useful = e.m * e.n * double(s.groups);
     const double padded = waves * cores * tile_m * tile_n;
     e.quantized_flops = f.flops * std::max(1.0, padded / useful);
+    e.epilogue_bytes = epilogue_bytes(cal, f);
   }
   return e;
 }
@@ -401,13 +430,15 @@ LayerTiming calibrated_time(const Calibration &cal, const HwSpec &hw, const Kern
   const double zero = 0.0;
   t.seconds = efficiency_seconds<double>(e, f, p.peak_flops_per_second, p.m_half, p.n_half,
                                          p.k_half, bw, p.lowering_factor, p.overlap, zero,
-                                         p.cross_core_bytes_per_second);
+                                         p.cross_core_bytes_per_second,
+                                         p.epilogue_bytes_per_second);
   const double work = t.seconds; // compute + memory part, before the overhead
   const double hockney = hockney_of(e, p.m_half, p.n_half, p.k_half);
   const double plane = plane_factor_of(e, p.m_half);
   t.compute_seconds = e.quantized_flops / (p.peak_flops_per_second * hockney) / plane;
   t.memory_seconds =
-      memory_seconds(e, f, bw, p.lowering_factor, p.cross_core_bytes_per_second) / plane;
+      memory_seconds(e, f, bw, p.lowering_factor, p.cross_core_bytes_per_second) / plane +
+      epilogue_seconds(e, p.epilogue_bytes_per_second);
   t.overhead_seconds = p.overhead_seconds;
   t.seconds = work + p.overhead_seconds;
   for (double *x : {&t.compute_seconds, &t.memory_seconds, &t.overhead_seconds, &t.seconds})

@@ -8,6 +8,7 @@
 #include <sstream>
 
 #include "io/files.hpp"
+#include "perfmodel/epilogue.hpp"
 
 namespace perfmodel::io {
 
@@ -109,7 +110,7 @@ const std::vector<std::string> &measurement_columns() {
       "h",        "w",          "out_channels", "kernel_h",
       "kernel_w", "stride_h",   "stride_w",     "pad_h",
       "pad_w",    "dilation_h", "dilation_w",   "groups",
-      "seconds"};
+      "seconds",  "bias",       "activation"};
   return cols;
 }
 
@@ -214,6 +215,19 @@ std::vector<MeasurementRow> parse_measurements_csv(const std::string &text,
       if (row.c % row.groups || row.out_channels % row.groups)
         throw InputError(g, "groups (" + std::to_string(row.groups) +
                                 ") must divide c and out_channels");
+      const int64_t bias = integer("bias", 0, 0);
+      if (bias > 1) {
+        SourceLoc b;
+        cell("bias", &b);
+        throw InputError(b, "'bias' must be 0 or 1");
+      }
+      row.bias = bias == 1;
+      row.activation = cell("activation", &at);
+      if (row.activation == "none")
+        row.activation.clear();
+      if (!row.activation.empty() && !fused_clamp(row.activation))
+        throw InputError(at, "unknown activation '" + row.activation +
+                                 "' (none, relu or relu6: the ones a GEMM epilogue fuses)");
       const int64_t oh =
           (row.h + 2 * row.pad_h - row.dilation_h * (row.kernel_h - 1) - 1) / row.stride_h + 1;
       const int64_t ow =
@@ -270,6 +284,8 @@ std::string measurements_csv_line(const MeasurementRow &r) {
     std::snprintf(buf, sizeof buf, "%.9g", *r.seconds);
     o << buf;
   }
+  n(r.bias ? 1 : 0, conv);
+  o << ',' << (conv && !r.activation.empty() ? r.activation : "");
   o << '\n';
   return o.str();
 }

@@ -29,6 +29,10 @@ struct MeasurementRow {
   int64_t kernel_h = 1, kernel_w = 1, stride_h = 1, stride_w = 1, pad_h = 0, pad_w = 0;
   int64_t dilation_h = 1, dilation_w = 1, groups = 1;
   std::optional<double> seconds; // measured time of one run, when given
+  // conv2d: the epilogue fused into the product (perfmodel/epilogue.hpp). Optional columns
+  // beyond the issue's: `bias` 0|1 (default 0), `activation` none|relu|relu6 (default none).
+  bool bias = false;
+  std::string activation; // "" = none
 };
 
 /// The column names the reader understands, in the order.

@@ -125,6 +125,32 @@ TEST_CASE("fit of per-image convolution samples: a batch is timed as its images,
   CHECK(fit_options_for(HwSpec{}).conv_per_image == false);
 }
 
+TEST_CASE("fit recovers the epilogue rate of column-split products next to the GEMM parameters") {
+  FitOptions o = test_options();
+  o.conv_per_image = true;
+  EfficiencyParams truth = true_gemm_params();
+  truth.epilogue_bytes_per_second = 4e10;
+  std::vector<Sample> samples = gemm_samples(truth, o, OpClass::conv);
+  const Calibration cal = frame(o);
+  int charged = 0;
+  for (size_t i = 0; i < samples.size(); ++i) {
+    Sample &s = samples[i];
+    s.epilogue_passes = double(i % 3); // none, a bias, a bias and a ReLU
+    s.seconds = model_seconds(cal, truth, s.features());
+    charged += efficiency_terms(cal, 1, 1, s.features()).epilogue_bytes > 0;
+  }
+  REQUIRE(charged > 20);
+  const ClassCalibration cc = fit_class(samples, o);
+  check_close(cc.params.epilogue_bytes_per_second, 4e10, 0.01, "epilogue rate");
+  check_close(cc.params.peak_flops_per_second, truth.peak_flops_per_second, 0.01, "peak");
+  check_close(cc.params.overhead_seconds, truth.overhead_seconds, 0.01, "overhead");
+  CHECK(cc.stats.mape < 1e-4);
+  // Every sample with the same epilogue: the rate could not be told from the peak.
+  for (Sample &s : samples)
+    s.epilogue_passes = 1;
+  CHECK(fit_class(samples, o).params.epilogue_bytes_per_second == 0);
+}
+
 namespace {
 
 EfficiencyParams streaming_truth() {

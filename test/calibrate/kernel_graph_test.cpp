@@ -55,6 +55,20 @@ TEST_CASE("conv rows: forward and the two backward parts") {
   CHECK(w.features.gemm->k == 2 * 28 * 28);
 }
 
+TEST_CASE("conv rows with a bias and a fused activation count the bias and the epilogue") {
+  io::MeasurementRow r = conv_row();
+  const KernelCounts plain = kernel_counts(r);
+  CHECK(plain.features.epilogue_passes == 0);
+  r.bias = true;
+  const KernelCounts biased = kernel_counts(r);
+  CHECK(biased.features.epilogue_passes == 1);
+  CHECK(biased.features.bytes == plain.features.bytes + 4.0 * 32); // one bias per channel
+  r.activation = "relu";
+  CHECK(kernel_counts(r).features.epilogue_passes == 2);
+  r.pass = KernelPass::bwd_data; // a backward product has no epilogue
+  CHECK(kernel_counts(r).features.epilogue_passes == 0);
+}
+
 TEST_CASE("depthwise rows and samples") {
   io::MeasurementRow r = conv_row();
   r.groups = 16;

@@ -37,6 +37,15 @@ TEST_CASE("each benchmark kind maps to its class, machine-only kinds give none")
   REQUIRE(s);
   CHECK(s->op_class == OpClass::depthwise);
 
+  // The epilogue the case ran: a bias unless it says otherwise, and its fused ReLU.
+  c.bench.conv = kc::ConvDims{1, 8, 10, 10, 16, 1, 1, 1, 1, 0, 0, 1, 1, 1};
+  c.bench.variant = "direct1x1";
+  CHECK(sample_from_bench(c)->epilogue_passes == 1);
+  c.bench.conv->relu = true;
+  CHECK(sample_from_bench(c)->epilogue_passes == 2);
+  c.bench.conv->bias = c.bench.conv->relu = false;
+  CHECK(sample_from_bench(c)->epilogue_passes == 0);
+
   CHECK(sample_from_bench(result(kc::BenchKind::elementwise, "relu", 1e-5))->op_class ==
         OpClass::elementwise);
   CHECK(sample_from_bench(result(kc::BenchKind::elementwise, "batchnorm", 1e-5))->op_class ==

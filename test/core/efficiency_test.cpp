@@ -220,6 +220,49 @@ TEST_CASE("a CPU calibration times a batch of convolutions as one call per image
   CHECK(calls == 1);
 }
 
+TEST_CASE("a CPU calibration charges a fused epilogue's passes over a column-split product") {
+  Calibration c = two_level_calibration();
+  ClassCalibration pw = c.classes[0];
+  pw.op_class = OpClass::pointwise;
+  pw.params.epilogue_bytes_per_second = 2e10;
+  c.classes.push_back(pw);
+  c.conv_per_image = true;
+  const HwSpec hw = tiny_hw();
+  // A 1x1 convolution, c -> oc channels over hw x hw, with a bias (the default) and `act`.
+  auto features = [](int64_t ch, int64_t oc, int64_t hw_, const std::string &act, bool bias) {
+    Layer l;
+    l.name = "pw";
+    l.op = OpKind::conv2d;
+    l.op_name = "conv2d";
+    l.attrs.set("out_channels", oc);
+    l.attrs.set("kernel", int64_t{1});
+    l.attrs.set("bias", int64_t{bias ? 1 : 0});
+    l.activation = act;
+    const Graph g = one_layer_graph(l, {1, ch, hw_, hw_});
+    return layer_features(g, g.layers[0], layer_cost(g, g.layers[0], Pass::fwd), KernelPass::fwd);
+  };
+  // C[160 x 1600] = W[160 x 40] * x[40 x 1600]: split by columns on 2 threads.
+  const KernelFeatures relu = features(40, 160, 40, "relu", true);
+  CHECK(relu.epilogue_passes == 2);
+  CHECK(features(40, 160, 40, "", true).epilogue_passes == 1);
+  CHECK(features(40, 160, 40, "sigmoid", false).epilogue_passes == 0); // not fused
+  CHECK(efficiency_terms(c, 1, 1, relu).epilogue_bytes == 2.0 * 160 * 1600 * 4);
+  const double with = calibrated_time(c, hw, relu).seconds;
+  c.classes.back().params.epilogue_bytes_per_second = 0; // a calibration without the term
+  CHECK(with - calibrated_time(c, hw, relu).seconds ==
+        doctest::Approx(2.0 * 160 * 1600 * 4 / 2e10));
+  CHECK(calibrated_time(c, hw, relu).memory_seconds < with);
+  // No charge where the executor splits rows (C[160 x 400], k = 160 <= 160 rows: the lines of
+  // a row stay with one core), on one thread, or for a GPU's calibration (no per-image flag).
+  c.classes.back().params.epilogue_bytes_per_second = 2e10;
+  CHECK(efficiency_terms(c, 1, 1, features(160, 160, 20, "relu", true)).epilogue_bytes == 0);
+  c.cores = 1;
+  CHECK(efficiency_terms(c, 1, 1, relu).epilogue_bytes == 0);
+  c.cores = 2;
+  c.conv_per_image = false;
+  CHECK(efficiency_terms(c, 1, 1, relu).epilogue_bytes == 0);
+}
+
 TEST_CASE("a windowed pool pays its plane's Hockney size, plane by plane") {
   Calibration c = two_level_calibration();
   ClassCalibration pc = c.classes[1]; // elementwise's rates

@@ -153,6 +153,20 @@ TEST_CASE("calibration YAML keeps a class's cross-core rate, which is optional")
         std::string::npos);
 }
 
+TEST_CASE("calibration YAML keeps a class's epilogue rate, which is optional") {
+  Calibration c = sample_calibration();
+  const std::string without = write_calibration_yaml(c);
+  CHECK(without.find("epilogue_bytes_per_second") == std::string::npos); // 0: not written
+  c.classes[0].params.epilogue_bytes_per_second = 3.5e10;
+  const std::string text = write_calibration_yaml(c);
+  CHECK(parse_calibration_yaml(text, "c.yaml").classes[0].params.epilogue_bytes_per_second ==
+        doctest::Approx(3.5e10));
+  std::string bad = text;
+  bad.replace(bad.find("epilogue_bytes_per_second: 3.5e+10"), 34, "epilogue_bytes_per_second: -2");
+  CHECK(error_of(bad).find("error: 'epilogue_bytes_per_second' must be at least 0") !=
+        std::string::npos);
+}
+
 TEST_CASE("calibration YAML keeps the pass excess, which is optional") {
   Calibration c = sample_calibration();
   CHECK(write_calibration_yaml(c).find("pass_excess") == std::string::npos);

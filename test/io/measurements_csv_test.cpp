@@ -87,6 +87,24 @@ TEST_CASE("conv rows are checked for groups and geometry") {
         "m.csv:2:16: error: conv2d needs a value for 'kernel_h'");
 }
 
+TEST_CASE("conv rows may give their fused epilogue: a bias and a clamping activation") {
+  const std::string head = "op,c,h,w,out_channels,kernel_h,kernel_w,bias,activation\n";
+  const auto rows = parse_measurements_csv(head + "conv2d,4,8,8,4,1,1,1,relu\n"
+                                                  "conv2d,4,8,8,4,1,1,,none\n"
+                                                  "conv2d,4,8,8,4,1,1,0,\n",
+                                           "m.csv");
+  REQUIRE(rows.size() == 3);
+  CHECK(rows[0].bias);
+  CHECK(rows[0].activation == "relu");
+  CHECK_FALSE(rows[1].bias);
+  CHECK(rows[1].activation.empty());
+  CHECK(rows[2].activation.empty());
+  CHECK(error_of(head + "conv2d,4,8,8,4,1,1,2,\n") == "m.csv:2:20: error: 'bias' must be 0 or 1");
+  CHECK(error_of(head + "conv2d,4,8,8,4,1,1,1,gelu\n") ==
+        "m.csv:2:22: error: unknown activation 'gelu' (none, relu or relu6: the ones a GEMM "
+        "epilogue fuses)");
+}
+
 TEST_CASE("a written line reads back") {
   MeasurementRow r;
   r.op = KernelOp::conv2d;
@@ -95,6 +113,8 @@ TEST_CASE("a written line reads back") {
   r.pad_h = 1;
   r.groups = 2;
   r.seconds = 2.5e-4;
+  r.bias = true;
+  r.activation = "relu6";
   const auto back =
       parse_measurements_csv(measurements_csv_header() + measurements_csv_line(r), "r.csv");
   REQUIRE(back.size() == 1);
@@ -103,4 +123,6 @@ TEST_CASE("a written line reads back") {
   CHECK(back[0].kernel_w == 1);
   CHECK(back[0].groups == 2);
   CHECK(*back[0].seconds == doctest::Approx(2.5e-4));
+  CHECK(back[0].bias);
+  CHECK(back[0].activation == "relu6");
 }

@@ -9,6 +9,7 @@
 #include "kernels/cpu/microbench.hpp"
 #include "kernels/cpu/parallel.hpp"
 #include "perfmodel/error.hpp"
+#include "perfmodel/work_split.hpp"
 
 using namespace perfmodel::kernels::cpu;
 
@@ -45,6 +46,19 @@ TEST_CASE("plans cover every kind, names are unique, quick is a smaller plan") {
     CHECK(kinds.size() == 7);
     CHECK(conv_paths == std::set<std::string>{"im2col", "direct1x1", "depthwise"});
   }
+  // Epilogue variants (no bias; bias and ReLU) of convolutions the executor splits by columns:
+  // the products whose passes over C the model charges (docs/calibration.md).
+  int variants = 0;
+  for (const auto &c : fp) {
+    if (c.kind != BenchKind::conv || (c.conv->bias && !c.conv->relu))
+      continue;
+    ++variants;
+    const int64_t rows = c.conv->out_channels, cols = c.conv->out_h() * c.conv->out_w();
+    CHECK_FALSE(perfmodel::work_split::gemm_splits_rows(
+        rows, cols, c.conv->c * c.conv->kernel_h * c.conv->kernel_w, 2));
+    CHECK(c.name.find(c.conv->relu ? "/bias+relu" : "/nobias") != std::string::npos);
+  }
+  CHECK(variants == 16);
   MicrobenchOptions only = q;
   only.only = "gemm/";
   for (const auto &c : microbench_plan(only))
