@@ -34,6 +34,12 @@ inline bool gemm_splits_rows(int64_t m, int64_t n, int64_t k, int threads) {
   return m >= n || (n <= kGemmRowSplitMaxColumns && m >= kGemmRowSplitMinRows * threads && k <= m);
 }
 
+/// Whether a GEMM of m x n x k runs on more than one of `threads` threads (smaller products run
+/// on the calling thread alone: waking a worker would cost more than it saves).
+inline bool gemm_runs_parallel(int64_t m, int64_t n, int64_t k, int threads) {
+  return threads > 1 && m * n * k >= kGemmParallelMacs;
+}
+
 /// Rows of an im2col matrix per chunk, at least.
 inline constexpr int64_t kIm2colGrain = 4;
 

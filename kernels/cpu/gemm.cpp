@@ -116,7 +116,7 @@ template <typename T>
 void gemm_impl(int64_t m, int64_t n, const Operands<T> &o, GemmSplit split = GemmSplit::rule) {
   if (m <= 0 || n <= 0)
     return;
-  if (m * n * o.k < work_split::kGemmParallelMacs || num_threads() == 1) {
+  if (!work_split::gemm_runs_parallel(m, n, o.k, num_threads())) {
     block(o, 0, m, 0, n);
     return;
   }

@@ -47,7 +47,7 @@ struct Split {
 };
 
 bool gemm_parallel(const Split &s, int threads) {
-  return threads > 1 && s.m * s.n * s.k >= kGemmParallelMacs;
+  return gemm_runs_parallel(s.m, s.n, s.k, threads);
 }
 
 // The thread of the product's output column j (a column split: 16-column blocks are split).

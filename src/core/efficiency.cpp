@@ -370,12 +370,11 @@ namespace {
 double epilogue_bytes(const Calibration &cal, const KernelFeatures &f) {
   const bool conv = f.op_class == OpClass::conv || f.op_class == OpClass::pointwise;
   const bool gemm = f.op_class == OpClass::gemm || f.op_class == OpClass::gemv;
-  if (!cal.conv_per_image || cal.cores < 2 || !(f.epilogue_passes > 0) || !f.gemm ||
-      !(conv || gemm))
+  if (!cal.conv_per_image || !(f.epilogue_passes > 0) || !f.gemm || !(conv || gemm))
     return 0;
   const GemmShape &s = *f.gemm;
   const int64_t rows = conv ? s.n : s.m, cols = conv ? s.m : s.n;
-  if (rows * cols * s.k < work_split::kGemmParallelMacs ||
+  if (!work_split::gemm_runs_parallel(rows, cols, s.k, cal.cores) ||
       work_split::gemm_splits_rows(rows, cols, s.k, cal.cores))
     return 0;
   return f.epilogue_passes * double(rows) * double(cols) * double(s.groups) *

@@ -72,3 +72,10 @@ TEST_CASE("work_split::gemm_splits_rows: rows when tall, or short and wide with 
   CHECK_FALSE(gemm_splits_rows(64, 529, 64, 4));
   CHECK(gemm_splits_rows(1, 1, 1, 1));
 }
+
+TEST_CASE("work_split::gemm_runs_parallel: 2^16 multiply-adds or more, on more than one thread") {
+  using work_split::gemm_runs_parallel;
+  CHECK(gemm_runs_parallel(64, 32, 32, 2)); // exactly 65536
+  CHECK_FALSE(gemm_runs_parallel(64, 32, 31, 2));
+  CHECK_FALSE(gemm_runs_parallel(512, 512, 512, 1));
+}
