@@ -31,16 +31,16 @@ BENCHMARK(BM_Gemm)
     ->Args({64, 3136, 576})
     ->UseRealTime();
 
-// A convolution's product (C = W * cols: a row bias, optionally a fused ReLU) split by rows or by
-// columns whatever work_split::gemm_splits_rows says: the measurements behind the rule
-// (docs/measure.md, "How a GEMM is split"). Args: m, n, k, split (0 rows, 1 columns), ReLU (0/1).
-void BM_GemmSplit(benchmark::State &st) {
+// Times C[m x n] = epilogue(A[m x k] * B[k x n]) for m, n, k = the state's first three
+// arguments: a row bias if `bias`, a fused ReLU if `relu`, split as `split` says.
+void time_product(benchmark::State &st, bool bias, bool relu, kc::GemmSplit split) {
   const int64_t m = st.range(0), n = st.range(1), k = st.range(2);
-  const auto split = st.range(3) == 0 ? kc::GemmSplit::rows : kc::GemmSplit::columns;
   kc::Tensor a = kc::random_tensor({m, k}, 1), b = kc::random_tensor({k, n}, 2);
-  kc::Tensor bias = kc::random_tensor({m}, 3), c = kc::zero_tensor({m, n});
-  kc::GemmEpilogue e{bias.ptr()};
-  if (st.range(4) != 0)
+  kc::Tensor row = kc::random_tensor({m}, 3), c = kc::zero_tensor({m, n});
+  kc::GemmEpilogue e;
+  if (bias)
+    e.row = row.ptr();
+  if (relu)
     e.lo = 0.0f;
   for (auto _ : st) {
     kc::gemm(m, n, k, a.ptr(), k, false, b.ptr(), n, false, c.ptr(), n, false, e, split);
@@ -48,6 +48,14 @@ void BM_GemmSplit(benchmark::State &st) {
   }
   st.counters["FLOP/s"] =
       benchmark::Counter(2.0 * m * n * k, benchmark::Counter::kIsIterationInvariantRate);
+}
+
+// A convolution's product (C = W * cols: a row bias, optionally a fused ReLU) split by rows or by
+// columns whatever work_split::gemm_splits_rows says: the measurements behind the rule
+// (docs/measure.md, "How a GEMM is split"). Args: m, n, k, split (0 rows, 1 columns), ReLU (0/1).
+void BM_GemmSplit(benchmark::State &st) {
+  time_product(st, true, st.range(4) != 0,
+               st.range(3) == 0 ? kc::GemmSplit::rows : kc::GemmSplit::columns);
 }
 BENCHMARK(BM_GemmSplit)
     ->ArgsProduct({{256}, {529}, {256}, {0, 1}, {0, 1}})
@@ -64,21 +72,8 @@ BENCHMARK(BM_GemmSplit)
 // calibration's convolution microbenchmarks), a row bias and a fused ReLU (NIN's layers).
 // Args: m, n, k, epilogue (0 none, 1 bias, 2 bias + ReLU), threads (0: all).
 void BM_GemmEpilogue(benchmark::State &st) {
-  const int64_t m = st.range(0), n = st.range(1), k = st.range(2);
-  kc::Tensor a = kc::random_tensor({m, k}, 1), b = kc::random_tensor({k, n}, 2);
-  kc::Tensor bias = kc::random_tensor({m}, 3), c = kc::zero_tensor({m, n});
-  kc::GemmEpilogue e;
-  if (st.range(3) >= 1)
-    e.row = bias.ptr();
-  if (st.range(3) >= 2)
-    e.lo = 0.0f;
   kc::ThreadCountScope threads(st.range(4) > 0 ? int(st.range(4)) : kc::num_threads());
-  for (auto _ : st) {
-    kc::gemm(m, n, k, a.ptr(), k, false, b.ptr(), n, false, c.ptr(), n, false, e);
-    benchmark::DoNotOptimize(c.ptr());
-  }
-  st.counters["FLOP/s"] =
-      benchmark::Counter(2.0 * m * n * k, benchmark::Counter::kIsIterationInvariantRate);
+  time_product(st, st.range(3) >= 1, st.range(3) >= 2, kc::GemmSplit::rule);
 }
 BENCHMARK(BM_GemmEpilogue)
     ->ArgsProduct({{96}, {3025}, {96}, {0, 1, 2}, {0, 1}})
