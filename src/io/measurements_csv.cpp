@@ -4,6 +4,7 @@
 
 #include <charconv>
 #include <cmath>
+#include <limits>
 #include <map>
 #include <sstream>
 
@@ -173,9 +174,10 @@ std::vector<MeasurementRow> parse_measurements_csv(const std::string &text,
         throw InputError(at, "pass '" + ps + "' applies to conv2d rows only");
       row.pass = *p;
     }
-    // An integer cell: empty -> `fallback` (nullopt = required), else a whole number >= min.
-    auto integer = [&](const std::string &name, std::optional<int64_t> fallback,
-                       int64_t min) -> int64_t {
+    // An integer cell: empty -> `fallback` (nullopt = required), else a whole number in
+    // [min, max].
+    auto integer = [&](const std::string &name, std::optional<int64_t> fallback, int64_t min,
+                       int64_t max = std::numeric_limits<int64_t>::max()) -> int64_t {
       SourceLoc where;
       const std::string s = cell(name, &where);
       if (s.empty()) {
@@ -187,8 +189,13 @@ std::vector<MeasurementRow> parse_measurements_csv(const std::string &text,
       auto [end, ec] = std::from_chars(s.data(), s.data() + s.size(), v);
       if (ec != std::errc() || end != s.data() + s.size())
         throw InputError(where, "'" + name + "' must be a whole number, not '" + s + "'");
+      if (max == min + 1 && (v < min || v > max))
+        throw InputError(where, "'" + name + "' must be " + std::to_string(min) + " or " +
+                                    std::to_string(max));
       if (v < min)
         throw InputError(where, "'" + name + "' must be at least " + std::to_string(min));
+      if (v > max)
+        throw InputError(where, "'" + name + "' must be at most " + std::to_string(max));
       return v;
     };
     row.batch = integer("batch", 1, 1);
@@ -215,13 +222,7 @@ std::vector<MeasurementRow> parse_measurements_csv(const std::string &text,
       if (row.c % row.groups || row.out_channels % row.groups)
         throw InputError(g, "groups (" + std::to_string(row.groups) +
                                 ") must divide c and out_channels");
-      const int64_t bias = integer("bias", 0, 0);
-      if (bias > 1) {
-        SourceLoc b;
-        cell("bias", &b);
-        throw InputError(b, "'bias' must be 0 or 1");
-      }
-      row.bias = bias == 1;
+      row.bias = integer("bias", 0, 0, 1) == 1;
       row.activation = cell("activation", &at);
       if (row.activation == "none")
         row.activation.clear();

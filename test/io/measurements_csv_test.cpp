@@ -100,6 +100,7 @@ TEST_CASE("conv rows may give their fused epilogue: a bias and a clamping activa
   CHECK(rows[1].activation.empty());
   CHECK(rows[2].activation.empty());
   CHECK(error_of(head + "conv2d,4,8,8,4,1,1,2,\n") == "m.csv:2:20: error: 'bias' must be 0 or 1");
+  CHECK(error_of(head + "conv2d,4,8,8,4,1,1,-1,\n") == "m.csv:2:20: error: 'bias' must be 0 or 1");
   CHECK(error_of(head + "conv2d,4,8,8,4,1,1,1,gelu\n") ==
         "m.csv:2:22: error: unknown activation 'gelu' (none, relu or relu6: the ones a GEMM "
         "epilogue fuses)");
