@@ -109,6 +109,33 @@ BENCHMARK(BM_Conv)
     ->Args({144, 56, 144, 144})
     ->UseRealTime();
 
+// A convolution by its stride: args c, output size, out channels, kernel, stride. The input
+// is sized so that the output (and so the GEMM, out channels x pixels x c*k*k) is the same at
+// every stride; only the im2col's reads differ (a row copy at stride 1, a gather beyond).
+void BM_ConvStride(benchmark::State &st) {
+  kc::ConvGeom g;
+  g.c = st.range(0), g.oh = g.ow = st.range(1), g.oc = st.range(2);
+  g.kh = g.kw = st.range(3), g.sh = g.sw = st.range(4);
+  g.pad_top = g.pad_left = g.kh / 2;
+  g.h = g.w = (g.oh - 1) * g.sh + g.kh - 2 * g.pad_top;
+  kc::Tensor in = kc::random_tensor({1, g.c, g.h, g.w}, 1);
+  kc::Tensor w = kc::random_tensor({g.oc, g.c, g.kh, g.kw}, 2),
+             bias = kc::random_tensor({g.oc}, 3);
+  kc::Tensor out = kc::zero_tensor({1, g.oc, g.oh, g.ow});
+  kc::Tensor ws = kc::zero_tensor({std::max<int64_t>(kc::conv_workspace(g, false), 1)});
+  for (auto _ : st) {
+    kc::conv2d(g, in.ptr(), w.ptr(), bias.ptr(), out.ptr(), ws.ptr());
+    benchmark::DoNotOptimize(out.ptr());
+  }
+  st.counters["cols_MB"] = 4e-6 * double(kc::conv_workspace(g, false));
+}
+BENCHMARK(BM_ConvStride)
+    ->ArgsProduct({{3}, {112}, {8, 64}, {7}, {1, 2, 3}})
+    ->ArgsProduct({{3}, {50}, {8, 64}, {9}, {1, 4}})
+    ->ArgsProduct({{3}, {112}, {32}, {3}, {1, 2}})
+    ->ArgsProduct({{64}, {28}, {128}, {3}, {1, 2}})
+    ->UseRealTime();
+
 void BM_Relu(benchmark::State &st) {
   const int64_t n = st.range(0);
   kc::Tensor x = kc::random_tensor({n}, 1), y = kc::zero_tensor({n});
