@@ -16,10 +16,13 @@
 //   overhead_seconds        fixed cost of one call (dispatch, thread start, synchronisation)
 //   epilogue_bytes_per_second  rate of the passes a fused epilogue (bias, clamp) makes over C
 //                           where the CPU executor splits the product by columns (0: no term)
+//   weight_bytes_per_second rate at which a CPU convolution reads its weights from DRAM the
+//                           first time (not fitted: the data-movement class's DRAM bandwidth;
+//                           0: no term)
 //   (pool class) m_half     Hockney size of the input plane: a windowed pool takes its planes
 //                           one at a time, each with a start-up cost
 //
-//   t = overhead + (max(t_c, t_m) + overlap * min(t_c, t_m)) / plane_factor + t_e
+//   t = overhead + (max(t_c, t_m) + overlap * min(t_c, t_m)) / plane_factor + t_e + t_w
 //   plane_factor = plane / (plane + m_half) for a windowed pool (plane: elements of one input
 //   plane), else 1
 //   t_c = quantized_flops / (r_inf * hockney),  t_m = (bytes + lowering * lowered) / bw[level]
@@ -35,6 +38,12 @@
 //   t_e = epilogue_bytes / epilogue_bytes_per_second: epilogue_bytes = epilogue passes x the bytes
 //   of C, for a conv, pointwise or gemm call of a CPU executor calibration that splits its
 //   product over the threads by columns (work_split::gemm_splits_rows); 0 otherwise.
+//   t_w = weight_bytes / weight_bytes_per_second: the first read of a conv or pointwise call's
+//   weights, from DRAM (they were last touched a pass ago), in a calibration whose convolutions
+//   run image by image (conv_per_image): once per layer, not per image (one_call divides the
+//   bytes among the images), since the later images find the weights in cache. The GEMM packs
+//   its weights block by block between its compute steps, so the read does not overlap the
+//   product. 0 otherwise.
 #pragma once
 
 #include <cstdint>
@@ -96,6 +105,7 @@ struct KernelFeatures {
   double plane_elements = 0;     // a windowed pool's input plane (h*w), 0 for other calls
   double epilogue_passes = 0;    // passes a fused GEMM epilogue makes over C besides the
                                  // product: 1 for a bias, 1 for a clamp (perfmodel/epilogue.hpp)
+  double weight_bytes = 0;       // a forward conv or pointwise call's weights (t_w), else 0
 };
 
 /// The op class of a layer (depthwise needs the graph to know the input channels). Layers
@@ -143,6 +153,7 @@ struct EfficiencyParams {
   double overhead_seconds = 0;
   double cross_core_bytes_per_second = 0; // 0: no cross-core term (calibrations before it)
   double epilogue_bytes_per_second = 0;   // 0: no epilogue term (calibrations before it)
+  double weight_bytes_per_second = 0;     // 0: no cold-weight term (calibrations before it)
 };
 
 /// How well a set of parameters reproduces the samples it was fitted on.
@@ -223,8 +234,9 @@ size_t memory_level_for(const Calibration &cal, double working_set_bytes);
 
 /// The call the model times for `f`, and how many of them run one after another (`*calls`):
 /// with cal.conv_per_image, a forward conv or pointwise call over images > 1 is that many
-/// calls of one image (flops, bytes, lowered and cross-core bytes and the GEMM's m divided by
-/// the images; the reuse distance kept); otherwise `f` itself, once.
+/// calls of one image (flops, bytes, lowered, cross-core and weight bytes and the GEMM's m
+/// divided by the images; the reuse distance kept); otherwise `f` itself, once. Dividing the
+/// weight bytes charges their cold read once over the calls (t_w).
 KernelFeatures one_call(const Calibration &cal, const KernelFeatures &f, double *calls);
 
 /// The parts of the model that do not depend on the continuous parameters (tiles and level
@@ -236,6 +248,7 @@ struct EfficiencyTerms {
   double cross_core_bytes = 0; // f.cross_core_bytes, or 0 at the last level (from DRAM)
   double plane = 0;            // a windowed pool's input plane for its Hockney factor (0: none)
   double epilogue_bytes = 0;   // t_e's bytes: the epilogue's passes over a column-split C
+  double weight_bytes = 0;     // t_w's bytes: f.weight_bytes where the term applies, else 0
 };
 EfficiencyTerms efficiency_terms(const Calibration &cal, double tile_m, double tile_n,
                                  const KernelFeatures &f);
@@ -267,6 +280,13 @@ template <class T> T epilogue_seconds(const EfficiencyTerms &e, const T &epilogu
   return T(e.epilogue_bytes) / epilogue_bandwidth;
 }
 
+/// t_w of the file comment: the cold read of the weights (0 when the rate is 0).
+template <class T> T weight_seconds(const EfficiencyTerms &e, const T &weight_bandwidth) {
+  if (!(e.weight_bytes > 0) || !(weight_bandwidth > T(0.0)))
+    return T(0.0);
+  return T(e.weight_bytes) / weight_bandwidth;
+}
+
 /// plane_factor of the file comment: a windowed pool's plane / (plane + m_half), else 1.
 template <class T> T plane_factor_of(const EfficiencyTerms &e, const T &m_half) {
   return e.plane > 0 ? T(e.plane) / (T(e.plane) + m_half) : T(1.0);
@@ -278,14 +298,16 @@ template <class T>
 T efficiency_seconds(const EfficiencyTerms &e, const KernelFeatures &f, const T &peak,
                      const T &m_half, const T &n_half, const T &k_half, const T &bandwidth,
                      const T &lowering, const T &overlap, const T &overhead,
-                     const T &cross_core_bandwidth, const T &epilogue_bandwidth) {
+                     const T &cross_core_bandwidth, const T &epilogue_bandwidth,
+                     const T &weight_bandwidth) {
   const T plane_factor = plane_factor_of(e, m_half);
   const T t_compute = T(e.quantized_flops) / (peak * hockney_of(e, m_half, n_half, k_half));
   const T t_memory = memory_seconds(e, f, bandwidth, lowering, cross_core_bandwidth);
   const bool compute_wins = t_compute > t_memory;
   const T hi = compute_wins ? t_compute : t_memory;
   const T lo = compute_wins ? t_memory : t_compute;
-  return overhead + (hi + overlap * lo) / plane_factor + epilogue_seconds(e, epilogue_bandwidth);
+  return overhead + (hi + overlap * lo) / plane_factor + epilogue_seconds(e, epilogue_bandwidth) +
+         weight_seconds(e, weight_bandwidth);
 }
 
 /// Time of one kernel call under the calibrated model. The timing's unit is the hardware's

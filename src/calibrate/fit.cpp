@@ -42,6 +42,7 @@ struct LogTimeResidual {
   EfficiencyTerms terms;
   KernelFeatures features;
   double log_measured = 0;
+  double weight_bandwidth = 0; // t_w's rate: given, not fitted (FitOptions)
   int steps = 0;
 
   template <class T> bool operator()(T const *const *p, T *residual) const {
@@ -49,7 +50,8 @@ struct LogTimeResidual {
     using std::log;
     const T t = efficiency_seconds<T>(terms, features, exp(p[0][0]), exp(p[1][0]), exp(p[1][1]),
                                       exp(p[1][2]), exp(level_log_bw(p, 7, steps)), p[2][0],
-                                      p[3][0], exp(p[4][0]), exp(p[5][0]), exp(p[6][0]));
+                                      p[3][0], exp(p[4][0]), exp(p[5][0]), exp(p[6][0]),
+                                      T(weight_bandwidth));
     residual[0] = log(t) - T(log_measured);
     return true;
   }
@@ -226,10 +228,11 @@ Solved solve(const std::vector<Sample> &samples, const FitOptions &opts, const C
   // parameter, each inner one's is a step (>= 0) above the next outer one's.
   std::vector<EfficiencyTerms> terms;
   std::vector<bool> level_used(levels, false);
-  bool any_flops = false, any_lowered = false, any_epilogue = false;
+  bool any_flops = false, any_lowered = false, any_epilogue = false, any_weights = false;
   for (const Sample &s : samples) {
     terms.push_back(efficiency_terms(frame, tile_m, tile_n, s.features()));
     any_epilogue = any_epilogue || terms.back().epilogue_bytes > 0;
+    any_weights = any_weights || terms.back().weight_bytes > 0;
     level_used[terms.back().level] = true;
     any_flops = any_flops || s.flops > 0;
     any_lowered = any_lowered || s.lowered_bytes > 0;
@@ -238,6 +241,10 @@ Solved solve(const std::vector<Sample> &samples, const FitOptions &opts, const C
   for (size_t l = 0; l < levels; ++l)
     if (level_used[l])
       used.push_back(l);
+  // The cold-weight rate is the one given (the data-movement class's DRAM bandwidth), for the
+  // classes whose samples read weights cold; it is not fitted (it would trade places with the
+  // Hockney sizes).
+  const double weight_rate = any_weights ? opts.weight_bytes_per_second : 0;
   double log_bw_outer = std::log(st.bw[used.back()]);
   std::vector<double> step(used.size() - 1); // step[i]: used[i] over used[i + 1]
   const double max_step = std::log(1e4); // a level at most 1e4 x the next one out
@@ -253,6 +260,7 @@ Solved solve(const std::vector<Sample> &samples, const FitOptions &opts, const C
     r->features = samples[i].features();
     r->terms = terms[i];
     r->log_measured = std::log(samples[i].seconds);
+    r->weight_bandwidth = weight_rate;
     const size_t u = size_t(std::find(used.begin(), used.end(), terms[i].level) - used.begin());
     r->steps = int(step.size() - u);
     std::vector<double *> blocks = {&log_peak,     log_halves, &lowering,    &overlap,
@@ -394,6 +402,7 @@ Solved solve(const std::vector<Sample> &samples, const FitOptions &opts, const C
   p.overhead_seconds = std::exp(log_overhead);
   p.cross_core_bytes_per_second = any_cross ? std::exp(log_cross) : 0;
   p.epilogue_bytes_per_second = fit_epilogue ? std::exp(log_epilogue) : 0;
+  p.weight_bytes_per_second = weight_rate;
   // The fitted levels' bandwidths, inward from the outermost; levels no sample reached take the
   // bandwidth of the nearest level that was fitted.
   std::vector<double> log_bw(levels, 0.0);
@@ -458,7 +467,8 @@ double model_seconds(const Calibration &cal, const EfficiencyParams &p,
                                             p.k_half, p.bytes_per_second.at(e.level),
                                             p.lowering_factor, p.overlap, p.overhead_seconds,
                                             p.cross_core_bytes_per_second,
-                                            p.epilogue_bytes_per_second);
+                                            p.epilogue_bytes_per_second,
+                                            p.weight_bytes_per_second);
 }
 
 FitStats fit_stats(const Calibration &cal, const std::vector<Sample> &samples) {
@@ -533,11 +543,21 @@ ClassCalibration fit_class(const std::vector<Sample> &timed, const FitOptions &o
   return cc;
 }
 
-Calibration fit_calibration(const std::vector<Sample> &samples, const FitOptions &opts) {
-  Calibration cal = frame_of(opts);
+Calibration fit_calibration(const std::vector<Sample> &samples, const FitOptions &given) {
+  Calibration cal = frame_of(given);
   std::map<std::pair<int, int>, std::vector<Sample>> groups;
   for (const Sample &s : samples)
     groups[{int(s.op_class), int(s.dtype)}].push_back(s);
+  // t_w's rate, where not given: the DRAM bandwidth of the fp32 data-movement class (copies
+  // that reach DRAM: the microbenchmarks' 64 and 192 MiB), fitted first; none without it.
+  FitOptions opts = given;
+  std::map<std::pair<int, int>, ClassCalibration> fitted;
+  const std::pair<int, int> streams{int(OpClass::data_movement), int(DType::fp32)};
+  if (!(opts.weight_bytes_per_second > 0) && opts.conv_per_image && groups.count(streams) &&
+      int(groups[streams].size()) >= opts.min_samples) {
+    fitted[streams] = fit_class(groups[streams], opts);
+    opts.weight_bytes_per_second = fitted[streams].params.bytes_per_second.back();
+  }
   for (const auto &[key, group] : groups) {
     const std::string name =
         std::string(to_string(group[0].op_class)) + "/" + std::string(to_string(group[0].dtype));
@@ -546,7 +566,7 @@ Calibration fit_calibration(const std::vector<Sample> &samples, const FitOptions
         opts.progress("skipped " + name + ": " + std::to_string(group.size()) + " samples");
       continue;
     }
-    ClassCalibration cc = fit_class(group, opts);
+    ClassCalibration cc = fitted.count(key) ? fitted[key] : fit_class(group, opts);
     if (opts.progress) {
       char line[200];
       std::snprintf(line, sizeof line, "fitted %s: %zu samples, MAPE %.1f%%, max %.1f%%",

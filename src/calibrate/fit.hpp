@@ -30,6 +30,10 @@ struct FitOptions {
   /// samples read across cores. 0: none known (started at 30 GB/s, no prior). Classes without
   /// such samples get no cross-core term.
   double cross_core_bytes_per_second = 0;
+  /// t_w's rate (calibration.hpp): the cold read of a CPU convolution's weights. 0: where the
+  /// options ask for convolutions image by image, fit_calibration takes the DRAM bandwidth of
+  /// the fp32 data-movement class it fits first (none without that class).
+  double weight_bytes_per_second = 0;
   std::function<void(const std::string &)> progress; // one line per fitted class
 };
 

@@ -28,6 +28,7 @@ struct Sample {
   double images = 1;             // a convolution's batch (KernelFeatures::images)
   double plane_elements = 0;     // a windowed pool's input plane (KernelFeatures)
   double epilogue_passes = 0;    // passes of a fused GEMM epilogue over C (KernelFeatures)
+  double weight_bytes = 0;       // a conv's weights, read cold once (KernelFeatures)
   double seconds = 0;            // measured time of the call(s) (median of the runs)
   std::string source;            // "microbench:gemm/fp32/256x256x256", "file.csv:12", ...
 
@@ -44,12 +45,13 @@ struct Sample {
     images = f.images;
     plane_elements = f.plane_elements;
     epilogue_passes = f.epilogue_passes;
+    weight_bytes = f.weight_bytes;
   }
 
   KernelFeatures features() const {
     return KernelFeatures{op_class, dtype,         flops,       bytes,
                           gemm,     lowered_bytes, reuse_bytes, cross_core_bytes,
-                          images,   plane_elements, epilogue_passes};
+                          images,   plane_elements, epilogue_passes, weight_bytes};
   }
 };
 

@@ -259,8 +259,11 @@ KernelFeatures layer_features(const Graph &g, const Layer &layer, const LayerCos
     if (pass == KernelPass::fwd && in && !in->empty() && (*in)[0] > 1)
       f.images = double((*in)[0]);
   }
-  if (pass == KernelPass::fwd)
+  if (pass == KernelPass::fwd) {
     f.epilogue_passes = double(epilogue_passes(layer));
+    if (f.op_class == OpClass::conv || f.op_class == OpClass::pointwise)
+      f.weight_bytes = double(cost.fwd.bytes_weights);
+  }
   return f;
 }
 
@@ -323,9 +326,11 @@ bool is_valid(const Calibration &cal, std::string *error) {
       if (!finite_positive(bw))
         return fail(what + "bandwidths must be positive");
     for (double v : {p.m_half, p.n_half, p.k_half, p.lowering_factor, p.overhead_seconds,
-                     p.cross_core_bytes_per_second, p.epilogue_bytes_per_second})
+                     p.cross_core_bytes_per_second, p.epilogue_bytes_per_second,
+                     p.weight_bytes_per_second})
       if (!std::isfinite(v) || v < 0)
-        return fail(what + "sizes, lowering, overhead, cross-core and epilogue rates must be >= 0");
+        return fail(what + "sizes, lowering, overhead, cross-core, epilogue and weight rates must "
+                           "be >= 0");
     if (!(p.tile_m >= 1) || !(p.tile_n >= 1))
       return fail(what + "tiles must be at least 1");
     if (!(p.overlap >= 0 && p.overlap <= 1))
@@ -354,6 +359,7 @@ KernelFeatures one_call(const Calibration &cal, const KernelFeatures &f, double 
   one.bytes = f.bytes / n;
   one.lowered_bytes = f.lowered_bytes / n;
   one.cross_core_bytes = f.cross_core_bytes / n;
+  one.weight_bytes = f.weight_bytes / n;
   if (one.gemm)
     one.gemm->m /= int64_t(n);
   *calls = n;
@@ -407,6 +413,8 @@ EfficiencyTerms efficiency_terms(const Calibration &cal, double tile_m, double t
     e.quantized_flops = f.flops * std::max(1.0, padded / useful);
     e.epilogue_bytes = epilogue_bytes(cal, f);
   }
+  if (cal.conv_per_image)
+    e.weight_bytes = f.weight_bytes;
   return e;
 }
 
@@ -430,14 +438,15 @@ LayerTiming calibrated_time(const Calibration &cal, const HwSpec &hw, const Kern
   t.seconds = efficiency_seconds<double>(e, f, p.peak_flops_per_second, p.m_half, p.n_half,
                                          p.k_half, bw, p.lowering_factor, p.overlap, zero,
                                          p.cross_core_bytes_per_second,
-                                         p.epilogue_bytes_per_second);
+                                         p.epilogue_bytes_per_second, p.weight_bytes_per_second);
   const double work = t.seconds; // compute + memory part, before the overhead
   const double hockney = hockney_of(e, p.m_half, p.n_half, p.k_half);
   const double plane = plane_factor_of(e, p.m_half);
   t.compute_seconds = e.quantized_flops / (p.peak_flops_per_second * hockney) / plane;
   t.memory_seconds =
       memory_seconds(e, f, bw, p.lowering_factor, p.cross_core_bytes_per_second) / plane +
-      epilogue_seconds(e, p.epilogue_bytes_per_second);
+      epilogue_seconds(e, p.epilogue_bytes_per_second) +
+      weight_seconds(e, p.weight_bytes_per_second);
   t.overhead_seconds = p.overhead_seconds;
   t.seconds = work + p.overhead_seconds;
   for (double *x : {&t.compute_seconds, &t.memory_seconds, &t.overhead_seconds, &t.seconds})

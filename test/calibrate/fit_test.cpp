@@ -187,6 +187,58 @@ void check_streaming_fit(const ClassCalibration &cc) {
 
 } // namespace
 
+TEST_CASE("fit charges per-image convolutions a cold weight read at the data-movement DRAM rate") {
+  FitOptions o = test_options();
+  o.conv_per_image = true;
+  o.weight_bytes_per_second = 6e10;
+  Calibration cal = frame(o);
+  EfficiencyParams truth = true_gemm_params();
+  truth.weight_bytes_per_second = 6e10;
+  std::vector<Sample> samples = gemm_samples(truth, o, OpClass::conv);
+  // Weights of k x n each; every other sample a batch of 2-4 images reading them once.
+  for (size_t i = 0; i < samples.size(); ++i) {
+    Sample &s = samples[i];
+    s.weight_bytes = 4.0 * double(s.gemm->k) * double(s.gemm->n);
+    if (i % 2 == 0) {
+      s.images = 2 + double(i % 3);
+      s.gemm->m *= int64_t(s.images);
+      s.flops *= s.images;
+      s.bytes *= s.images;
+      s.lowered_bytes *= s.images;
+    }
+    s.seconds = model_seconds(cal, truth, s.features());
+  }
+  const ClassCalibration cc = fit_class(samples, o);
+  CHECK(cc.params.weight_bytes_per_second == 6e10); // given, not fitted
+  check_close(cc.params.peak_flops_per_second, truth.peak_flops_per_second, 0.01, "peak");
+  check_close(cc.params.m_half, truth.m_half, 0.01, "m_half");
+  check_close(cc.params.overhead_seconds, truth.overhead_seconds, 0.01, "overhead");
+  CHECK(cc.stats.mape < 1e-4);
+  // fit_calibration takes the rate from the data-movement class's DRAM bandwidth, fitted first.
+  o.weight_bytes_per_second = 0;
+  std::vector<Sample> all = samples;
+  for (double bytes = 4e4; bytes < 4e8; bytes *= 3.1) {
+    Sample s;
+    s.op_class = OpClass::data_movement;
+    s.bytes = bytes;
+    s.seconds = model_seconds(frame(o), streaming_truth(), s.features());
+    all.push_back(s);
+  }
+  const Calibration fitted = fit_calibration(all, o);
+  const ClassCalibration *moves = fitted.find(OpClass::data_movement, DType::fp32);
+  const ClassCalibration *convs = fitted.find(OpClass::conv, DType::fp32);
+  REQUIRE(moves);
+  REQUIRE(convs);
+  check_close(moves->params.bytes_per_second.back(), streaming_truth().bytes_per_second.back(),
+              0.01, "DRAM bandwidth");
+  CHECK(convs->params.weight_bytes_per_second == moves->params.bytes_per_second.back());
+  CHECK(moves->params.weight_bytes_per_second == 0); // no weights in its samples
+  // Not for a batched (GPU) calibration.
+  o.conv_per_image = false;
+  CHECK(fit_calibration(all, o).find(OpClass::conv, DType::fp32)->params.weight_bytes_per_second ==
+        0);
+}
+
 TEST_CASE("fit recovers a windowed pool's plane Hockney size next to its overhead") {
   const FitOptions o = test_options();
   EfficiencyParams truth = streaming_truth();

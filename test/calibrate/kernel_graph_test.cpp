@@ -63,6 +63,8 @@ TEST_CASE("conv rows with a bias and a fused activation count the bias and the e
   const KernelCounts biased = kernel_counts(r);
   CHECK(biased.features.epilogue_passes == 1);
   CHECK(biased.features.bytes == plain.features.bytes + 4.0 * 32); // one bias per channel
+  CHECK(plain.features.weight_bytes == 4.0 * 32 * 16 * 9);
+  CHECK(biased.features.weight_bytes == plain.features.weight_bytes); // the bias is no weight
   r.activation = "relu";
   CHECK(kernel_counts(r).features.epilogue_passes == 2);
   r.pass = KernelPass::bwd_data; // a backward product has no epilogue

@@ -45,6 +45,7 @@ TEST_CASE("each benchmark kind maps to its class, machine-only kinds give none")
   CHECK(sample_from_bench(c)->epilogue_passes == 2);
   c.bench.conv->bias = c.bench.conv->relu = false;
   CHECK(sample_from_bench(c)->epilogue_passes == 0);
+  CHECK(sample_from_bench(c)->weight_bytes == 4.0 * 16 * 8); // read cold once: t_w
 
   CHECK(sample_from_bench(result(kc::BenchKind::elementwise, "relu", 1e-5))->op_class ==
         OpClass::elementwise);

@@ -265,6 +265,53 @@ TEST_CASE("a CPU calibration charges a fused epilogue's passes over a column-spl
   CHECK(efficiency_terms(c, 1, 1, relu).epilogue_bytes == 0);
 }
 
+TEST_CASE("a CPU calibration charges a convolution's cold weight read once, not per image") {
+  Calibration c = two_level_calibration();
+  ClassCalibration conv = c.classes[0];
+  conv.op_class = OpClass::conv;
+  conv.params.weight_bytes_per_second = 5e10;
+  c.classes.push_back(conv);
+  c.conv_per_image = true;
+  const HwSpec hw = tiny_hw();
+  // A 3x3 convolution, 64 -> 128 channels over 14 x 14, at a batch of `n`.
+  auto features = [](int64_t n) {
+    Layer l;
+    l.name = "conv";
+    l.op = OpKind::conv2d;
+    l.op_name = "conv2d";
+    l.attrs.set("out_channels", int64_t{128});
+    l.attrs.set("kernel", int64_t{3});
+    l.attrs.set("pad", int64_t{1});
+    const Graph g = one_layer_graph(l, {n, 64, 14, 14});
+    return layer_features(g, g.layers[0], layer_cost(g, g.layers[0], Pass::fwd), KernelPass::fwd);
+  };
+  const double weights = 128.0 * 64 * 9 * 4;
+  const KernelFeatures f1 = features(1), f4 = features(4);
+  CHECK(f1.weight_bytes == weights);
+  CHECK(f4.weight_bytes == weights);
+  CHECK(efficiency_terms(c, 1, 1, f1).weight_bytes == weights);
+  double calls = 0;
+  CHECK(one_call(c, f4, &calls).weight_bytes == weights / 4); // a quarter per image call
+  const LayerTiming with1 = calibrated_time(c, hw, f1), with4 = calibrated_time(c, hw, f4);
+  c.classes.back().params.weight_bytes_per_second = 0; // a calibration without the term
+  const LayerTiming without1 = calibrated_time(c, hw, f1), without4 = calibrated_time(c, hw, f4);
+  CHECK(with1.seconds - without1.seconds == doctest::Approx(weights / 5e10));
+  CHECK(with4.seconds - without4.seconds == doctest::Approx(weights / 5e10)); // once
+  CHECK(with4.memory_seconds - without4.memory_seconds == doctest::Approx(weights / 5e10));
+  // None for a GPU's calibration (batched convolutions) or for other classes.
+  c.classes.back().params.weight_bytes_per_second = 5e10;
+  c.conv_per_image = false;
+  CHECK(efficiency_terms(c, 1, 1, f1).weight_bytes == 0);
+  Layer fc;
+  fc.name = "fc";
+  fc.op = OpKind::linear;
+  fc.op_name = "linear";
+  fc.attrs.set("out_features", int64_t{100});
+  const Graph g = one_layer_graph(fc, {8, 300});
+  CHECK(layer_features(g, g.layers[0], layer_cost(g, g.layers[0], Pass::fwd), KernelPass::fwd)
+            .weight_bytes == 0);
+}
+
 TEST_CASE("a windowed pool pays its plane's Hockney size, plane by plane") {
   Calibration c = two_level_calibration();
   ClassCalibration pc = c.classes[1]; // elementwise's rates
