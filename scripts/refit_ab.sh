@@ -5,7 +5,10 @@
 # (calibrate --from-samples) and both refits are scored on the run's own measurements
 # (scripts/compare_predictions.py with BIN_B: per-layer median |error| over layers >= 50 us).
 # Prints each run's medians, then per network the mean median and the runs under 10%. A refit
-# from samples has no pass excess: compare end-to-end errors between A and B only.
+# from samples has no pass excess: the run's calibration's (RUN_DIR/zen5-2c.yaml) is copied into
+# both refits, so that their end-to-end errors are the run's too.
+# ZERO_COLUMN=NAME: A refits the samples with that column of the sample CSV set to 0 (a feature
+# of the model turned off on the same samples: BIN_A = BIN_B), e.g. weight_bytes.
 # Usage: scripts/refit_ab.sh BIN_A BIN_B RUN_DIR [RUN_DIR...]
 set -euo pipefail
 cd "$(dirname "$0")/.."
@@ -16,8 +19,26 @@ shift 2
 tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
 for run in "$@"; do
-  "$bin_a" calibrate --from-samples "$run/samples.csv" --hw zen5-2c -o "$tmp/a.yaml" 2>/dev/null
+  samples_a="$run/samples.csv"
+  if [ -n "${ZERO_COLUMN:-}" ]; then
+    python3 - "$run/samples.csv" "$tmp/a.csv" "$ZERO_COLUMN" <<'PY'
+import csv, sys
+rows = list(csv.reader(open(sys.argv[1])))
+col = rows[0].index(sys.argv[3])  # a missing column is an error
+for r in rows[1:]:
+    r[col] = "0"
+csv.writer(open(sys.argv[2], "w", newline=""), lineterminator="\n").writerows(rows)
+PY
+    samples_a="$tmp/a.csv"
+  fi
+  "$bin_a" calibrate --from-samples "$samples_a" --hw zen5-2c -o "$tmp/a.yaml" 2>/dev/null
   "$bin_b" calibrate --from-samples "$run/samples.csv" --hw zen5-2c -o "$tmp/b.yaml" 2>/dev/null
+  excess=$(grep '^pass_excess:' "$run/zen5-2c.yaml" || true)
+  if [ -n "$excess" ]; then
+    for f in "$tmp/a.yaml" "$tmp/b.yaml"; do
+      sed -i "s|^conv_batch:.*|&\n$excess|" "$f"
+    done
+  fi
   for m in "$run"/*-calibrated.json; do
     scripts/compare_predictions.py "$bin_b" "$m" "$tmp/a.yaml" "$tmp/b.yaml" |
       sed "s|$tmp/||; s|^|$(basename "$run") |"
@@ -27,11 +48,16 @@ python3 - "$tmp/scores.txt" <<'PY'
 import re, sys
 per = {}
 for line in open(sys.argv[1]):
-    m = re.match(r"\S+ (\S+)\s+(a|b)\.yaml\s+median \|err\|\s+([\d.]+)%", line)
+    m = re.match(r"\S+ (\S+)\s+(a|b)\.yaml\s+median \|err\|\s+([\d.]+)%\s+e2e\s+([+-]?[\d.]+)%",
+                 line)
     if m:
-        per.setdefault((m.group(1), m.group(2)), []).append(float(m.group(3)))
+        per.setdefault((m.group(1), m.group(2)), []).append((float(m.group(3)), float(m.group(4))))
 for model in sorted({k[0] for k in per}):
-    a, b = per[(model, "a")], per[(model, "b")]
-    print(f"{model:14} A mean {sum(a)/len(a):5.2f}% ({sum(x <= 10 for x in a)}/{len(a)} <= 10%)"
-          f"  B mean {sum(b)/len(b):5.2f}% ({sum(x <= 10 for x in b)}/{len(b)} <= 10%)")
+    out = []
+    for side in "ab":
+        v = per[(model, side)]
+        out.append(f"{side.upper()} mean {sum(x for x, _ in v)/len(v):5.2f}% "
+                   f"({sum(x <= 10 for x, _ in v)}/{len(v)} <= 10%, "
+                   f"{sum(abs(e) <= 5 for _, e in v)}/{len(v)} e2e within 5%)")
+    print(f"{model:14} " + "  ".join(out))
 PY
