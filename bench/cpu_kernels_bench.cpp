@@ -86,13 +86,10 @@ BENCHMARK(BM_GemmEpilogue)
     ->ArgsProduct({{1000}, {49}, {1024}, {0, 1, 2}, {0}})
     ->UseRealTime();
 
-// Square image, 3x3 "same" convolution; groups == channels gives the depthwise path.
-void BM_Conv(benchmark::State &st) {
-  kc::ConvGeom g;
-  g.c = st.range(0), g.h = g.w = g.oh = g.ow = st.range(1), g.oc = st.range(2);
-  g.kh = g.kw = 3, g.pad_top = g.pad_left = 1, g.groups = st.range(3);
+// Times conv2d on random operands of geometry `g` (one image, with a bias).
+void time_conv(benchmark::State &st, const kc::ConvGeom &g) {
   kc::Tensor in = kc::random_tensor({1, g.c, g.h, g.w}, 1);
-  kc::Tensor w = kc::random_tensor({g.oc, g.c / g.groups, 3, 3}, 2),
+  kc::Tensor w = kc::random_tensor({g.oc, g.c / g.groups, g.kh, g.kw}, 2),
              bias = kc::random_tensor({g.oc}, 3);
   kc::Tensor out = kc::zero_tensor({1, g.oc, g.oh, g.ow});
   kc::Tensor ws = kc::zero_tensor({std::max<int64_t>(kc::conv_workspace(g, false), 1)});
@@ -100,6 +97,14 @@ void BM_Conv(benchmark::State &st) {
     kc::conv2d(g, in.ptr(), w.ptr(), bias.ptr(), out.ptr(), ws.ptr());
     benchmark::DoNotOptimize(out.ptr());
   }
+}
+
+// Square image, 3x3 "same" convolution; groups == channels gives the depthwise path.
+void BM_Conv(benchmark::State &st) {
+  kc::ConvGeom g;
+  g.c = st.range(0), g.h = g.w = g.oh = g.ow = st.range(1), g.oc = st.range(2);
+  g.kh = g.kw = 3, g.pad_top = g.pad_left = 1, g.groups = st.range(3);
+  time_conv(st, g);
   st.counters["FLOP/s"] = benchmark::Counter(2.0 * g.oh * g.ow * g.oc * (g.c / g.groups) * 9,
                                              benchmark::Counter::kIsIterationInvariantRate);
 }
@@ -118,15 +123,7 @@ void BM_ConvStride(benchmark::State &st) {
   g.kh = g.kw = st.range(3), g.sh = g.sw = st.range(4);
   g.pad_top = g.pad_left = g.kh / 2;
   g.h = g.w = (g.oh - 1) * g.sh + g.kh - 2 * g.pad_top;
-  kc::Tensor in = kc::random_tensor({1, g.c, g.h, g.w}, 1);
-  kc::Tensor w = kc::random_tensor({g.oc, g.c, g.kh, g.kw}, 2),
-             bias = kc::random_tensor({g.oc}, 3);
-  kc::Tensor out = kc::zero_tensor({1, g.oc, g.oh, g.ow});
-  kc::Tensor ws = kc::zero_tensor({std::max<int64_t>(kc::conv_workspace(g, false), 1)});
-  for (auto _ : st) {
-    kc::conv2d(g, in.ptr(), w.ptr(), bias.ptr(), out.ptr(), ws.ptr());
-    benchmark::DoNotOptimize(out.ptr());
-  }
+  time_conv(st, g);
   st.counters["cols_MB"] = 4e-6 * double(kc::conv_workspace(g, false));
 }
 BENCHMARK(BM_ConvStride)

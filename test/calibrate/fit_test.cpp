@@ -97,6 +97,20 @@ TEST_CASE("fit recovers known GEMM parameters within 1%") {
   CHECK(cc.stats.mape < 1e-4);
 }
 
+namespace {
+
+// The sample's shape as a batch of `images` images of it (a per-image convolution): m counts
+// every image's rows, and the counts grow with it (the weight bytes do not: read once).
+void as_batch(Sample &s, double images) {
+  s.images = images;
+  s.gemm->m *= int64_t(images);
+  s.flops *= images;
+  s.bytes *= images;
+  s.lowered_bytes *= images;
+}
+
+} // namespace
+
 TEST_CASE("fit of per-image convolution samples: a batch is timed as its images, one by one") {
   FitOptions o = test_options();
   o.conv_per_image = true;
@@ -106,13 +120,8 @@ TEST_CASE("fit of per-image convolution samples: a batch is timed as its images,
   std::vector<Sample> samples = gemm_samples(truth, o, OpClass::conv);
   // The same shapes as batches of 2 to 4 images: m counts every image's rows.
   for (size_t i = 0; i < samples.size(); i += 2) {
-    Sample &s = samples[i];
-    s.images = 2 + double(i % 3);
-    s.gemm->m *= int64_t(s.images);
-    s.flops *= s.images;
-    s.bytes *= s.images;
-    s.lowered_bytes *= s.images;
-    s.seconds = model_seconds(cal, truth, s.features());
+    as_batch(samples[i], 2 + double(i % 3));
+    samples[i].seconds = model_seconds(cal, truth, samples[i].features());
   }
   const ClassCalibration cc = fit_class(samples, o);
   check_close(cc.params.peak_flops_per_second, truth.peak_flops_per_second, 0.01, "peak");
@@ -199,13 +208,8 @@ TEST_CASE("fit charges per-image convolutions a cold weight read at the data-mov
   for (size_t i = 0; i < samples.size(); ++i) {
     Sample &s = samples[i];
     s.weight_bytes = 4.0 * double(s.gemm->k) * double(s.gemm->n);
-    if (i % 2 == 0) {
-      s.images = 2 + double(i % 3);
-      s.gemm->m *= int64_t(s.images);
-      s.flops *= s.images;
-      s.bytes *= s.images;
-      s.lowered_bytes *= s.images;
-    }
+    if (i % 2 == 0)
+      as_batch(s, 2 + double(i % 3));
     s.seconds = model_seconds(cal, truth, s.features());
   }
   const ClassCalibration cc = fit_class(samples, o);

@@ -52,7 +52,8 @@ Graph one_layer_graph(Layer l, const Shape &shape) {
   return g;
 }
 
-Graph conv_graph(int64_t c, int64_t oc, int64_t k, int64_t stride, int64_t groups) {
+// A conv2d layer of oc output channels, a k x k kernel padded k / 2.
+Layer conv_layer(int64_t oc, int64_t k, int64_t stride = 1, int64_t groups = 1) {
   Layer l;
   l.name = "conv";
   l.op = OpKind::conv2d;
@@ -62,7 +63,27 @@ Graph conv_graph(int64_t c, int64_t oc, int64_t k, int64_t stride, int64_t group
   l.attrs.set("stride", stride);
   l.attrs.set("pad", k / 2);
   l.attrs.set("groups", groups);
-  return one_layer_graph(l, {1, c, 16, 16});
+  return l;
+}
+
+Graph conv_graph(int64_t c, int64_t oc, int64_t k, int64_t stride, int64_t groups) {
+  return one_layer_graph(conv_layer(oc, k, stride, groups), {1, c, 16, 16});
+}
+
+// two_level_calibration as the CPU executor's (convolutions image by image), with the gemm
+// class's parameters copied to class `oc` (last in `classes`).
+Calibration cpu_calibration_with(OpClass oc) {
+  Calibration c = two_level_calibration();
+  ClassCalibration cc = c.classes[0];
+  cc.op_class = oc;
+  c.classes.push_back(cc);
+  c.conv_per_image = true;
+  return c;
+}
+
+// The forward features of the one layer of `g`.
+KernelFeatures fwd_features(const Graph &g) {
+  return layer_features(g, g.layers[0], layer_cost(g, g.layers[0], Pass::fwd), KernelPass::fwd);
 }
 
 } // namespace
@@ -221,25 +242,15 @@ TEST_CASE("a CPU calibration times a batch of convolutions as one call per image
 }
 
 TEST_CASE("a CPU calibration charges a fused epilogue's passes over a column-split product") {
-  Calibration c = two_level_calibration();
-  ClassCalibration pw = c.classes[0];
-  pw.op_class = OpClass::pointwise;
-  pw.params.epilogue_bytes_per_second = 2e10;
-  c.classes.push_back(pw);
-  c.conv_per_image = true;
+  Calibration c = cpu_calibration_with(OpClass::pointwise);
+  c.classes.back().params.epilogue_bytes_per_second = 2e10;
   const HwSpec hw = tiny_hw();
   // A 1x1 convolution, c -> oc channels over hw x hw, with a bias (the default) and `act`.
   auto features = [](int64_t ch, int64_t oc, int64_t hw_, const std::string &act, bool bias) {
-    Layer l;
-    l.name = "pw";
-    l.op = OpKind::conv2d;
-    l.op_name = "conv2d";
-    l.attrs.set("out_channels", oc);
-    l.attrs.set("kernel", int64_t{1});
+    Layer l = conv_layer(oc, 1);
     l.attrs.set("bias", int64_t{bias ? 1 : 0});
     l.activation = act;
-    const Graph g = one_layer_graph(l, {1, ch, hw_, hw_});
-    return layer_features(g, g.layers[0], layer_cost(g, g.layers[0], Pass::fwd), KernelPass::fwd);
+    return fwd_features(one_layer_graph(l, {1, ch, hw_, hw_}));
   };
   // C[160 x 1600] = W[160 x 40] * x[40 x 1600]: split by columns on 2 threads.
   const KernelFeatures relu = features(40, 160, 40, "relu", true);
@@ -266,24 +277,12 @@ TEST_CASE("a CPU calibration charges a fused epilogue's passes over a column-spl
 }
 
 TEST_CASE("a CPU calibration charges a convolution's cold weight read once, not per image") {
-  Calibration c = two_level_calibration();
-  ClassCalibration conv = c.classes[0];
-  conv.op_class = OpClass::conv;
-  conv.params.weight_bytes_per_second = 5e10;
-  c.classes.push_back(conv);
-  c.conv_per_image = true;
+  Calibration c = cpu_calibration_with(OpClass::conv);
+  c.classes.back().params.weight_bytes_per_second = 5e10;
   const HwSpec hw = tiny_hw();
   // A 3x3 convolution, 64 -> 128 channels over 14 x 14, at a batch of `n`.
   auto features = [](int64_t n) {
-    Layer l;
-    l.name = "conv";
-    l.op = OpKind::conv2d;
-    l.op_name = "conv2d";
-    l.attrs.set("out_channels", int64_t{128});
-    l.attrs.set("kernel", int64_t{3});
-    l.attrs.set("pad", int64_t{1});
-    const Graph g = one_layer_graph(l, {n, 64, 14, 14});
-    return layer_features(g, g.layers[0], layer_cost(g, g.layers[0], Pass::fwd), KernelPass::fwd);
+    return fwd_features(one_layer_graph(conv_layer(128, 3), {n, 64, 14, 14}));
   };
   const double weights = 128.0 * 64 * 9 * 4;
   const KernelFeatures f1 = features(1), f4 = features(4);
@@ -307,9 +306,7 @@ TEST_CASE("a CPU calibration charges a convolution's cold weight read once, not 
   fc.op = OpKind::linear;
   fc.op_name = "linear";
   fc.attrs.set("out_features", int64_t{100});
-  const Graph g = one_layer_graph(fc, {8, 300});
-  CHECK(layer_features(g, g.layers[0], layer_cost(g, g.layers[0], Pass::fwd), KernelPass::fwd)
-            .weight_bytes == 0);
+  CHECK(fwd_features(one_layer_graph(fc, {8, 300})).weight_bytes == 0);
 }
 
 TEST_CASE("a windowed pool pays its plane's Hockney size, plane by plane") {
