@@ -9,6 +9,8 @@
 # both refits, so that their end-to-end errors are the run's too.
 # ZERO_COLUMN=NAME: A refits the samples with that column of the sample CSV set to 0 (a feature
 # of the model turned off on the same samples: BIN_A = BIN_B), e.g. weight_bytes.
+# DROP_ROWS=REGEX: A refits the samples without the rows matching the (Python) regular
+# expression, e.g. '^depthwise.*,network:' (a source of samples left out).
 # Usage: scripts/refit_ab.sh BIN_A BIN_B RUN_DIR [RUN_DIR...]
 set -euo pipefail
 cd "$(dirname "$0")/.."
@@ -20,13 +22,16 @@ tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
 for run in "$@"; do
   samples_a="$run/samples.csv"
-  if [ -n "${ZERO_COLUMN:-}" ]; then
-    python3 - "$run/samples.csv" "$tmp/a.csv" "$ZERO_COLUMN" <<'PY'
-import csv, sys
-rows = list(csv.reader(open(sys.argv[1])))
-col = rows[0].index(sys.argv[3])  # a missing column is an error
-for r in rows[1:]:
-    r[col] = "0"
+  if [ -n "${ZERO_COLUMN:-}${DROP_ROWS:-}" ]; then
+    python3 - "$run/samples.csv" "$tmp/a.csv" "${ZERO_COLUMN:-}" "${DROP_ROWS:-}" <<'PY'
+import csv, re, sys
+lines = open(sys.argv[1]).read().splitlines()
+head, body = lines[0], [l for l in lines[1:] if not (sys.argv[4] and re.search(sys.argv[4], l))]
+rows = list(csv.reader([head] + body))
+if sys.argv[3]:
+    col = rows[0].index(sys.argv[3])  # a missing column is an error
+    for r in rows[1:]:
+        r[col] = "0"
 csv.writer(open(sys.argv[2], "w", newline=""), lineterminator="\n").writerows(rows)
 PY
     samples_a="$tmp/a.csv"

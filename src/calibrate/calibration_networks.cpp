@@ -152,7 +152,7 @@ std::vector<Graph> calibration_networks() {
 
 bool network_sample_fitted(OpClass c) {
   return c == OpClass::elementwise || c == OpClass::norm || c == OpClass::pool ||
-         c == OpClass::reduce;
+         c == OpClass::reduce || c == OpClass::depthwise || c == OpClass::depthwise_strided;
 }
 
 std::vector<Sample> samples_from_layer_times(const Graph &g, const std::vector<LayerTime> &times,

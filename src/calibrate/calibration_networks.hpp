@@ -23,9 +23,10 @@ namespace perfmodel::calibrate {
 std::vector<Graph> calibration_networks();
 
 /// Whether calibration fits the network layers of this class: the streaming classes
-/// (elementwise, norm, pool, reduce), whose in-network cost the isolated microbenchmarks miss.
-/// The GEMM-like classes keep their isolated microbenchmarks: fitting their network layers too
-/// made NIN's medians worse (11-16% against 5-10%, four interleaved pairs; docs/calibration.md).
+/// (elementwise, norm, pool, reduce) and the depthwise convolutions (a direct kernel that
+/// streams its planes), whose in-network cost the isolated microbenchmarks miss. The GEMM
+/// classes keep their isolated microbenchmarks: fitting their network layers too made NIN's
+/// medians worse (11-16% against 5-10%, four interleaved pairs; docs/calibration.md).
 bool network_sample_fitted(OpClass c);
 
 /// One timed layer of a network: its name and measured seconds.

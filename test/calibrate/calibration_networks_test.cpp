@@ -48,6 +48,15 @@ TEST_CASE("calibration networks load and cover every op class of the CNNs they s
                   std::string(to_string(c)));
 }
 
+TEST_CASE("the streaming classes and depthwise convolutions are fitted on network layers") {
+  for (OpClass c : {OpClass::elementwise, OpClass::norm, OpClass::pool, OpClass::reduce,
+                    OpClass::depthwise, OpClass::depthwise_strided})
+    CHECK(network_sample_fitted(c));
+  for (OpClass c : {OpClass::gemm, OpClass::gemv, OpClass::conv, OpClass::pointwise,
+                    OpClass::data_movement})
+    CHECK_FALSE(network_sample_fitted(c));
+}
+
 TEST_CASE("no calibration-network layer is a layer of the models the accuracy is judged on") {
   std::set<Key> judged;
   const std::pair<const char *, int64_t> models[] = {
