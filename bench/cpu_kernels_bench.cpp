@@ -86,14 +86,26 @@ BENCHMARK(BM_GemmEpilogue)
     ->ArgsProduct({{1000}, {49}, {1024}, {0, 1, 2}, {0}})
     ->UseRealTime();
 
-// Times conv2d on random operands of geometry `g` (one image, with a bias).
-void time_conv(benchmark::State &st, const kc::ConvGeom &g) {
-  kc::Tensor in = kc::random_tensor({1, g.c, g.h, g.w}, 1);
+// Times conv2d on random operands of geometry `g` (g.n images, with a bias). `cold`: before
+// each run (untimed) every thread writes its share of 64 MiB, flushing the caches, and of the
+// input, so the weights come from DRAM as in a network's pass, the input from cache, and the
+// pool's threads are awake.
+void time_conv(benchmark::State &st, const kc::ConvGeom &g, bool cold = false) {
+  kc::Tensor in = kc::random_tensor({g.n, g.c, g.h, g.w}, 1);
   kc::Tensor w = kc::random_tensor({g.oc, g.c / g.groups, g.kh, g.kw}, 2),
              bias = kc::random_tensor({g.oc}, 3);
-  kc::Tensor out = kc::zero_tensor({1, g.oc, g.oh, g.ow});
+  kc::Tensor out = kc::zero_tensor({g.n, g.oc, g.oh, g.ow});
   kc::Tensor ws = kc::zero_tensor({std::max<int64_t>(kc::conv_workspace(g, false), 1)});
+  kc::Tensor flush = kc::zero_tensor({cold ? int64_t(16) << 20 : 1});
   for (auto _ : st) {
+    if (cold) {
+      st.PauseTiming();
+      for (kc::Tensor *t : {&flush, &in})
+        kc::parallel_for(t->size(), 1 << 14, [&](int64_t i0, int64_t i1) {
+          std::fill(t->ptr() + i0, t->ptr() + i1, 0.5f);
+        });
+      st.ResumeTiming();
+    }
     kc::conv2d(g, in.ptr(), w.ptr(), bias.ptr(), out.ptr(), ws.ptr());
     benchmark::DoNotOptimize(out.ptr());
   }
@@ -112,6 +124,21 @@ BENCHMARK(BM_Conv)
     ->Args({64, 56, 64, 1})
     ->Args({128, 28, 128, 1})
     ->Args({144, 56, 144, 144})
+    ->UseRealTime();
+
+// A convolution whose weights come from DRAM, at a batch of one or more images (args c, image
+// size, out channels, kernel, batch; time per image = time / batch): the executor runs a batch
+// image by image, and the images after the first find the weights in cache (docs/calibration.md, "The weights' first read").
+void BM_ConvColdWeights(benchmark::State &st) {
+  kc::ConvGeom g;
+  g.c = st.range(0), g.h = g.w = g.oh = g.ow = st.range(1), g.oc = st.range(2);
+  g.kh = g.kw = st.range(3), g.pad_top = g.pad_left = g.kh / 2, g.n = st.range(4);
+  time_conv(st, g, true);
+}
+BENCHMARK(BM_ConvColdWeights)
+    ->ArgsProduct({{1024}, {6}, {1024}, {1}, {1, 5}})
+    ->ArgsProduct({{384}, {6}, {1024}, {3}, {1, 5}})
+    ->ArgsProduct({{96}, {54}, {96}, {1}, {1, 5}})
     ->UseRealTime();
 
 // A convolution by its stride: args c, output size, out channels, kernel, stride. The input
