@@ -310,6 +310,11 @@ T efficiency_seconds(const EfficiencyTerms &e, const KernelFeatures &f, const T 
          weight_seconds(e, weight_bandwidth);
 }
 
+/// efficiency_seconds with a class's fitted parameters, at the bandwidth of the terms' memory
+/// level, with `overhead` for the per-call overhead (the prediction and the fit's statistics).
+double efficiency_seconds(const EfficiencyTerms &e, const KernelFeatures &f,
+                          const EfficiencyParams &p, double overhead);
+
 /// Time of one kernel call under the calibrated model. The timing's unit is the hardware's
 /// best unit for the dtype (peak replaced by the fitted one). Falls back to roofline_time when
 /// the calibration has no parameters for the class and dtype.

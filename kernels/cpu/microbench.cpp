@@ -5,6 +5,7 @@
 #include <atomic>
 #include <cmath>
 #include <thread>
+#include <tuple>
 
 #include "kernels/cpu/conv.hpp"
 #include "kernels/cpu/data_movement.hpp"
@@ -15,6 +16,7 @@
 #include "kernels/cpu/pool.hpp"
 #include "kernels/cpu/stream.hpp"
 #include "kernels/cpu/tensor.hpp"
+#include "perfmodel/epilogue.hpp"
 #include "perfmodel/error.hpp"
 
 namespace perfmodel::kernels::cpu {
@@ -172,7 +174,7 @@ ConvGeom geom(const BenchCase &c) {
   g.pad_top = d.pad_h, g.pad_left = d.pad_w, g.dh = d.dilation_h, g.dw = d.dilation_w;
   g.groups = d.groups;
   if (d.relu)
-    g.clamp_lo = 0.0f;
+    std::tie(g.clamp_lo, g.clamp_hi) = *fused_clamp("relu");
   if (g.n <= 0 || g.c <= 0 || g.oc <= 0 || g.oh <= 0 || g.ow <= 0 || g.groups <= 0 ||
       g.c % g.groups || g.oc % g.groups)
     throw InputError("microbenchmark " + c.name + ": invalid convolution geometry");

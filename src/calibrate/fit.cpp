@@ -463,12 +463,7 @@ double model_seconds(const Calibration &cal, const EfficiencyParams &p,
   double calls = 1;
   const KernelFeatures f = one_call(cal, all, &calls);
   const EfficiencyTerms e = efficiency_terms(cal, p.tile_m, p.tile_n, f);
-  return calls * efficiency_seconds<double>(e, f, p.peak_flops_per_second, p.m_half, p.n_half,
-                                            p.k_half, p.bytes_per_second.at(e.level),
-                                            p.lowering_factor, p.overlap, p.overhead_seconds,
-                                            p.cross_core_bytes_per_second,
-                                            p.epilogue_bytes_per_second,
-                                            p.weight_bytes_per_second);
+  return calls * efficiency_seconds(e, f, p, p.overhead_seconds);
 }
 
 FitStats fit_stats(const Calibration &cal, const std::vector<Sample> &samples) {

@@ -418,6 +418,14 @@ EfficiencyTerms efficiency_terms(const Calibration &cal, double tile_m, double t
   return e;
 }
 
+double efficiency_seconds(const EfficiencyTerms &e, const KernelFeatures &f,
+                          const EfficiencyParams &p, double overhead) {
+  return efficiency_seconds<double>(e, f, p.peak_flops_per_second, p.m_half, p.n_half, p.k_half,
+                                    p.bytes_per_second.at(e.level), p.lowering_factor, p.overlap,
+                                    overhead, p.cross_core_bytes_per_second,
+                                    p.epilogue_bytes_per_second, p.weight_bytes_per_second);
+}
+
 LayerTiming calibrated_time(const Calibration &cal, const HwSpec &hw, const KernelFeatures &all) {
   const ClassCalibration *cc = cal.find_or_fallback(all.op_class, all.dtype);
   if (!cc || cc->params.bytes_per_second.size() != cal.memory_levels.size())
@@ -434,12 +442,7 @@ LayerTiming calibrated_time(const Calibration &cal, const HwSpec &hw, const Kern
   t.unit.flops_per_second = p.peak_flops_per_second;
   const EfficiencyTerms e = efficiency_terms(cal, p.tile_m, p.tile_n, f);
   const double bw = p.bytes_per_second[e.level];
-  const double zero = 0.0;
-  t.seconds = efficiency_seconds<double>(e, f, p.peak_flops_per_second, p.m_half, p.n_half,
-                                         p.k_half, bw, p.lowering_factor, p.overlap, zero,
-                                         p.cross_core_bytes_per_second,
-                                         p.epilogue_bytes_per_second, p.weight_bytes_per_second);
-  const double work = t.seconds; // compute + memory part, before the overhead
+  const double work = efficiency_seconds(e, f, p, 0.0); // compute + memory, before the overhead
   const double hockney = hockney_of(e, p.m_half, p.n_half, p.k_half);
   const double plane = plane_factor_of(e, p.m_half);
   t.compute_seconds = e.quantized_flops / (p.peak_flops_per_second * hockney) / plane;

@@ -4,7 +4,6 @@
 
 #include <charconv>
 #include <cmath>
-#include <limits>
 #include <map>
 #include <sstream>
 
@@ -174,10 +173,10 @@ std::vector<MeasurementRow> parse_measurements_csv(const std::string &text,
         throw InputError(at, "pass '" + ps + "' applies to conv2d rows only");
       row.pass = *p;
     }
-    // An integer cell: empty -> `fallback` (nullopt = required), else a whole number in
-    // [min, max].
+    // An integer cell: empty -> `fallback` (nullopt = required), else a whole number >= min;
+    // a `flag` is min or min + 1.
     auto integer = [&](const std::string &name, std::optional<int64_t> fallback, int64_t min,
-                       int64_t max = std::numeric_limits<int64_t>::max()) -> int64_t {
+                       bool flag = false) -> int64_t {
       SourceLoc where;
       const std::string s = cell(name, &where);
       if (s.empty()) {
@@ -189,13 +188,11 @@ std::vector<MeasurementRow> parse_measurements_csv(const std::string &text,
       auto [end, ec] = std::from_chars(s.data(), s.data() + s.size(), v);
       if (ec != std::errc() || end != s.data() + s.size())
         throw InputError(where, "'" + name + "' must be a whole number, not '" + s + "'");
-      if (max == min + 1 && (v < min || v > max))
+      if (flag && (v < min || v > min + 1))
         throw InputError(where, "'" + name + "' must be " + std::to_string(min) + " or " +
-                                    std::to_string(max));
+                                    std::to_string(min + 1));
       if (v < min)
         throw InputError(where, "'" + name + "' must be at least " + std::to_string(min));
-      if (v > max)
-        throw InputError(where, "'" + name + "' must be at most " + std::to_string(max));
       return v;
     };
     row.batch = integer("batch", 1, 1);
@@ -222,7 +219,7 @@ std::vector<MeasurementRow> parse_measurements_csv(const std::string &text,
       if (row.c % row.groups || row.out_channels % row.groups)
         throw InputError(g, "groups (" + std::to_string(row.groups) +
                                 ") must divide c and out_channels");
-      row.bias = integer("bias", 0, 0, 1) == 1;
+      row.bias = integer("bias", 0, 0, /*flag=*/true) == 1;
       row.activation = cell("activation", &at);
       if (row.activation == "none")
         row.activation.clear();
