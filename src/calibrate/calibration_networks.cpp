@@ -3,9 +3,12 @@
 #include "calibrate/calibration_networks.hpp"
 
 #include <algorithm>
+#include <cstdio>
+#include <map>
 #include <sstream>
 #include <utility>
 
+#include "calibrate/fit.hpp"
 #include "io/model_yaml.hpp"
 
 namespace perfmodel::calibrate {
@@ -153,6 +156,52 @@ std::vector<Graph> calibration_networks() {
 bool network_sample_fitted(OpClass c) {
   return c == OpClass::elementwise || c == OpClass::norm || c == OpClass::pool ||
          c == OpClass::reduce || c == OpClass::depthwise || c == OpClass::depthwise_strided;
+}
+
+bool held_out(const Sample &s) {
+  return s.source.rfind("network:", 0) == 0 && !network_sample_fitted(s.op_class);
+}
+
+std::vector<Sample> fitted_samples(const std::vector<Sample> &samples) {
+  std::vector<Sample> out;
+  for (const Sample &s : samples)
+    if (!held_out(s))
+      out.push_back(s);
+  return out;
+}
+
+std::vector<std::string> held_out_report(const Calibration &cal,
+                                         const std::vector<Sample> &samples) {
+  struct Tally {
+    std::vector<double> errors;
+    double measured = 0, predicted = 0;
+  };
+  std::map<std::pair<int, int>, Tally> by_class;
+  for (const Sample &s : samples) {
+    const ClassCalibration *cc = held_out(s) ? cal.find(s.op_class, s.dtype) : nullptr;
+    if (!cc)
+      continue;
+    Tally &t = by_class[{int(s.op_class), int(s.dtype)}];
+    const double pred = model_seconds(cal, cc->params, s.features());
+    t.errors.push_back(pred / s.seconds - 1);
+    t.measured += s.seconds;
+    t.predicted += pred;
+  }
+  std::vector<std::string> out;
+  for (auto &[key, t] : by_class) {
+    std::sort(t.errors.begin(), t.errors.end());
+    const size_t n = t.errors.size();
+    const double median = n % 2 ? t.errors[n / 2] : (t.errors[n / 2 - 1] + t.errors[n / 2]) / 2;
+    char line[200];
+    std::snprintf(line, sizeof line,
+                  "held out: %s/%s, %zu network layers: median error %+.1f%%, their sum %+.1f%% "
+                  "(predicted - measured)",
+                  std::string(to_string(OpClass(key.first))).c_str(),
+                  std::string(to_string(DType(key.second))).c_str(), n, 100 * median,
+                  100 * (t.predicted / t.measured - 1));
+    out.push_back(line);
+  }
+  return out;
 }
 
 std::vector<Sample> samples_from_layer_times(const Graph &g, const std::vector<LayerTime> &times,

@@ -6,6 +6,7 @@
 #include <cstdlib>
 #include <sstream>
 
+#include "calibrate/calibration_networks.hpp"
 #include "calibrate/fit.hpp"
 #include "io/files.hpp"
 
@@ -154,7 +155,7 @@ std::vector<Sample> read_samples_csv(const std::string &path) {
 }
 
 std::string write_residuals_csv(const Calibration &cal, const std::vector<Sample> &samples) {
-  std::string out = "op_class,dtype,source,flops,bytes,measured (s),predicted (s),error\n";
+  std::string out = "op_class,dtype,source,flops,bytes,measured (s),predicted (s),error,fitted\n";
   char buf[256];
   for (const Sample &s : samples) {
     std::snprintf(buf, sizeof buf, "%s,%s,", std::string(to_string(s.op_class)).c_str(),
@@ -169,7 +170,7 @@ std::string write_residuals_csv(const Calibration &cal, const std::vector<Sample
     } else {
       out += ",";
     }
-    out += "\n";
+    out += held_out(s) ? ",0\n" : ",1\n";
   }
   return out;
 }

@@ -18,8 +18,9 @@ std::vector<Sample> parse_samples_csv(const std::string &text, const std::string
 std::vector<Sample> read_samples_csv(const std::string &path);
 
 /// Every sample with the calibration's prediction and error (`calibrate --residuals`):
-///   op_class,dtype,source,flops,bytes,measured (s),predicted (s),error
-/// error = (predicted - measured) / measured; empty where the class was not fitted.
+///   op_class,dtype,source,flops,bytes,measured (s),predicted (s),error,fitted
+/// error = (predicted - measured) / measured; empty where the class was not fitted. fitted: 1,
+/// or 0 for a sample held out of the fit (calibration_networks.hpp, held_out).
 std::string write_residuals_csv(const Calibration &cal, const std::vector<Sample> &samples);
 
 } // namespace perfmodel::calibrate

@@ -106,3 +106,56 @@ TEST_CASE("samples timed on two threads carry the bytes read from the other core
   CHECK(two[1].cross_core_bytes == doctest::Approx(0.25 * c1_out).epsilon(0.01));
   CHECK(one[1].cross_core_bytes == 0);
 }
+
+namespace {
+
+// A calibration of the conv class alone: 100 GFLOP/s, 50 GB/s at every level, no other term.
+Calibration conv_only_calibration() {
+  Calibration cal;
+  cal.memory_levels = {{"L1", 48e3}, {"DRAM", 0}};
+  ClassCalibration cc;
+  cc.op_class = OpClass::conv;
+  cc.params.peak_flops_per_second = 1e11;
+  cc.params.bytes_per_second = {5e10, 5e10};
+  cal.classes.push_back(cc);
+  return cal;
+}
+
+Sample conv_sample(const std::string &source, double seconds) {
+  Sample s;
+  s.op_class = OpClass::conv;
+  s.flops = 1e8; // 1 ms at 100 GFLOP/s
+  s.bytes = 1e6;
+  s.gemm = GemmShape{64, 1000, 780, 1};
+  s.seconds = seconds;
+  s.source = source;
+  return s;
+}
+
+} // namespace
+
+TEST_CASE("network layers of the GEMM classes are held out of the fit and scored against it") {
+  Sample relu;
+  relu.op_class = OpClass::elementwise;
+  relu.source = "network:calib_res:r1";
+  const Sample micro = conv_sample("microbench:conv/x", 1e-3);
+  CHECK_FALSE(held_out(relu));
+  CHECK_FALSE(held_out(micro));
+  CHECK_FALSE(held_out(conv_sample("measure:resnet50:conv1", 1e-3))); // a model's own layers
+  // Three network convolutions measured 25%, 100% and 0% over the 1 ms the model gives.
+  const std::vector<Sample> all = {micro, relu, conv_sample("network:a:c1", 1.25e-3),
+                                   conv_sample("network:a:c2", 2e-3),
+                                   conv_sample("network:b:c1", 1e-3)};
+  CHECK(held_out(all[2]));
+  const auto fitted = fitted_samples(all);
+  REQUIRE(fitted.size() == 2);
+  CHECK(fitted[0].source == micro.source);
+  CHECK(fitted[1].source == relu.source);
+
+  const auto lines = held_out_report(conv_only_calibration(), all);
+  REQUIRE(lines.size() == 1); // the elementwise class is not in the calibration
+  // Errors -20%, -50%, 0%: median -20%; their sum 3 ms against 4.25 ms measured: -29.4%.
+  CHECK(lines[0] == "held out: conv/fp32, 3 network layers: median error -20.0%, their sum "
+                    "-29.4% (predicted - measured)");
+  CHECK(held_out_report(conv_only_calibration(), fitted).empty());
+}

@@ -144,3 +144,26 @@ TEST_CASE("sample files written before reuse_bytes still read, as isolated calls
   CHECK_THROWS_WITH_AS(parse_samples_csv(old + "pool,fp32,fwd,1,2,0,0,0,0,0,0,1e-3,x\n", "old.csv"),
                        "old.csv:3:1: error: expected 12 fields, found 13", InputError);
 }
+
+TEST_CASE("residuals give each sample's prediction, error and whether it was fitted") {
+  Calibration cal;
+  cal.memory_levels = {{"DRAM", 0}};
+  ClassCalibration cc;
+  cc.op_class = OpClass::elementwise;
+  cc.params.peak_flops_per_second = 1e12;
+  cc.params.bytes_per_second = {1e10}; // 1 MB: 100 us
+  cal.classes.push_back(cc);
+  Sample s;
+  s.op_class = OpClass::elementwise;
+  s.bytes = 1e6;
+  s.seconds = 8e-5;
+  s.source = "microbench:map/relu";
+  Sample held = s;
+  held.op_class = OpClass::conv; // a network layer of a class the networks do not fit
+  held.gemm = GemmShape{8, 8, 8, 1};
+  held.source = "network:calib_res:c1";
+  const std::string csv = write_residuals_csv(cal, {s, held});
+  CHECK(csv == "op_class,dtype,source,flops,bytes,measured (s),predicted (s),error,fitted\n"
+               "elementwise,fp32,microbench:map/relu,0,1000000,8e-05,0.0001,0.25,1\n"
+               "conv,fp32,network:calib_res:c1,0,1000000,8e-05,,,0\n");
+}
