@@ -40,9 +40,6 @@ inline bool gemm_runs_parallel(int64_t m, int64_t n, int64_t k, int threads) {
   return threads > 1 && m * n * k >= kGemmParallelMacs;
 }
 
-/// Rows of an im2col matrix per chunk, at least.
-inline constexpr int64_t kIm2colGrain = 4;
-
 /// Planes per chunk, at least, of a batch norm over planes of `inner` elements (about
 /// kElementwiseGrain elements per chunk).
 inline int64_t batch_norm_grain(int64_t inner) {

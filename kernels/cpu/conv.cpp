@@ -24,34 +24,62 @@ inline void valid_range(int64_t w, int64_t ow, int64_t s, int64_t p, int64_t off
     x1 = x0;
 }
 
-// Columns of one image and one group: col[(ci*kh + i)*kw + j][y*ow + x].
-void im2col(const ConvGeom &g, const float *in, int64_t cg, float *col) {
-  const int64_t rows = cg * g.kh * g.kw, plane = g.oh * g.ow;
-  parallel_for(rows, work_split::kIm2colGrain, [&](int64_t r0, int64_t r1) {
-    for (int64_t r = r0; r < r1; ++r) {
-      const int64_t ci = r / (g.kh * g.kw), i = (r / g.kw) % g.kh, j = r % g.kw;
-      const float *src = in + ci * g.h * g.w;
-      float *dst = col + r * plane;
-      int64_t x0, x1;
-      valid_range(g.w, g.ow, g.sw, g.pad_left, j * g.dw, x0, x1);
-      for (int64_t y = 0; y < g.oh; ++y) {
-        float *d = dst + y * g.ow;
-        const int64_t iy = y * g.sh - g.pad_top + i * g.dh;
-        if (iy < 0 || iy >= g.h) {
-          std::memset(d, 0, sizeof(float) * g.ow);
-          continue;
-        }
-        const float *s = src + iy * g.w - g.pad_left + j * g.dw;
-        std::fill(d, d + x0, 0.0f);
-        if (g.sw == 1)
-          std::memcpy(d + x0, s + x0, sizeof(float) * (x1 - x0));
-        else
-          for (int64_t x = x0; x < x1; ++x)
-            d[x] = s[x * g.sw];
-        std::fill(d + x1, d + g.ow, 0.0f);
+// Columns [p0, p1) of the column matrix of one image and group, on the calling thread: row
+// r = (ci*kh + i)*kw + j, column p = y*ow + x, stored at col[r * ld + (p - p0)].
+void im2col_block(const ConvGeom &g, const float *in, int64_t cg, int64_t p0, int64_t p1,
+                  float *col, int64_t ld) {
+  const int64_t rows = cg * g.kh * g.kw;
+  const int64_t y_first = p0 / g.ow, y_last = (p1 - 1) / g.ow;
+  for (int64_t r = 0; r < rows; ++r) {
+    const int64_t ci = r / (g.kh * g.kw), i = (r / g.kw) % g.kh, j = r % g.kw;
+    const float *src = in + ci * g.h * g.w;
+    int64_t x0, x1; // the output columns whose input column is inside the row
+    valid_range(g.w, g.ow, g.sw, g.pad_left, j * g.dw, x0, x1);
+    for (int64_t y = y_first; y <= y_last; ++y) {
+      // this output row's columns in [p0, p1): x in [xa, xb), stored from d
+      const int64_t xa = std::max<int64_t>(0, p0 - y * g.ow);
+      const int64_t xb = std::min<int64_t>(g.ow, p1 - y * g.ow);
+      float *d = col + r * ld + (y * g.ow + xa - p0);
+      const int64_t iy = y * g.sh - g.pad_top + i * g.dh;
+      if (iy < 0 || iy >= g.h) {
+        std::fill(d, d + (xb - xa), 0.0f);
+        continue;
       }
+      const int64_t v0 = std::clamp(x0, xa, xb), v1 = std::clamp(x1, v0, xb);
+      std::fill(d, d + (v0 - xa), 0.0f);
+      const float *s = src + iy * g.w - g.pad_left + j * g.dw;
+      if (g.sw == 1)
+        std::memcpy(d + (v0 - xa), s + v0, sizeof(float) * (v1 - v0));
+      else
+        for (int64_t x = v0; x < v1; ++x)
+          d[x - xa] = s[x * g.sw];
+      std::fill(d + (v1 - xa), d + (xb - xa), 0.0f);
     }
-  });
+  }
+}
+
+// How the product of a lowered convolution (one image and group) is split over `threads`, as
+// gemm() would split it (work_split), and the floats of one thread's slab of the workspace:
+// the columns it multiplies (a column split), or all of them (a row split, or one thread).
+struct LoweredSplit {
+  bool parallel = false, rows = false;
+  int64_t m = 0, n = 0, k = 0, column_blocks = 0, slab = 0;
+};
+
+LoweredSplit lowered_split(const ConvGeom &g, int threads) {
+  LoweredSplit s;
+  s.m = g.oc / g.groups, s.n = g.oh * g.ow, s.k = (g.c / g.groups) * g.kh * g.kw;
+  s.parallel = work_split::gemm_runs_parallel(s.m, s.n, s.k, threads);
+  s.rows = s.parallel && work_split::gemm_splits_rows(s.m, s.n, s.k, threads);
+  const int64_t vec = work_split::kGemmColumnBlock;
+  s.column_blocks = (s.n + vec - 1) / vec;
+  if (s.parallel && !s.rows) {
+    const int64_t chunks = work_split::chunks(s.column_blocks, 1, threads);
+    s.slab = s.k * std::min(s.n, (s.column_blocks + chunks - 1) / chunks * vec);
+  } else {
+    s.slab = s.k * s.n;
+  }
+  return s;
 }
 
 void add_bias(const ConvGeom &g, const float *bias, float *out) {
@@ -178,29 +206,65 @@ int64_t conv_workspace(const ConvGeom &g, bool transposed) {
     return (g.oc / g.groups) * g.kh * g.kw * g.h * g.w;
   if (conv_path(g) != ConvPath::im2col)
     return 0;
-  return (g.c / g.groups) * g.kh * g.kw * g.oh * g.ow;
+  return conv_slab(g) * num_threads();
+}
+
+int64_t conv_slab(const ConvGeom &g) {
+  return conv_path(g) == ConvPath::im2col ? lowered_split(g, num_threads()).slab : 0;
 }
 
 void conv2d(const ConvGeom &g, const float *in, const float *weight, const float *bias, float *out,
-            float *workspace) {
+            float *workspace, int64_t slab_stride) {
   const ConvPath path = conv_path(g);
   if (path == ConvPath::depthwise)
     return depthwise(g, in, weight, bias, out);
   const int64_t cg = g.c / g.groups, ocg = g.oc / g.groups, plane = g.oh * g.ow;
   const int64_t kdim = cg * g.kh * g.kw;
+  const int threads = num_threads();
+  const LoweredSplit split = lowered_split(g, threads);
+  const int64_t stride = std::max(slab_stride, split.slab);
   for (int64_t n = 0; n < g.n; ++n) {
     for (int64_t gr = 0; gr < g.groups; ++gr) {
       const float *src = in + (n * g.c + gr * cg) * g.h * g.w;
-      const float *cols = src; // 1x1 stride 1: the input already is the column matrix
-      if (path == ConvPath::im2col) {
-        im2col(g, src, cg, workspace);
-        cols = workspace;
-      }
+      const float *w_g = weight + gr * ocg * kdim;
+      const float *bias_g = bias ? bias + gr * ocg : nullptr;
+      float *out_g = out + (n * g.oc + gr * ocg) * plane;
       // out_g[ocg x plane] = clamp(W_g[ocg x kdim] * cols[kdim x plane] + bias_g): bias and
       // activation in the GEMM's epilogue, no pass of their own
-      gemm(ocg, plane, kdim, weight + gr * ocg * kdim, kdim, false, cols, plane, false,
-           out + (n * g.oc + gr * ocg) * plane, plane, false,
-           GemmEpilogue{bias ? bias + gr * ocg : nullptr, nullptr, g.clamp_lo, g.clamp_hi});
+      if (path == ConvPath::direct1x1) { // the input already is the column matrix
+        gemm(ocg, plane, kdim, w_g, kdim, false, src, plane, false, out_g, plane, false,
+             GemmEpilogue{bias_g, nullptr, g.clamp_lo, g.clamp_hi});
+        continue;
+      }
+      // Rows [r0, r1) x columns [c0, c1) of the product, on the thread that owns `slot`: it
+      // lowers those columns into its own slab of the workspace and multiplies them there
+      // (columns beyond the slab's capacity in turn).
+      auto lower_and_multiply = [&](int64_t slot, int64_t r0, int64_t r1, int64_t c0,
+                                    int64_t c1) {
+        float *slab = workspace + slot * stride;
+        const int64_t cap = std::max<int64_t>(1, stride / std::max<int64_t>(kdim, 1));
+        for (int64_t b0 = c0; b0 < c1; b0 += cap) {
+          const int64_t b1 = std::min(c1, b0 + cap), cols = b1 - b0;
+          im2col_block(g, src, cg, b0, b1, slab, cols);
+          gemm(r1 - r0, cols, kdim, w_g + r0 * kdim, kdim, false, slab, cols, false,
+               out_g + r0 * plane + b0, plane, false,
+               GemmEpilogue{bias_g ? bias_g + r0 : nullptr, nullptr, g.clamp_lo, g.clamp_hi});
+        }
+      };
+      using namespace work_split;
+      if (!split.parallel) {
+        lower_and_multiply(0, 0, ocg, 0, plane);
+      } else if (split.rows) { // every thread lowers all the columns for its rows
+        parallel_for(ocg, kGemmRowGrain, [&](int64_t r0, int64_t r1) {
+          lower_and_multiply(chunk_of(r0, ocg, kGemmRowGrain, threads), r0, r1, 0, plane);
+        });
+      } else { // every thread lowers the columns it multiplies
+        const int64_t vec = kGemmColumnBlock, blocks = split.column_blocks;
+        parallel_for(blocks, 1, [&](int64_t v0, int64_t v1) {
+          lower_and_multiply(chunk_of(v0, blocks, 1, threads), 0, ocg, v0 * vec,
+                             std::min(plane, v1 * vec));
+        });
+      }
     }
   }
 }

@@ -30,13 +30,24 @@ enum class ConvPath { im2col, direct1x1, depthwise };
 ConvPath conv_path(const ConvGeom &g);
 std::string_view to_string(ConvPath p);
 
-/// Scratch floats conv2d()/conv_transpose2d() need (im2col / col2im columns of one group).
+/// Scratch floats conv2d()/conv_transpose2d() need under the current thread count (im2col: one
+/// slab per thread, conv_slab; col2im: the columns of one group).
 int64_t conv_workspace(const ConvGeom &g, bool transposed);
 
+/// Floats of one thread's slab of an im2col workspace (0 for the other paths): the columns of
+/// the lowered matrix that thread multiplies, or all of them when the product splits its rows
+/// (each thread then lowers the whole matrix for itself).
+int64_t conv_slab(const ConvGeom &g);
+
 /// out[n, oc, oh, ow] = sum over the window of in * weight (+ bias[oc] when bias != nullptr).
-/// `workspace` must hold conv_workspace(g, false) floats.
+/// The im2col path: each thread lowers the columns of the product it computes into its own slab
+/// of `workspace`, thread t at workspace + t * stride, stride = max(slab_stride, conv_slab(g)),
+/// so that no line of the workspace is ever written by one core and read by another (a
+/// workspace shared that way made the next lowering up to 1.5x slower on two cores:
+/// docs/measure.md, "The im2col workspace"). `workspace` must hold num_threads() * stride
+/// floats; layers that share one workspace pass one slab_stride, so each slab keeps its thread.
 void conv2d(const ConvGeom &g, const float *in, const float *weight, const float *bias, float *out,
-            float *workspace);
+            float *workspace, int64_t slab_stride = 0);
 
 /// Transposed convolution (the gradient of conv2d w.r.t. its input): GEMM + col2im.
 /// `workspace` must hold conv_workspace(g, true) floats.

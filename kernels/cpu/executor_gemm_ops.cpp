@@ -4,6 +4,7 @@
 #include "kernels/cpu/conv.hpp"
 #include "kernels/cpu/gemm.hpp"
 #include "kernels/cpu/layer_context.hpp"
+#include "kernels/cpu/parallel.hpp"
 #include "kernels/cpu/pool.hpp"
 
 namespace perfmodel::kernels::cpu::detail {
@@ -55,7 +56,12 @@ void prep_conv(LayerContext &c, bool transposed) {
     c.p.path = path == ConvPath::im2col      ? "im2col+gemm"
                : path == ConvPath::direct1x1 ? "gemm"
                                              : "depthwise";
-    c.p.run = [=] { conv2d(geo, in, wt, bias, out, scratch ? scratch->data() : own_ws); };
+    // One slab per thread at the same offset in every layer that shares the scratch (its
+    // size / threads: the largest slab of them all), so a slab's lines stay with its thread.
+    c.p.run = [=] {
+      conv2d(geo, in, wt, bias, out, scratch ? scratch->data() : own_ws,
+             scratch ? int64_t(scratch->size()) / num_threads() : 0);
+    };
   }
 }
 

@@ -7,7 +7,8 @@
 // chunks; a GEMM splits the rows of each image's product or its columns in 16-wide blocks
 // (gemm_splits_rows), and runs on one thread when it is small
 // (kernels/cpu/gemm.cpp); streaming ops split contiguous elements or planes
-// (kernels/cpu/elementwise.cpp, pool.cpp, normalize.cpp, conv.cpp's depthwise and im2col).
+// (kernels/cpu/elementwise.cpp, pool.cpp, normalize.cpp, conv.cpp's depthwise); an im2col
+// lowers the columns of the product its thread computes (conv.cpp).
 // The buffers outputs reuse: perfmodel/buffer_plan.hpp.
 #include <algorithm>
 #include <array>
@@ -43,7 +44,7 @@ struct Split {
   } kind = units;
   int64_t unit = 1, units_count = 1, grain = 1; // units
   int64_t m = 0, n = 0, k = 0;                 // gemm_*: the product's dimensions
-  int64_t plane = 1, channels = 1, taps = 1;   // im2col: h*w, channels per group, kh*kw
+  int64_t plane = 1, in_h = 1, in_w = 1, out_h = 1, out_w = 1; // im2col: input h*w, h, w, output h, w
 };
 
 bool gemm_parallel(const Split &s, int threads) {
@@ -80,9 +81,17 @@ int owner(const Split &s, int64_t e, int threads) {
                ? chunk_of(e / s.k, s.m, kGemmRowGrain, threads)
                : kEveryThread;
   case Split::im2col: {
-    // A channel's kh*kw rows of the column matrix; the middle one stands for them.
-    const int64_t c = (e / s.plane) % s.channels;
-    return chunk_of(c * s.taps + s.taps / 2, s.channels * s.taps, kIm2colGrain, threads);
+    // Each thread lowers the columns of the product it computes (conv.cpp): all of them where
+    // the product splits its rows; else the input pixel's output position (scaled to the
+    // output plane) stands for the columns that read it.
+    if (!gemm_parallel(s, threads))
+      return 0;
+    if (gemm_splits_rows(s.m, s.n, s.k, threads))
+      return kEveryThread;
+    const int64_t p = e % s.plane, y = p / s.in_w, x = p % s.in_w;
+    const int64_t oy = std::min(s.out_h - 1, y * s.out_h / s.in_h);
+    const int64_t ox = std::min(s.out_w - 1, x * s.out_w / s.in_w);
+    return gemm_column_thread(s, oy * s.out_w + ox, threads);
   }
   }
   return 0;
@@ -229,10 +238,12 @@ std::optional<Split> reader_split(const Graph &g, const Layer &l, size_t index) 
       s.kind = Split::gemm_b;
       return s;
     }
-    s.kind = Split::im2col;
-    s.plane = (*in)[2] * (*in)[3];
-    s.channels = (*in)[1] / c.groups;
-    s.taps = c.kernel[0] * c.kernel[1];
+    s.kind = Split::im2col; // the lowered product of one image and group
+    s.in_h = (*in)[2], s.in_w = (*in)[3], s.out_h = (*out)[2], s.out_w = (*out)[3];
+    s.plane = s.in_h * s.in_w;
+    s.m = (*out)[1] / c.groups;
+    s.n = s.out_h * s.out_w;
+    s.k = (*in)[1] / c.groups * c.kernel[0] * c.kernel[1];
     return s;
   }
   case OpKind::linear: {
@@ -270,7 +281,7 @@ double cross_fraction(const Split &writer, const Split &reader, int64_t numel, i
 // The fields that decide a split, for memoising cross_fraction (networks repeat their shapes).
 auto key_of(const Split &s) {
   return std::tuple(int(s.kind), s.unit, s.units_count, s.grain, s.m, s.n, s.k, s.plane,
-                    s.channels, s.taps);
+                    s.in_h, s.in_w, s.out_h, s.out_w);
 }
 
 } // namespace

@@ -12,9 +12,10 @@ using perfmodel::test::make_layer;
 
 namespace {
 
-Layer conv3x3(const std::string &name, int64_t out) {
+Layer conv3x3(const std::string &name, int64_t out, const std::string &input = "x") {
   return make_layer(name, "conv2d",
-                    {{"out_channels", out}, {"kernel", int64_t(3)}, {"pad", int64_t(1)}});
+                    {{"out_channels", out}, {"kernel", int64_t(3)}, {"pad", int64_t(1)}},
+                    {input});
 }
 
 double bytes_of_tensor(const Graph &g, const std::string &name) {
@@ -130,4 +131,19 @@ TEST_CASE("the calibrated model adds cross-core bytes at their rate, except from
   f.reuse_bytes = 0;
   cal.classes[0].params.cross_core_bytes_per_second = 0; // a calibration without the term
   CHECK(calibrated_time(cal, hw, f).seconds == doctest::Approx(8e6 / 2e11));
+}
+
+TEST_CASE("an im2col lowers the columns its thread multiplies: a quarter, or half on a row split") {
+  // The ReLU's thread 0 writes channels 0-31. A 64 x 3136 product splits columns: thread 0
+  // lowers the top half of every plane, half of it written by the other core (a quarter of the
+  // input). A 512 x 196 product splits rows: each thread lowers all of the input, half of it
+  // the other's.
+  const Graph cols = make_graph({{"x", {1, 64, 56, 56}}},
+                                {make_layer("r", "relu", {}, {"x"}), conv3x3("c", 64, "r")});
+  CHECK(input_cross_core_bytes(cols, 2)[1] ==
+        doctest::Approx(0.25 * bytes_of_tensor(cols, "r")).epsilon(0.02));
+  const Graph rows = make_graph({{"x", {1, 512, 14, 14}}},
+                                {make_layer("r", "relu", {}, {"x"}), conv3x3("c", 512, "r")});
+  CHECK(input_cross_core_bytes(rows, 2)[1] ==
+        doctest::Approx(0.5 * bytes_of_tensor(rows, "r")).epsilon(0.02));
 }

@@ -7,6 +7,7 @@
 #include <stdexcept>
 
 #include "kernels/cpu/buffer_pool.hpp"
+#include "kernels/cpu/parallel.hpp"
 #include "kernels/cpu/executor.hpp"
 #include "test/kernels/test_layer.hpp"
 
@@ -77,6 +78,7 @@ Graph small_net() {
 
 TEST_CASE("executor with reused buffers computes what it computes with a buffer per tensor") {
   const Graph g = small_net();
+  ThreadCountScope two(2); // the workspaces below are two threads' slabs
   Executor distinct(g, 4, BufferPlan::distinct);
   Executor reuse(g, 4, BufferPlan::reuse);
   distinct.run_all();
@@ -87,9 +89,11 @@ TEST_CASE("executor with reused buffers computes what it computes with a buffer 
   CHECK(std::memcmp(a.ptr(), b.ptr(), sizeof(float) * size_t(a.size())) == 0);
   // Fewer bytes, and some buffer holds two tensors whose lives do not overlap.
   CHECK(reuse.activation_bytes() < distinct.activation_bytes());
-  // Workspaces: c1, c0 and ct's im2col / col2im matrices each (distinct), the largest (reuse).
-  CHECK(distinct.workspace_bytes() == 4 * (8 * 9 * 144 + 8 * 25 * 144 + 4 * 2 * 2 * 144));
-  CHECK(reuse.workspace_bytes() == 4 * (8 * 25 * 144));
+  // Workspaces: c1's and c0's im2col slabs, one per thread, and ct's col2im matrix each
+  // (distinct), the largest (reuse). c1 and c0 split the 144 columns of their products in 9
+  // blocks of 16, 5 blocks (80 columns) for the first thread: a slab of k x 80 each.
+  CHECK(distinct.workspace_bytes() == 4 * (2 * 8 * 9 * 80 + 2 * 8 * 25 * 80 + 4 * 2 * 2 * 144));
+  CHECK(reuse.workspace_bytes() == 4 * (2 * 8 * 25 * 80));
   std::set<const Buffer *> seen;
   bool shared = false;
   for (const auto &l : g.layers)

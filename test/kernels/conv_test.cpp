@@ -102,8 +102,45 @@ TEST_CASE("conv_transpose2d matches the reference (stride, pad, dilation, groups
 }
 
 TEST_CASE("a large conv split across threads gives the single-thread answer") {
+  ThreadCountScope two(2);
+  // The product (32 x 400 x 144) splits its columns: 25 blocks of 16, 13 (208 columns) for the
+  // first thread, each thread lowering its own columns into a slab of 144 x 208.
   const ConvGeom g = make(1, 16, 20, 20, 32, 3, 1, 1, 1, 1);
   CHECK(run_conv(g, false, true) < 1e-3);
-  CHECK(conv_workspace(g, false) == 16 * 9 * 20 * 20);
+  CHECK(conv_slab(g) == 16 * 9 * 208);
+  CHECK(conv_workspace(g, false) == 2 * 16 * 9 * 208);
+  // Output rows cut by the column blocks (ow 7), strides, dilation and groups.
+  CHECK(run_conv(make(2, 12, 29, 29, 24, 3, 2, 2, 2, 2), false, true) < 1e-3);
+  // A product with as many output channels as columns splits its rows: each thread lowers
+  // all the columns (128 x 64 x 576).
+  const ConvGeom rows = make(1, 64, 8, 8, 128, 3, 1, 1, 1, 1);
+  CHECK(run_conv(rows, false, true) < 1e-3);
+  CHECK(conv_workspace(rows, false) == 2 * 64 * 9 * 64);
   CHECK(conv_workspace(make(1, 16, 20, 20, 32, 1, 1, 0, 1, 1), false) == 0);
+  {
+    ThreadCountScope one(1);
+    CHECK(conv_workspace(g, false) == 16 * 9 * 20 * 20); // one slab of the whole matrix
+    CHECK(run_conv(g, false, true) < 1e-3);
+  }
+}
+
+TEST_CASE("slabs at a shared stride, or too small for a serial caller, give the same answer") {
+  ThreadCountScope two(2);
+  const ConvGeom g = make(1, 16, 20, 20, 32, 3, 1, 1, 1, 1);
+  Tensor in = random_tensor({1, 16, 20, 20}, 11), wt = random_tensor({32, 16, 3, 3}, 12);
+  Tensor bias = random_tensor({32}, 13);
+  const auto expect = ref::conv2d(to_ref(g), in.ptr(), wt.ptr(), bias.ptr());
+  // Layers sharing one workspace pass the largest slab as the stride.
+  const int64_t stride = conv_slab(g) + 1000;
+  Tensor ws = zero_tensor({2 * stride}), out = zero_tensor({1, 32, 20, 20});
+  conv2d(g, in.ptr(), wt.ptr(), bias.ptr(), out.ptr(), ws.ptr(), stride);
+  CHECK(ref::max_abs_diff(out.ptr(), expect.data(), expect.size()) < 1e-3);
+  // Called inside a parallel_for job, the split runs serially on one thread: it lowers all 400
+  // columns through its 208-column slab in turns.
+  Tensor out2 = zero_tensor({1, 32, 20, 20});
+  parallel_for(2, 1, [&](int64_t b, int64_t) {
+    if (b == 0)
+      conv2d(g, in.ptr(), wt.ptr(), bias.ptr(), out2.ptr(), ws.ptr());
+  });
+  CHECK(ref::max_abs_diff(out2.ptr(), expect.data(), expect.size()) < 1e-3);
 }
