@@ -115,11 +115,12 @@ void BM_ConvCacheState(benchmark::State &st) {
 
 void conv_args(benchmark::internal::Benchmark *b) {
   // ResNet-50's 1x1 (64->256 at 56x56, 256->1024 at 14x14) and 3x3 (128 at 28x28, 256 at
-  // 14x14) convolutions: output evicted or as left; a 3x3's workspace as well, on 2 and 1 threads.
+  // 14x14) convolutions, and a narrow 3x3 (24 at 80x80, a 5.5 MB workspace): output evicted or
+  // as left; a 3x3's workspace as well, on 2 and 1 threads.
   for (auto [c, hw, oc] : {std::tuple{64, 56, 256}, {256, 14, 1024}})
     for (int out_state : {0, 1})
       b->Args({c, hw, oc, 1, out_state, 0, 2});
-  for (auto [c, hw] : {std::pair{128, 28}, {256, 14}})
+  for (auto [c, hw] : {std::pair{128, 28}, {256, 14}, {24, 80}})
     for (int threads : {2, 1})
       for (auto [out_state, ws_state] : {std::pair{0, 0}, {1, 0}, {1, 1}})
         b->Args({c, hw, c, 3, out_state, ws_state, threads});

@@ -28,6 +28,12 @@ constexpr double kMinSampleSeconds = 2e-4; // short kernels repeat inside one sa
 // Timed runs per case when MicrobenchOptions::iters is 0 (over all rounds in run_cases).
 int default_iters(const MicrobenchOptions &opts) { return opts.quick ? 5 : 15; }
 
+// Rounds when MicrobenchOptions::rounds is 0: nine for the full plan (two runs per case each),
+// one for --quick. With three, fresh calibrations on the shared host scored 14-51 of 64
+// targets on the same 32 measured networks, with nine 40-51 in four of five (docs/calibration.md,
+// "Rounds").
+int default_rounds(const MicrobenchOptions &opts) { return opts.quick ? 1 : 9; }
+
 std::atomic<float> g_sink{0}; // results of read/fma kernels land here so they are not elided
 
 Buffer filled(int64_t n, float v) {
@@ -66,10 +72,10 @@ Span span(Tensor &t) { return {t.ptr(), t.size()}; }
 // takes a buffer freed a layer or two before, still in cache (evicting it made the 1x1
 // convolutions 2-5% slower than the same calls with it cached; in eight A/B cycles fits on
 // evicted outputs predicted ResNet-50's 1x1 convolutions 7% slow on average, against 2%). The
-// workspace is evicted although the network's lowered convolutions share one: with it as the
-// previous call left it, both cores hold its lines and a 3x3 convolution took 17-24% longer
-// (two threads), which predicted ResNet-50's 3x3 convolutions 6-22% slow (docs/calibration.md,
-// "Outputs and workspaces").
+// workspace is evicted: each thread lowers into a slab of its own (conv.hpp), which a network's
+// next lowered convolution finds as that thread left it, and a fit on evicted workspaces
+// predicts the calibration networks' lowered convolutions (held out of the fit) within a few
+// percent, summed (docs/calibration.md, "Outputs and workspaces").
 //
 // Not emulated: the dirty lines earlier layers leave behind. Filling the cache with dirty lines
 // first made maps 30-50% slower than the same maps inside a ResNet-50 pass (half the LLC dirty:
@@ -335,7 +341,7 @@ BenchResult run_bench(const BenchCase &c, const MicrobenchOptions &opts) {
 
 std::vector<BenchResult> run_cases(const std::vector<BenchCase> &cases,
                                    const MicrobenchOptions &opts) {
-  const int rounds = std::max(1, opts.rounds > 0 ? opts.rounds : (opts.quick ? 1 : 3));
+  const int rounds = std::max(1, opts.rounds > 0 ? opts.rounds : default_rounds(opts));
   const int most = rounds + std::max(0, opts.extra_rounds);
   const int iters = opts.iters > 0 ? opts.iters : default_iters(opts);
   MicrobenchOptions per_round = opts;

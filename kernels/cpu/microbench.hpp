@@ -72,7 +72,7 @@ struct MicrobenchOptions {
   int iters = 0;      // timed runs per case over all rounds (0 = 15, 5 with --quick)
   /// The cases run this many times in turn, iters / rounds timed runs each time; each case's
   /// `time` covers the samples of every round and `rounds` keeps each round's statistics
-  /// (0 = 3 for the full plan, 1 for --quick).
+  /// (0 = 9 for the full plan, 1 for --quick).
   /// Spreading a case over the whole run averages out the seconds-long slow spells of a shared
   /// host (2x on memory-bound kernels on the VM) instead of catching one of them whole.
   int rounds = 0;

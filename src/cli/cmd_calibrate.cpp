@@ -328,7 +328,7 @@ void register_calibrate(CLI::App& app, Runner& run) {
       ->check(CLI::NonNegativeNumber);
   cmd->add_option("--rounds", a->rounds,
                   "Microbenchmarks: run the plan this many times in turn, iters/rounds runs per "
-                  "case each time (0 = 3, or 1 with --quick)")
+                  "case each time (0 = 9, or 1 with --quick)")
       ->check(CLI::Range(0, 100));
   cmd->add_option("--statistic", a->statistic,
                   "Microbenchmarks: fit the median of each case's runs, their 20th percentile "

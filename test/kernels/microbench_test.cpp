@@ -219,3 +219,22 @@ TEST_CASE("probe_host measures the FMA rate, a DRAM read bandwidth and a cross-c
   ThreadCountScope one(1); // no other core to read from
   CHECK(probe_host(2).cross_core_bytes_per_second == 0);
 }
+
+TEST_CASE("run_cases defaults to nine rounds for the full plan and one for the quick one") {
+  for (bool quick : {false, true}) {
+    MicrobenchOptions o;
+    o.quick = quick;
+    o.warmup = 1;
+    o.iters = 9;
+    int boundaries = 0;
+    o.at_round_boundary = [&] {
+      ++boundaries;
+      return true;
+    };
+    const auto results = run_cases({small_gemm("gemm/a")}, o);
+    REQUIRE(results.size() == 1);
+    CAPTURE(quick);
+    CHECK(boundaries == (quick ? 2 : 10)); // before the first round and after each one
+    CHECK(results[0].rounds.size() == (quick ? 0u : 9u));
+  }
+}
