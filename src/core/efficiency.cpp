@@ -147,6 +147,21 @@ bool pool_covers_plane(const Graph &g, const Layer &layer) {
          w.dilation == std::array<int64_t, 2>{1, 1} && w.pad[0] == 0 && w.pad[1] == 0;
 }
 
+// Whether a windowed pool maps every element to itself: a 1x1 window at stride 1, unpadded, the
+// output the input's size (PyTorch's adaptive pool to the input's own size, VGG-16's 7x7 -> 7x7).
+// The CPU executor runs it as a copy (kernels/cpu/pool.cpp is_identity).
+bool pool_is_identity(const Graph &g, const Layer &layer) {
+  if (layer.inputs.empty() || layer.outputs.empty() || !g.tensors.count(layer.inputs[0]) ||
+      !g.tensors.count(layer.outputs[0]))
+    return false;
+  const Shape &in = g.tensor(layer.inputs[0]).shape, &out = g.tensor(layer.outputs[0]).shape;
+  if (in.size() != 4 || out.size() != 4 || out[2] != in[2] || out[3] != in[3])
+    return false;
+  const Window2d w = window_attrs(layer.attrs, true);
+  return w.kernel == std::array<int64_t, 2>{1, 1} && w.stride == std::array<int64_t, 2>{1, 1} &&
+         w.pad == std::array<int64_t, 4>{0, 0, 0, 0};
+}
+
 } // namespace
 
 OpClass op_class_of(const Graph &g, const Layer &layer) {
@@ -178,6 +193,8 @@ OpClass op_class_of(const Graph &g, const Layer &layer) {
     return OpClass::norm;
   case OpKind::max_pool:
   case OpKind::avg_pool:
+    if (pool_is_identity(g, layer))
+      return OpClass::data_movement; // a copy
     return pool_covers_plane(g, layer) ? OpClass::reduce : OpClass::pool;
   case OpKind::global_avg_pool:
   case OpKind::global_max_pool:

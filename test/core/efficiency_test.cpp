@@ -138,6 +138,19 @@ TEST_CASE("windowed pools and global pools / reductions are different classes") 
   CHECK(op_class_of(g, g.layers[2]) == OpClass::pool); // its window reaches into padding
   REQUIRE(g.tensor("bottom_pad").shape == Shape{1, 8, 1, 1});
   CHECK(op_class_of(g, g.layers[3]) == OpClass::reduce);
+  // A 1x1 window at stride 1, unpadded (VGG-16's adaptive 7x7 -> 7x7 pool): the executor's copy.
+  Layer same = mp;
+  same.name = "same";
+  same.op = OpKind::avg_pool, same.op_name = "avgpool";
+  same.attrs.set("kernel", std::vector<int64_t>{1, 1});
+  same.attrs.set("stride", std::vector<int64_t>{1, 1});
+  Layer strided = same; // a 1x1 window at stride 2 subsamples: still a pool
+  strided.name = "strided";
+  strided.attrs.set("stride", std::vector<int64_t>{2, 2});
+  g.layers = {same, strided};
+  infer_shapes(g);
+  CHECK(op_class_of(g, g.layers[0]) == OpClass::data_movement);
+  CHECK(op_class_of(g, g.layers[1]) == OpClass::pool);
 }
 
 TEST_CASE("conv layers: dense, depthwise and lowered bytes") {
