@@ -63,21 +63,20 @@ void im2col_block(const ConvGeom &g, const float *in, int64_t cg, int64_t p0, in
 // the columns it multiplies (a column split), or all of them (a row split, or one thread).
 struct LoweredSplit {
   bool parallel = false, rows = false;
-  int64_t m = 0, n = 0, k = 0, column_blocks = 0, slab = 0;
+  int64_t column_blocks = 0, slab = 0;
 };
 
 LoweredSplit lowered_split(const ConvGeom &g, int threads) {
-  LoweredSplit s;
-  s.m = g.oc / g.groups, s.n = g.oh * g.ow, s.k = (g.c / g.groups) * g.kh * g.kw;
-  s.parallel = work_split::gemm_runs_parallel(s.m, s.n, s.k, threads);
-  s.rows = s.parallel && work_split::gemm_splits_rows(s.m, s.n, s.k, threads);
+  const int64_t m = g.oc / g.groups, n = g.oh * g.ow, k = (g.c / g.groups) * g.kh * g.kw;
   const int64_t vec = work_split::kGemmColumnBlock;
-  s.column_blocks = (s.n + vec - 1) / vec;
+  LoweredSplit s;
+  s.parallel = work_split::gemm_runs_parallel(m, n, k, threads);
+  s.rows = s.parallel && work_split::gemm_splits_rows(m, n, k, threads);
+  s.column_blocks = (n + vec - 1) / vec;
+  s.slab = k * n;
   if (s.parallel && !s.rows) {
     const int64_t chunks = work_split::chunks(s.column_blocks, 1, threads);
-    s.slab = s.k * std::min(s.n, (s.column_blocks + chunks - 1) / chunks * vec);
-  } else {
-    s.slab = s.k * s.n;
+    s.slab = k * std::min(n, (s.column_blocks + chunks - 1) / chunks * vec);
   }
   return s;
 }

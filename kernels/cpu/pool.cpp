@@ -185,7 +185,8 @@ bool covers_plane(const PoolGeom &g) {
 }
 
 // A 1x1 window at stride 1 without padding maps every element to itself (PyTorch's adaptive
-// pools to the input's own size export this way, e.g. VGG-16's 7x7 -> 7x7): a copy.
+// pools to the input's own size export this way, e.g. VGG-16's 7x7 -> 7x7): a copy, which
+// perfmodel::op_class_of classes `data_movement` by the same rule.
 static bool is_identity(const PoolGeom &g) {
   return g.kh == 1 && g.kw == 1 && g.sh == 1 && g.sw == 1 && g.pad_top == 0 &&
          g.pad_left == 0 && g.oh == g.h && g.ow == g.w;

@@ -44,7 +44,8 @@ struct Split {
   } kind = units;
   int64_t unit = 1, units_count = 1, grain = 1; // units
   int64_t m = 0, n = 0, k = 0;                 // gemm_*: the product's dimensions
-  int64_t plane = 1, in_h = 1, in_w = 1, out_h = 1, out_w = 1; // im2col: input h*w, h, w, output h, w
+  // im2col: the input plane (h*w), its height and width, the output's height and width
+  int64_t plane = 1, in_h = 1, in_w = 1, out_h = 1, out_w = 1;
 };
 
 bool gemm_parallel(const Split &s, int threads) {
