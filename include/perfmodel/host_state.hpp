@@ -1,8 +1,9 @@
-// The state of a shared host at one moment, as two probe figures, and how far it drifted from
+// The state of a shared host at one moment, as four probe figures, and how far it drifted from
 // the state a calibration was taken in (docs/measure.md, "Host state").
 #pragma once
 
 #include <optional>
+#include <utility>
 #include <vector>
 
 namespace perfmodel {
@@ -18,6 +19,11 @@ struct HostState {
   double dram_bytes_per_second = 0; // a read sweep over a working set well beyond the LLC
   /// Each thread reads the block another thread has just written (0: not probed, one thread).
   double cross_core_bytes_per_second = 0;
+  /// A 3x3 convolution through the executor's im2col path on every thread (0: not probed, a
+  /// calibration from before this probe). It sees what the FMA probe does not: a neighbour
+  /// contending for the caches and memory bus slows the network's convolutions by a third
+  /// while the FMA chains, which touch no memory, keep their rate.
+  double conv_flops_per_second = 0;
 };
 
 /// A measurement whose compute probe drifts further than this from the calibration's was taken
@@ -36,6 +42,15 @@ inline constexpr double kHostComputeTolerance = 0.10;
 /// core's cache).
 inline constexpr double kHostCrossCoreTolerance = 0.25;
 
+/// A measurement whose convolution probe drifts further than this from the calibration's ran
+/// in a slow spell of the host's caches or memory bus (a neighbour's traffic) that the FMA probe
+/// does not see. In 50 ResNet-50 measurements in a row (2026-11-25, 03:43-03:49Z) the probe
+/// taken after the passes read 193-254 GFLOP/s while the passes took 41-45 ms, and 143-185
+/// (mostly 165-185) while they took 50-58 ms: the spells cost the network about what they cost
+/// the probe (+20%), and last from tens of seconds to minutes. Within one state the probe holds
+/// within +-5%, so 10% separates the two.
+inline constexpr double kHostConvTolerance = 0.10;
+
 /// A compute probe below this fraction of the machine's undisturbed FMA rate (the hardware
 /// spec's fp32 vector peak, measured on an idle machine) finds the host disturbed: on the 2-core
 /// VM the rate halves for minutes at a time (the two vCPUs on the two threads of one core, or a
@@ -53,13 +68,42 @@ struct HostDrift {
   double compute = 0;
   double memory = 0;
   double cross_core = 0;
+  double conv = 0;
   /// How far from the reference, in tolerances: max(|compute| / kHostComputeTolerance,
-  /// |cross_core| / kHostCrossCoreTolerance). The memory drift is not judged (above).
+  /// |cross_core| / kHostCrossCoreTolerance, |conv| / kHostConvTolerance). The memory drift is
+  /// not judged (above).
   double severity() const;
-  /// compute beyond kHostComputeTolerance or cross_core beyond kHostCrossCoreTolerance
+  /// compute, cross_core or conv beyond its tolerance (severity() > 1)
   bool beyond_tolerance() const;
 };
 HostDrift host_drift(const HostState &reference, const HostState &now);
+
+/// A measurement's probes before and after its timed runs, each with the faster of the two
+/// convolution figures: a probe taken early in a process came out at a third to a half of its
+/// convolution rate now and then (one vCPU taken away for tens of milliseconds; in 50 ResNet-50
+/// measurements, 7 probes before the passes and 1 after them), while a slow spell, which lasts
+/// longer than a measurement, slows both. Absent probes stay absent.
+std::pair<std::optional<HostState>, std::optional<HostState>>
+with_faster_conv(std::optional<HostState> before, std::optional<HostState> after);
+
+/// Whether a measurement probed before and after its timed runs ran in another state than the
+/// calibration's: either probe (with_faster_conv) beyond tolerance.
+bool measurement_changed(const HostState &reference, const std::optional<HostState> &before,
+                         const std::optional<HostState> &after);
+
+/// Whether the host's state changed during a calibration whose probes' median is `median`:
+/// a probe's cross-core drift beyond its tolerance (the vCPUs moved to another placement, which
+/// changes what the fit sees for minutes); over a third of the probes' compute or convolution
+/// drifts beyond theirs; or fewer than two thirds of the convolution figures within half their
+/// tolerance of the median (within one state they hold within +-5%; a calibration that ran half
+/// in a slow spell has two clusters 15-20% apart and a median between them: at 04:14Z on
+/// 2026-11-25, five probes at 207-223 GFLOP/s and five at 178-192, two of them beyond 10% of
+/// the median, two within 5%). The fit takes each microbenchmark's median round, which a
+/// disturbance over fewer rounds does not move; a round beside a probe whose FMA rate is under
+/// kSteadyComputeFraction of the spec's does not count at all. Single probes dip (in three
+/// calibrations at 03:56Z, one FMA probe of 11-12 in each at 11-18% under the median, the
+/// others within 5%).
+bool calibration_changed(const HostState &median, const std::vector<HostState> &probes);
 
 /// The median of each figure over several probes (a steadier reference than any one of them).
 HostState median_state(const std::vector<HostState> &probes);
@@ -67,8 +111,8 @@ HostState median_state(const std::vector<HostState> &probes);
 /// Of several calibrations' host states (nullopt: a calibration without probes), the index of
 /// the one `now` drifted least from (smallest severity; the first of equals); nullopt when none
 /// has a state. `measure` with several --calibration files predicts with that one, so that a
-/// host that changes state (on the 2-core VM: the vCPUs' placement) is predicted by a
-/// calibration taken in the state it is in.
+/// host that changes state (on the 2-core VM: the vCPUs' placement, the caches' slow spells) is
+/// predicted by a calibration taken in the state it is in.
 std::optional<size_t> nearest_state(const std::vector<std::optional<HostState>> &references,
                                     const HostState &now);
 

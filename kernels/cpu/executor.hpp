@@ -77,8 +77,9 @@ struct MeasureOptions {
   uint64_t seed = 1;
   /// Memory of layer outputs (buffer_pool.hpp): reused as inference runtimes do, by default.
   BufferPlan buffers = BufferPlan::reuse;
-  /// Run the host probe (host_probe.hpp) just before the first timed pass and just after the
-  /// last one, so that a report can say whether the host was in its calibrated state.
+  /// Run the host probe (host_probe.hpp) before the timed runs (in-network: before the last
+  /// warm-up pass, which warms the caches again) and just after the last one, so that a report
+  /// can say whether the host was in its calibrated state.
   bool probe_host = false;
   /// Called before each layer is timed: (index, count, layer name).
   std::function<void(size_t, size_t, const std::string &)> progress;

@@ -1,11 +1,12 @@
-// The host probe: three short microbenchmarks that say what state a shared host is in right now
+// The host probe: four short microbenchmarks that say what state a shared host is in right now
 // (FMA rate on every thread, DRAM read bandwidth, the rate at which a thread reads what another
-// one just wrote). `calibrate` stores them in the calibration, `measure` takes them before and
+// one just wrote, a convolution through the executor's im2col path). `calibrate` stores them in the calibration, `measure` takes them before and
 // after its passes and reports the drift (docs/measure.md, "Host state").
 #pragma once
 
 #include <cstdint>
 
+#include "kernels/cpu/microbench.hpp"
 #include "perfmodel/host_state.hpp"
 
 namespace perfmodel::kernels::cpu {
@@ -24,9 +25,18 @@ inline constexpr int64_t kCrossCoreBlockBytes = int64_t(512) << 10;
 /// come through the shared L3; on different ones, through the I/O die at a third of the rate.
 double cross_core_read_bytes_per_second(int rounds);
 
+/// The convolution of the conv probe: the plan's conv/im2col/n1c48h40o96k3s1 case (48 -> 96
+/// channels, 3x3, 40x40, "same" padding; 133 MFLOP, 0.5-0.8 ms on the 2-core VM). Its lowered
+/// matrix (2.8 MB) lives in the L2 and L3, as a network's convolutions do.
+BenchCase conv_probe_case();
+
 /// Runs the fma/fp32 case and a read sweep over kHostProbeDramBytes on every thread of the pool
 /// (`runs` timed runs each after one warm-up) and the cross-core probe (3 x `runs` rounds), and
-/// returns the rates of their medians. About 60 ms on the 2-core VM, most of it the DRAM sweeps.
+/// returns the rates of their medians; and the conv probe before and after them (`runs` timed
+/// runs each after one warm-up), the faster of its two medians: a dip of a few milliseconds (one
+/// vCPU taken away, seen in one of 3-4 probes inside `measure`) halves one of them now and
+/// then, while the slow spells it is there to see last minutes. About 70 ms on the 2-core VM,
+/// most of it the DRAM sweeps.
 HostState probe_host(int runs = 7);
 
 } // namespace perfmodel::kernels::cpu

@@ -138,24 +138,26 @@ std::vector<calibrate::Sample> microbenchmark_samples(const CalibrateArgs& a, co
                  "beside them were run again (at most %d more)\n",
                  probes.size() - steady.size(), probes.size(), mo.extra_rounds);
   std::string listed;
-  bool moved = false;
   for (const HostState& p : probes) {
-    char buf[96];
-    std::snprintf(buf, sizeof buf, "%s%.3g/%.3g/%.3g", listed.empty() ? "" : ", ",
-                  p.fp32_flops_per_second, p.dram_bytes_per_second, p.cross_core_bytes_per_second);
+    char buf[128];
+    std::snprintf(buf, sizeof buf, "%s%.3g/%.3g/%.3g/%.3g", listed.empty() ? "" : ", ",
+                  p.fp32_flops_per_second, p.dram_bytes_per_second, p.cross_core_bytes_per_second,
+                  p.conv_flops_per_second);
     listed += buf;
-    moved = moved || host_drift(*cal.host_state, p).beyond_tolerance();
   }
+  const bool moved = calibration_changed(*cal.host_state, probes);
   std::fprintf(stderr,
-               "calibrate: host probes (fp32 FMA FLOP/s / DRAM read B/s / cross-core read B/s): "
-               "%s\n",
+               "calibrate: host probes (fp32 FMA FLOP/s / DRAM read B/s / cross-core read B/s / "
+               "conv FLOP/s): %s\n",
                listed.c_str());
   if (moved)
     std::fprintf(stderr,
                  "calibrate: warning: the host's state changed during calibration (a probe's "
-                 "compute beyond %.0f%% or cross-core read beyond %.0f%% from their median); a "
-                 "calibration taken in a steady state predicts better\n",
-                 100 * kHostComputeTolerance, 100 * kHostCrossCoreTolerance);
+                 "cross-core read beyond %.0f%% from the probes' median, or over a third of "
+                 "them compute beyond %.0f%% or conv beyond %.0f%%); a calibration taken in a "
+                 "steady state predicts better\n",
+                 100 * kHostCrossCoreTolerance, 100 * kHostComputeTolerance,
+                 100 * kHostConvTolerance);
   int noisy = 0;
   for (const auto& r : results) noisy += r.time.noisy ? 1 : 0;
   std::fprintf(stderr, "calibrate: %zu microbenchmarks in %.1f s (%d noisy)\n", results.size(),

@@ -9,7 +9,8 @@ HostDrift host_drift(const HostState &reference, const HostState &now) {
   auto rel = [](double ref, double v) { return ref > 0 && v > 0 ? v / ref - 1 : 0.0; };
   return {rel(reference.fp32_flops_per_second, now.fp32_flops_per_second),
           rel(reference.dram_bytes_per_second, now.dram_bytes_per_second),
-          rel(reference.cross_core_bytes_per_second, now.cross_core_bytes_per_second)};
+          rel(reference.cross_core_bytes_per_second, now.cross_core_bytes_per_second),
+          rel(reference.conv_flops_per_second, now.conv_flops_per_second)};
 }
 
 bool steady_compute(const HostState &probe, double undisturbed_flops) {
@@ -18,11 +19,43 @@ bool steady_compute(const HostState &probe, double undisturbed_flops) {
 }
 
 double HostDrift::severity() const {
-  return std::max(std::abs(compute) / kHostComputeTolerance,
-                  std::abs(cross_core) / kHostCrossCoreTolerance);
+  return std::max({std::abs(compute) / kHostComputeTolerance,
+                   std::abs(cross_core) / kHostCrossCoreTolerance,
+                   std::abs(conv) / kHostConvTolerance});
 }
 
 bool HostDrift::beyond_tolerance() const { return severity() > 1; }
+
+std::pair<std::optional<HostState>, std::optional<HostState>>
+with_faster_conv(std::optional<HostState> before, std::optional<HostState> after) {
+  const double faster = std::max(before ? before->conv_flops_per_second : 0.0,
+                                 after ? after->conv_flops_per_second : 0.0);
+  for (auto *probe : {&before, &after})
+    if (*probe)
+      (*probe)->conv_flops_per_second = faster;
+  return {before, after};
+}
+
+bool measurement_changed(const HostState &reference, const std::optional<HostState> &before,
+                         const std::optional<HostState> &after) {
+  const auto [b, a] = with_faster_conv(before, after);
+  return (b && host_drift(reference, *b).beyond_tolerance()) ||
+         (a && host_drift(reference, *a).beyond_tolerance());
+}
+
+bool calibration_changed(const HostState &median, const std::vector<HostState> &probes) {
+  size_t off = 0;       // probes with their compute or convolution figure beyond its tolerance
+  size_t conv_near = 0; // probes with their convolution figure within half its tolerance
+  for (const HostState &p : probes) {
+    const HostDrift d = host_drift(median, p);
+    if (std::abs(d.cross_core) > kHostCrossCoreTolerance)
+      return true;
+    off += std::abs(d.compute) > kHostComputeTolerance || std::abs(d.conv) > kHostConvTolerance;
+    conv_near += std::abs(d.conv) <= kHostConvTolerance / 2;
+  }
+  const bool conv_probed = median.conv_flops_per_second > 0;
+  return 3 * off > probes.size() || (conv_probed && 3 * conv_near < 2 * probes.size());
+}
 
 std::optional<size_t> nearest_state(const std::vector<std::optional<HostState>> &references,
                                     const HostState &now) {
@@ -52,7 +85,8 @@ HostState median_state(const std::vector<HostState> &probes) {
     return n % 2 ? v[n / 2] : 0.5 * (v[n / 2 - 1] + v[n / 2]);
   };
   return {median(&HostState::fp32_flops_per_second), median(&HostState::dram_bytes_per_second),
-          median(&HostState::cross_core_bytes_per_second)};
+          median(&HostState::cross_core_bytes_per_second),
+          median(&HostState::conv_flops_per_second)};
 }
 
 } // namespace perfmodel

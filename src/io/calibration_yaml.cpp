@@ -200,16 +200,22 @@ Calibration parse_calibration_yaml(const std::string &src, const std::string &fi
   if (const YAML::Node h = root["host_state"]) {
     const std::set<std::string> required{"fp32_flops_per_second", "dram_bytes_per_second"};
     check_keys(file, h, "host_state",
-               {"fp32_flops_per_second", "dram_bytes_per_second", "cross_core_bytes_per_second"},
+               {"fp32_flops_per_second", "dram_bytes_per_second", "cross_core_bytes_per_second",
+                "conv_flops_per_second"},
                required);
     HostState hs;
     hs.fp32_flops_per_second = number(file, h["fp32_flops_per_second"], "fp32_flops_per_second");
     hs.dram_bytes_per_second = number(file, h["dram_bytes_per_second"], "dram_bytes_per_second");
-    if (h["cross_core_bytes_per_second"]) // absent: one thread, or a file from before the probe
-      hs.cross_core_bytes_per_second =
-          number(file, h["cross_core_bytes_per_second"], "cross_core_bytes_per_second");
-    if (!(hs.fp32_flops_per_second > 0 && hs.dram_bytes_per_second > 0 &&
-          (!h["cross_core_bytes_per_second"] || hs.cross_core_bytes_per_second > 0)))
+    // Optional figures, absent in files from before their probe (and cross-core with one thread).
+    for (auto [key, figure] : {std::pair{"cross_core_bytes_per_second",
+                                         &HostState::cross_core_bytes_per_second},
+                               {"conv_flops_per_second", &HostState::conv_flops_per_second}})
+      if (const YAML::Node v = h[key]) {
+        hs.*figure = number(file, v, key);
+        if (!(hs.*figure > 0))
+          throw InputError(at(file, v), std::string(key) + " must be positive");
+      }
+    if (!(hs.fp32_flops_per_second > 0 && hs.dram_bytes_per_second > 0))
       throw InputError(at(file, h), "host_state figures must be positive");
     cal.host_state = hs;
   }
@@ -288,6 +294,8 @@ std::string write_calibration_yaml(const Calibration &cal) {
     if (h.cross_core_bytes_per_second > 0)
       e << YAML::Key << "cross_core_bytes_per_second" << YAML::Value
         << num(h.cross_core_bytes_per_second);
+    if (h.conv_flops_per_second > 0)
+      e << YAML::Key << "conv_flops_per_second" << YAML::Value << num(h.conv_flops_per_second);
     e << YAML::EndMap;
   }
   if (cal.pass_excess) {

@@ -56,6 +56,8 @@ std::string probe_text(const HostState &h) {
   std::string t = si(h.fp32_flops_per_second, "FLOP/s") + ", " + si(h.dram_bytes_per_second, "B/s");
   if (h.cross_core_bytes_per_second > 0)
     t += ", " + si(h.cross_core_bytes_per_second, "B/s");
+  if (h.conv_flops_per_second > 0)
+    t += ", conv " + si(h.conv_flops_per_second, "FLOP/s");
   return t;
 }
 
@@ -63,7 +65,7 @@ std::string host_lines(const HostCheck &h) {
   if (!h.before && !h.after)
     return "";
   std::ostringstream o;
-  o << "host probes (fp32 FMA, DRAM read, cross-core read):";
+  o << "host probes (fp32 FMA, DRAM read, cross-core read, conv):";
   if (h.before)
     o << " before " << probe_text(*h.before) << ";";
   if (h.after)
@@ -83,12 +85,15 @@ std::string host_lines(const HostCheck &h) {
   if (h.reference->cross_core_bytes_per_second > 0) // a calibration with the cross-core probe
     o << ", cross-core " << drift(h.drift_before, &HostDrift::cross_core) << " / "
       << drift(h.drift_after, &HostDrift::cross_core);
+  if (h.reference->conv_flops_per_second > 0) // a calibration with the convolution probe
+    o << ", conv " << drift(h.drift_before, &HostDrift::conv) << " / "
+      << drift(h.drift_after, &HostDrift::conv);
   o << "\n";
   if (h.changed)
     o << "the host was not in its calibrated state (compute drift beyond "
-      << pct_abs(kHostComputeTolerance) << " or cross-core drift beyond "
-      << pct_abs(kHostCrossCoreTolerance)
-      << "): these errors measure the host as much as the model\n";
+      << pct_abs(kHostComputeTolerance) << ", cross-core beyond "
+      << pct_abs(kHostCrossCoreTolerance) << ", or the faster conv probe beyond "
+      << pct_abs(kHostConvTolerance) << "): these errors measure the host as much as the model\n";
   return o.str();
 }
 
@@ -97,13 +102,17 @@ json state_json(const std::optional<HostState> &h) {
     return nullptr;
   return json{{"fp32_flops_per_second", h->fp32_flops_per_second},
               {"dram_bytes_per_second", h->dram_bytes_per_second},
-              {"cross_core_bytes_per_second", h->cross_core_bytes_per_second}};
+              {"cross_core_bytes_per_second", h->cross_core_bytes_per_second},
+              {"conv_flops_per_second", h->conv_flops_per_second}};
 }
 
 json drift_json(const std::optional<HostDrift> &d) {
   if (!d)
     return nullptr;
-  return json{{"compute", d->compute}, {"memory", d->memory}, {"cross_core", d->cross_core}};
+  return json{{"compute", d->compute},
+              {"memory", d->memory},
+              {"cross_core", d->cross_core},
+              {"conv", d->conv}};
 }
 
 std::string summary_lines(const MeasurementView &v) {
@@ -189,10 +198,9 @@ MeasurementView make_measurement_view(const Prediction &p, const MeasurementRun 
   h.after = run.host_after;
   if (h.reference) {
     for (auto [probe, drift] : {std::pair{&h.before, &h.drift_before}, {&h.after, &h.drift_after}})
-      if (*probe) {
+      if (*probe)
         *drift = host_drift(*h.reference, **probe);
-        h.changed = h.changed || (*drift)->beyond_tolerance();
-      }
+    h.changed = measurement_changed(*h.reference, h.before, h.after);
   }
   return v;
 }
@@ -248,6 +256,7 @@ std::string render_measurement(const MeasurementView &v, Format f) {
                     {"noisy_layers", s.noisy_layers}};
     j["host_state"] = {{"compute_tolerance", kHostComputeTolerance},
                        {"cross_core_tolerance", kHostCrossCoreTolerance},
+                       {"conv_tolerance", kHostConvTolerance},
                        {"reference", state_json(v.host.reference)},
                        {"before", state_json(v.host.before)},
                        {"after", state_json(v.host.after)},

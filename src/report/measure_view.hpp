@@ -9,7 +9,8 @@
 //   per-layer MAPE ... (median |error| ...) over 16 layers measured at >= 50.0us
 //   errors against the p20 of the timed runs
 //   end to end: measured ... (sum of layers ...), predicted ..., error ...
-//   host probes (fp32 FMA, DRAM read): before ..., after ...; calibration's ...; drift ...
+//   host probes (fp32 FMA, DRAM read, cross-core read, conv): before ..., after ...;
+//   calibration's ...; drift ...
 #pragma once
 
 #include <optional>

@@ -130,10 +130,23 @@ TEST_CASE("calibration YAML keeps the host probe figures, which are optional") {
         doctest::Approx(3.8e10));
   bad = with;
   bad.replace(bad.find("cross_core_bytes_per_second: 3.8e+10"), 36, "cross_core_bytes_per_second: 0");
-  CHECK(error_of(bad).find("error: host_state figures must be positive") != std::string::npos);
+  CHECK(error_of(bad).find("error: cross_core_bytes_per_second must be positive") !=
+        std::string::npos);
   bad = with;
   bad.replace(bad.find("cross_core_bytes_per_second"), 27, "cross_core");
   CHECK(error_of(bad).find("unknown key 'cross_core' in host_state") != std::string::npos);
+
+  // the convolution figure likewise
+  CHECK(parse_calibration_yaml(with, "c.yaml").host_state->conv_flops_per_second == 0);
+  c.host_state->conv_flops_per_second = 2.1e11;
+  const std::string with_conv = write_calibration_yaml(c);
+  CHECK(with_conv.find("cross_core_bytes_per_second: 3.8e+10, conv_flops_per_second: 2.1e+11}") !=
+        std::string::npos);
+  CHECK(parse_calibration_yaml(with_conv, "c.yaml").host_state->conv_flops_per_second ==
+        doctest::Approx(2.1e11));
+  bad = with_conv;
+  bad.replace(bad.find("conv_flops_per_second: 2.1e+11"), 30, "conv_flops_per_second: -5");
+  CHECK(error_of(bad).find("error: conv_flops_per_second must be positive") != std::string::npos);
 }
 
 TEST_CASE("calibration YAML keeps a class's cross-core rate, which is optional") {

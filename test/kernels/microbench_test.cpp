@@ -205,13 +205,16 @@ TEST_CASE("run_cases replaces the rounds next to a disturbed host, up to extra_r
   CHECK(r[0].rounds.size() == 2);
 }
 
-TEST_CASE("probe_host measures the FMA rate, a DRAM read bandwidth and a cross-core read") {
+TEST_CASE("probe_host measures the FMA rate, a DRAM read, a cross-core read and a convolution") {
   const perfmodel::HostState s = probe_host(2);
   // Any FMA unit does better than 0.1 GFLOP/s and any DRAM than 100 MB/s; a probe that
   // returned zeros or an unfinished timing would fail here.
   CHECK(s.fp32_flops_per_second > 1e8);
   CHECK(s.dram_bytes_per_second > 1e8);
   CHECK(s.dram_bytes_per_second < 1e13); // a 192 MiB sweep cannot be served by the caches
+  CHECK(s.conv_flops_per_second > 1e8);
+  // the convolution runs the FMA units and the caches: never faster than the FMA chains
+  CHECK(s.conv_flops_per_second < 1.2 * s.fp32_flops_per_second);
   if (num_threads() > 1) {
     CHECK(s.cross_core_bytes_per_second > 1e8);
     CHECK(s.cross_core_bytes_per_second < 1e13);

@@ -202,14 +202,44 @@ TEST_CASE("the cross-core probe: reported, and a thread placement unlike the cal
   const MeasurementView v = make_measurement_view(f.p, f.run);
   CHECK(v.host.changed);
   const std::string t = render_measurement(v, Format::table);
-  CHECK(t.find("host probes (fp32 FMA, DRAM read, cross-core read): before 470GFLOP/s, "
+  CHECK(t.find("host probes (fp32 FMA, DRAM read, cross-core read, conv): before 470GFLOP/s, "
                "45.0GB/s, 95.0GB/s;") != std::string::npos);
-  CHECK(t.find("memory +0.0% / +0.0%, cross-core -5.0% / -62.0%") != std::string::npos);
-  CHECK(t.find("or cross-core drift beyond 25.0%") != std::string::npos);
+  CHECK(t.find("memory +0.0% / +0.0%, cross-core -5.0% / -62.0%\n") != std::string::npos);
+  CHECK(t.find(", cross-core beyond 25.0%, or the faster conv probe beyond") != std::string::npos);
   const auto j = nlohmann::json::parse(render_measurement(v, Format::json));
   CHECK(j["host_state"]["after"]["cross_core_bytes_per_second"].get<double>() ==
         doctest::Approx(3.8e10));
   CHECK(j["host_state"]["drift_after"]["cross_core"].get<double>() == doctest::Approx(-0.62));
+}
+
+TEST_CASE("the convolution probe: reported, and a slow spell the FMA probe misses is another state") {
+  Fixture f;
+  f.run.host_reference = HostState{4.2e11, 4.5e10, 6e10, 2.2e11};
+  f.run.host_before = HostState{4.2e11, 4.5e10, 6e10, 2.2e11};
+  {
+    const MeasurementView v = make_measurement_view(f.p, f.run);
+    CHECK_FALSE(v.host.changed);
+    CHECK(render_measurement(v, Format::table).find("cross-core +0.0% / -, conv +0.0% / -\n") !=
+          std::string::npos);
+  }
+  // one probe's dip (a vCPU away for milliseconds): the faster probe stands for both
+  f.run.host_after = HostState{4.1e11, 4.5e10, 6e10, 1.1e11};
+  CHECK_FALSE(make_measurement_view(f.p, f.run).host.changed);
+  // the FMA chains at their rate, the convolution a quarter slower in both probes (a neighbour
+  // on the caches)
+  f.run.host_before = HostState{4.2e11, 4.5e10, 6e10, 1.6e11};
+  f.run.host_after = HostState{4.1e11, 4.5e10, 6e10, 1.65e11};
+  const MeasurementView v = make_measurement_view(f.p, f.run);
+  CHECK(v.host.changed);
+  const std::string t = render_measurement(v, Format::table);
+  CHECK(t.find("after 410GFLOP/s, 45.0GB/s, 60.0GB/s, conv 165GFLOP/s;") != std::string::npos);
+  CHECK(t.find("conv -27.3% / -25.0%") != std::string::npos); // each probe's own drift
+  CHECK(t.find("not in its calibrated state") != std::string::npos);
+  const auto j = nlohmann::json::parse(render_measurement(v, Format::json));
+  CHECK(j["host_state"]["after"]["conv_flops_per_second"].get<double>() ==
+        doctest::Approx(1.65e11));
+  CHECK(j["host_state"]["drift_after"]["conv"].get<double>() == doctest::Approx(-0.25));
+  CHECK(j["host_state"]["conv_tolerance"].get<double>() == doctest::Approx(kHostConvTolerance));
 }
 
 TEST_CASE("with several calibrations the report names the one used and lists them all") {
