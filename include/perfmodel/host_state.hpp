@@ -21,8 +21,8 @@ struct HostState {
   double cross_core_bytes_per_second = 0;
   /// A 3x3 convolution through the executor's im2col path on every thread (0: not probed, a
   /// calibration from before this probe). It sees what the FMA probe does not: a neighbour
-  /// contending for the caches and memory bus slows the network's convolutions by a third
-  /// while the FMA chains, which touch no memory, keep their rate.
+  /// contending for the caches and memory bus slows the network's convolutions by a sixth to a
+  /// third while the FMA chains, which touch no memory, keep their rate.
   double conv_flops_per_second = 0;
 };
 

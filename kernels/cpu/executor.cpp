@@ -142,8 +142,9 @@ GraphMeasurement measure_graph(const Graph &g, const MeasureOptions &opts) {
   m.workspace_bytes = ex.workspace_bytes();
   ex.run_all(); // every layer's inputs now hold real outputs of their producers
   // Not right here: just after the process has allocated and touched its tensors, the
-  // convolution probe came out at a third to a half of its rate in 8 of 12 runs of ResNet-50
-  // (one vCPU taken away for tens of milliseconds), later probes did not.
+  // convolution probe's first half came out at a quarter to two thirds of its rate in 7 of 12
+  // runs of ResNet-50 (one vCPU taken away for tens of milliseconds), the probe after the
+  // passes in none.
   const auto probe_before = [&] {
     if (opts.probe_host)
       m.host_before = probe_host();

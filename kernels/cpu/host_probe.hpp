@@ -1,7 +1,8 @@
 // The host probe: four short microbenchmarks that say what state a shared host is in right now
 // (FMA rate on every thread, DRAM read bandwidth, the rate at which a thread reads what another
-// one just wrote, a convolution through the executor's im2col path). `calibrate` stores them in the calibration, `measure` takes them before and
-// after its passes and reports the drift (docs/measure.md, "Host state").
+// one just wrote, a convolution through the executor's im2col path). `calibrate` stores them in
+// the calibration, `measure` takes them before and after its passes and reports the drift
+// (docs/measure.md, "Host state").
 #pragma once
 
 #include <cstdint>
@@ -33,9 +34,10 @@ BenchCase conv_probe_case();
 /// Runs the fma/fp32 case and a read sweep over kHostProbeDramBytes on every thread of the pool
 /// (`runs` timed runs each after one warm-up) and the cross-core probe (3 x `runs` rounds), and
 /// returns the rates of their medians; and the conv probe before and after them (`runs` timed
-/// runs each after one warm-up), the faster of its two medians: a dip of a few milliseconds (one
-/// vCPU taken away, seen in one of 3-4 probes inside `measure`) halves one of them now and
-/// then, while the slow spells it is there to see last minutes. About 70 ms on the 2-core VM,
+/// runs each after one warm-up), the faster of its two medians: a dip of tens of milliseconds
+/// (one vCPU taken away) halves one of them now and then (a single 14-run probe read under 150
+/// GFLOP/s in 16 of 30 probes before `measure`'s passes and 5 of 30 after them), while the slow
+/// spells it is there to see last tens of seconds to minutes. About 70 ms on the 2-core VM,
 /// most of it the DRAM sweeps.
 HostState probe_host(int runs = 7);
 

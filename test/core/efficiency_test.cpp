@@ -548,7 +548,7 @@ TEST_CASE("with_faster_conv gives both probes the faster convolution figure") {
   CHECK(only->conv_flops_per_second == 1.9e11);
 }
 
-TEST_CASE("measurement_changed: either probe's placement or compute, the faster convolution probe") {
+TEST_CASE("measurement_changed: either probe's placement or compute, the faster conv probe") {
   const HostState ref{4e11, 5e10, 6e10, 2.2e11};
   const auto state = [](double fma, double cross, double conv) {
     return HostState{fma, 5e10, cross, conv};
@@ -569,13 +569,13 @@ TEST_CASE("measurement_changed: either probe's placement or compute, the faster 
   CHECK_FALSE(measurement_changed(ref, std::nullopt, std::nullopt));
 }
 
-TEST_CASE("nearest_state tells a calibration of the caches' slow spell from one of the quiet host") {
+TEST_CASE("nearest_state tells a calibration of a slow spell from one of the quiet host") {
   const HostState quiet{4.1e11, 5e10, 6e10, 2.1e11}, spell{4.05e11, 5e10, 6e10, 1.75e11};
   CHECK(nearest_state({quiet, spell}, HostState{4.1e11, 5e10, 6e10, 1.72e11}) == size_t(1));
   CHECK(nearest_state({quiet, spell}, HostState{4.0e11, 5e10, 6e10, 2.05e11}) == size_t(0));
 }
 
-TEST_CASE("calibration_changed: any probe's placement, over a third of them compute or convolution") {
+TEST_CASE("calibration_changed: any probe's placement, a third of them compute or conv") {
   const HostState median{4e11, 5e10, 6e10, 2.1e11};
   const HostState steady{4e11, 5e10, 6e10, 2.1e11}, slow{4e11, 5e10, 6e10, 1.75e11};
   std::vector<HostState> probes(10, steady);
@@ -609,7 +609,8 @@ TEST_CASE("calibration_changed: any probe's placement, over a third of them comp
     one_state.push_back(HostState{4.1e11, 5e10, 6e10, conv});
   CHECK_FALSE(calibration_changed(median_state(one_state), one_state));
   // no convolution probe (a calibration from before it): only the other figures count
-  CHECK_FALSE(calibration_changed(HostState{4e11, 5e10, 6e10}, std::vector<HostState>(4, HostState{4e11, 5e10, 6e10})));
+  const HostState no_conv{4e11, 5e10, 6e10};
+  CHECK_FALSE(calibration_changed(no_conv, std::vector<HostState>(4, no_conv)));
 }
 
 TEST_CASE("nearest_state picks the calibration whose state the host drifted least from") {

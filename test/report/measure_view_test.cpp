@@ -212,7 +212,7 @@ TEST_CASE("the cross-core probe: reported, and a thread placement unlike the cal
   CHECK(j["host_state"]["drift_after"]["cross_core"].get<double>() == doctest::Approx(-0.62));
 }
 
-TEST_CASE("the convolution probe: reported, and a slow spell the FMA probe misses is another state") {
+TEST_CASE("the convolution probe: reported; a slow spell the FMA probe misses is another state") {
   Fixture f;
   f.run.host_reference = HostState{4.2e11, 4.5e10, 6e10, 2.2e11};
   f.run.host_before = HostState{4.2e11, 4.5e10, 6e10, 2.2e11};
