@@ -120,33 +120,31 @@ TEST_CASE("calibration YAML keeps the host probe figures, which are optional") {
   CHECK(error_of(bad).find("error: host_state needs 'dram_bytes_per_second'") !=
         std::string::npos);
 
-  // the cross-core figure: written when probed, read back, optional (files from before it)
-  CHECK(back.host_state->cross_core_bytes_per_second == 0);
-  c.host_state->cross_core_bytes_per_second = 3.8e10;
-  const std::string with = write_calibration_yaml(c);
-  CHECK(with.find("dram_bytes_per_second: 4.5e+10, cross_core_bytes_per_second: 3.8e+10}") !=
-        std::string::npos);
-  CHECK(parse_calibration_yaml(with, "c.yaml").host_state->cross_core_bytes_per_second ==
-        doctest::Approx(3.8e10));
-  bad = with;
-  bad.replace(bad.find("cross_core_bytes_per_second: 3.8e+10"), 36, "cross_core_bytes_per_second: 0");
-  CHECK(error_of(bad).find("error: cross_core_bytes_per_second must be positive") !=
-        std::string::npos);
+  // the optional figures (cross-core read, convolution): written when probed, read back, absent
+  // from files written before their probe, positive
+  const auto optional_figure = [&c](double HostState::*figure, const std::string &key,
+                                    double value, const std::string &written) {
+    CHECK(parse_calibration_yaml(write_calibration_yaml(c), "c.yaml").host_state.value().*figure ==
+          0);
+    c.host_state.value().*figure = value;
+    const std::string with = write_calibration_yaml(c);
+    CHECK(with.find(written) != std::string::npos);
+    CHECK(parse_calibration_yaml(with, "c.yaml").host_state.value().*figure ==
+          doctest::Approx(value));
+    std::string zero = with;
+    const size_t at = zero.find(key + ": ");
+    zero.replace(at, zero.find_first_of(",}", at) - at, key + ": 0");
+    CHECK(error_of(zero).find("error: " + key + " must be positive") != std::string::npos);
+    return with;
+  };
+  const std::string with =
+      optional_figure(&HostState::cross_core_bytes_per_second, "cross_core_bytes_per_second",
+                      3.8e10, "dram_bytes_per_second: 4.5e+10, cross_core_bytes_per_second: 3.8e+10}");
+  optional_figure(&HostState::conv_flops_per_second, "conv_flops_per_second", 2.1e11,
+                  "cross_core_bytes_per_second: 3.8e+10, conv_flops_per_second: 2.1e+11}");
   bad = with;
   bad.replace(bad.find("cross_core_bytes_per_second"), 27, "cross_core");
   CHECK(error_of(bad).find("unknown key 'cross_core' in host_state") != std::string::npos);
-
-  // the convolution figure likewise
-  CHECK(parse_calibration_yaml(with, "c.yaml").host_state->conv_flops_per_second == 0);
-  c.host_state->conv_flops_per_second = 2.1e11;
-  const std::string with_conv = write_calibration_yaml(c);
-  CHECK(with_conv.find("cross_core_bytes_per_second: 3.8e+10, conv_flops_per_second: 2.1e+11}") !=
-        std::string::npos);
-  CHECK(parse_calibration_yaml(with_conv, "c.yaml").host_state->conv_flops_per_second ==
-        doctest::Approx(2.1e11));
-  bad = with_conv;
-  bad.replace(bad.find("conv_flops_per_second: 2.1e+11"), 30, "conv_flops_per_second: -5");
-  CHECK(error_of(bad).find("error: conv_flops_per_second must be positive") != std::string::npos);
 }
 
 TEST_CASE("calibration YAML keeps a class's cross-core rate, which is optional") {
