@@ -41,18 +41,7 @@ double cross_core_read_bytes_per_second(int rounds) {
   return median > 0 ? double(kCrossCoreBlockBytes) * threads / median : 0;
 }
 
-BenchCase conv_probe_case() {
-  BenchCase c;
-  c.name = "probe/conv";
-  c.kind = BenchKind::conv;
-  c.variant = "im2col";
-  ConvDims d;
-  d.c = 48, d.h = d.w = 40, d.out_channels = 96;
-  d.kernel_h = d.kernel_w = 3;
-  d.pad_h = d.pad_w = 1;
-  c.conv = d;
-  return c;
-}
+BenchCase conv_probe_case() { return conv_case(1, 48, 40, 96, 3, 1); }
 
 HostState probe_host(int runs) {
   MicrobenchOptions o;
@@ -66,7 +55,7 @@ HostState probe_host(int runs) {
   read.kind = BenchKind::bandwidth;
   read.variant = "read";
   read.working_set_bytes = kHostProbeDramBytes;
-  // The convolution twice, first and last, and the faster of the two: a dip of a few
+  // The convolution twice, first and last, and the faster of the two: a dip of tens of
   // milliseconds (one vCPU taken away) halves one of them now and then, a slow spell of the
   // caches lasts minutes and slows both.
   const BenchCase conv = conv_probe_case();

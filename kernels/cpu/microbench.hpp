@@ -92,6 +92,12 @@ struct MicrobenchOptions {
 std::vector<BenchResult> run_cases(const std::vector<BenchCase> &cases,
                                    const MicrobenchOptions &opts);
 
+/// A convolution case of the plan: batch x c x hw x hw input, `oc` outputs, a `k`x`k` kernel at
+/// `stride` with "same" padding, `groups` groups; a bias, no fused activation. Named
+/// conv/VARIANT/nBcChWoOkKsS, the variant the executor's path (im2col, direct1x1, depthwise).
+BenchCase conv_case(int64_t batch, int64_t c, int64_t hw, int64_t oc, int64_t k, int64_t stride,
+                    int64_t groups = 1);
+
 /// The cases of the quick or full plan, in run order.
 std::vector<BenchCase> microbench_plan(const MicrobenchOptions &opts);
 

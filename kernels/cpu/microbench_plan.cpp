@@ -26,26 +26,6 @@ BenchCase gemm_case(int64_t m, int64_t n, int64_t k) {
   return c;
 }
 
-// Square input, `k`x`k` kernel, "same" padding.
-BenchCase conv_case(int64_t batch, int64_t c, int64_t hw, int64_t oc, int64_t k, int64_t stride,
-                    int64_t groups = 1) {
-  BenchCase b;
-  b.kind = BenchKind::conv;
-  ConvDims d;
-  d.batch = batch, d.c = c, d.h = hw, d.w = hw, d.out_channels = oc;
-  d.kernel_h = d.kernel_w = k;
-  d.stride_h = d.stride_w = stride;
-  d.pad_h = d.pad_w = k / 2;
-  d.groups = groups;
-  b.conv = d;
-  b.variant = groups == c && groups > 1 ? "depthwise"
-              : (k == 1 && stride == 1) ? "direct1x1"
-                                        : "im2col";
-  b.name = "conv/" + b.variant + "/n" + std::to_string(batch) + "c" + std::to_string(c) + "h" +
-           std::to_string(hw) + "o" + std::to_string(oc) + "k" + std::to_string(k) + "s" +
-           std::to_string(stride);
-  return b;
-}
 
 // The same convolution with another epilogue (the plan's convolutions have a bias and no fused
 // activation): none at all (ResNet-50's ONNX convolutions), or a fused ReLU after the bias (NIN's
@@ -89,6 +69,26 @@ BenchCase pool_case(const std::string &variant, int64_t c, int64_t hw, int64_t k
 }
 
 } // namespace
+
+BenchCase conv_case(int64_t batch, int64_t c, int64_t hw, int64_t oc, int64_t k, int64_t stride,
+                    int64_t groups) {
+  BenchCase b;
+  b.kind = BenchKind::conv;
+  ConvDims d;
+  d.batch = batch, d.c = c, d.h = hw, d.w = hw, d.out_channels = oc;
+  d.kernel_h = d.kernel_w = k;
+  d.stride_h = d.stride_w = stride;
+  d.pad_h = d.pad_w = k / 2;
+  d.groups = groups;
+  b.conv = d;
+  b.variant = groups == c && groups > 1 ? "depthwise"
+              : (k == 1 && stride == 1) ? "direct1x1"
+                                        : "im2col";
+  b.name = "conv/" + b.variant + "/n" + std::to_string(batch) + "c" + std::to_string(c) + "h" +
+           std::to_string(hw) + "o" + std::to_string(oc) + "k" + std::to_string(k) + "s" +
+           std::to_string(stride);
+  return b;
+}
 
 std::vector<BenchCase> microbench_plan(const MicrobenchOptions &opts) {
   const bool q = opts.quick;

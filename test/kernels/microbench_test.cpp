@@ -223,6 +223,15 @@ TEST_CASE("probe_host measures the FMA rate, a DRAM read, a cross-core read and 
   CHECK(probe_host(2).cross_core_bytes_per_second == 0);
 }
 
+TEST_CASE("the convolution probe is a case of the plan, on the executor's im2col path") {
+  const BenchCase probe = conv_probe_case();
+  CHECK(probe.name == "conv/im2col/n1c48h40o96k3s1");
+  bool in_plan = false;
+  for (const BenchCase &c : microbench_plan(MicrobenchOptions{}))
+    in_plan = in_plan || c.name == probe.name;
+  CHECK(in_plan);
+}
+
 TEST_CASE("run_cases defaults to nine rounds for the full plan and one for the quick one") {
   for (bool quick : {false, true}) {
     MicrobenchOptions o;

@@ -1,0 +1,167 @@
+// Tests of the host's state: probe drift and its tolerances, the faster convolution probe, when a
+// measurement or a calibration counts as taken in another state, and the nearest calibration.
+#include <doctest/doctest.h>
+
+#include <optional>
+#include <vector>
+
+#include "perfmodel/host_state.hpp"
+
+using namespace perfmodel;
+
+TEST_CASE("host_drift is the relative change of each probe figure") {
+  const HostDrift d = host_drift(HostState{4e11, 5e10}, HostState{2e11, 5.5e10});
+  CHECK(d.compute == doctest::Approx(-0.5));
+  CHECK(d.memory == doctest::Approx(0.1));
+  CHECK(d.beyond_tolerance());
+  CHECK_FALSE(host_drift(HostState{}, HostState{2e11, 5e10}).beyond_tolerance());
+  // compute within 10%; the memory drift is reported, not judged
+  CHECK_FALSE(host_drift(HostState{4e11, 5e10}, HostState{4.36e11, 8e10}).beyond_tolerance());
+  CHECK(host_drift(HostState{4e11, 5e10}, HostState{3.5e11, 5e10}).beyond_tolerance());
+}
+
+TEST_CASE("a cross-core drift beyond 25% is another host state; a missing figure is no drift") {
+  const HostState ref{4e11, 5e10, 1.0e11}; // the vCPUs share a core complex
+  const HostDrift apart = host_drift(ref, HostState{4e11, 5e10, 3.8e10});
+  CHECK(apart.cross_core == doctest::Approx(-0.62));
+  CHECK(apart.beyond_tolerance()); // compute unchanged, the placement not
+  CHECK_FALSE(host_drift(ref, HostState{4e11, 5e10, 0.8e11}).beyond_tolerance()); // -20%
+  CHECK(host_drift(ref, HostState{4e11, 5e10, 1.3e11}).beyond_tolerance());       // +30%
+  // one thread (no probe) or a calibration from before the probe: nothing to compare
+  CHECK(host_drift(ref, HostState{4e11, 5e10, 0}).cross_core == 0);
+  CHECK_FALSE(host_drift(HostState{4e11, 5e10}, HostState{4e11, 5e10, 3.8e10}).beyond_tolerance());
+}
+
+TEST_CASE("a convolution drift beyond its tolerance is another host state, the FMA rate unmoved") {
+  const HostState ref{4e11, 5e10, 6e10, 2.2e11};
+  const auto conv_at = [](double rate) { return HostState{4e11, 5e10, 6e10, rate}; };
+  const double slow = 2.2e11 * (1 - 1.5 * kHostConvTolerance);
+  const HostDrift d = host_drift(ref, conv_at(slow));
+  CHECK(d.conv == doctest::Approx(-1.5 * kHostConvTolerance));
+  CHECK(d.compute == 0);
+  CHECK(d.beyond_tolerance()); // a neighbour on the caches: the FMA chains do not see it
+  CHECK(d.severity() == doctest::Approx(1.5));
+  CHECK_FALSE(host_drift(ref, conv_at(2.2e11 * (1 - 0.5 * kHostConvTolerance))).beyond_tolerance());
+  CHECK(host_drift(ref, conv_at(2.2e11 * (1 + 1.5 * kHostConvTolerance))).beyond_tolerance());
+  // a calibration from before the probe, or a probe not taken: nothing to compare
+  CHECK(host_drift(HostState{4e11, 5e10, 6e10}, conv_at(slow)).conv == 0);
+  CHECK(host_drift(ref, conv_at(0)).conv == 0);
+  CHECK(median_state({conv_at(2e11), conv_at(1.5e11), conv_at(2.2e11)}).conv_flops_per_second ==
+        doctest::Approx(2e11));
+}
+
+TEST_CASE("with_faster_conv gives both probes the faster convolution figure") {
+  const auto [b, a] = with_faster_conv(HostState{4e11, 5e10, 6e10, 1.1e11},
+                                       HostState{3.9e11, 4e10, 6.2e10, 2.1e11});
+  REQUIRE(b);
+  REQUIRE(a);
+  CHECK(b->conv_flops_per_second == 2.1e11);
+  CHECK(a->conv_flops_per_second == 2.1e11);
+  CHECK(b->fp32_flops_per_second == 4e11); // the rest is each probe's own
+  CHECK(a->cross_core_bytes_per_second == 6.2e10);
+  const auto [none, only] = with_faster_conv(std::nullopt, HostState{4e11, 5e10, 6e10, 1.9e11});
+  CHECK_FALSE(none);
+  CHECK(only->conv_flops_per_second == 1.9e11);
+}
+
+TEST_CASE("measurement_changed: either probe's placement or compute, the faster conv probe") {
+  const HostState ref{4e11, 5e10, 6e10, 2.2e11};
+  const auto state = [](double fma, double cross, double conv) {
+    return HostState{fma, 5e10, cross, conv};
+  };
+  const double slow = 2.2e11 * (1 - 1.5 * kHostConvTolerance);
+  CHECK_FALSE(measurement_changed(ref, state(4e11, 6e10, 2.2e11), state(4e11, 6e10, 2.1e11)));
+  // one probe's dip (a vCPU away for milliseconds) is not a slow spell; both slow are
+  CHECK_FALSE(measurement_changed(ref, state(4e11, 6e10, 1.1e11), state(4e11, 6e10, 2.1e11)));
+  CHECK(measurement_changed(ref, state(4e11, 6e10, slow), state(4e11, 6e10, slow)));
+  CHECK(measurement_changed(ref, std::nullopt, state(4e11, 6e10, slow)));
+  CHECK(measurement_changed(ref, state(4e11, 6e10, 3e11), state(4e11, 6e10, 2e11))); // faster
+  // compute or placement in either probe
+  CHECK(measurement_changed(ref, state(2e11, 6e10, 2.2e11), state(4e11, 6e10, 2.2e11)));
+  CHECK(measurement_changed(ref, state(4e11, 6e10, 2.2e11), state(4e11, 1.3e11, 2.2e11)));
+  // no convolution probe on either side (a calibration from before it): nothing to judge
+  CHECK_FALSE(measurement_changed(HostState{4e11, 5e10, 6e10}, state(4e11, 6e10, slow),
+                                  state(4e11, 6e10, slow)));
+  CHECK_FALSE(measurement_changed(ref, std::nullopt, std::nullopt));
+}
+
+TEST_CASE("nearest_state tells a calibration of a slow spell from one of the quiet host") {
+  const HostState quiet{4.1e11, 5e10, 6e10, 2.1e11}, spell{4.05e11, 5e10, 6e10, 1.75e11};
+  CHECK(nearest_state({quiet, spell}, HostState{4.1e11, 5e10, 6e10, 1.72e11}) == size_t(1));
+  CHECK(nearest_state({quiet, spell}, HostState{4.0e11, 5e10, 6e10, 2.05e11}) == size_t(0));
+}
+
+TEST_CASE("calibration_changed: any probe's placement, a third of them compute or conv") {
+  const HostState median{4e11, 5e10, 6e10, 2.1e11};
+  const HostState steady{4e11, 5e10, 6e10, 2.1e11}, slow{4e11, 5e10, 6e10, 1.75e11};
+  std::vector<HostState> probes(10, steady);
+  CHECK_FALSE(calibration_changed(median, probes));
+  probes[7] = probes[8] = probes[9] = slow; // a spell over the last rounds, 3 of 10
+  CHECK_FALSE(calibration_changed(median, probes));
+  probes[6] = slow; // 4 of 10
+  CHECK(calibration_changed(median, probes));
+  probes.assign(10, steady);
+  probes[2].fp32_flops_per_second = 3.5e11; // one FMA probe's dip, 12.5% under
+  CHECK_FALSE(calibration_changed(median, probes));
+  probes[4].fp32_flops_per_second = probes[5].fp32_flops_per_second = 3.5e11;
+  probes[6].conv_flops_per_second = 1.75e11; // with a slow convolution: 4 of 10
+  CHECK(calibration_changed(median, probes));
+  probes.assign(10, steady);
+  probes[3].cross_core_bytes_per_second = 1.3e11; // one probe in another placement
+  CHECK(calibration_changed(median, probes));
+  CHECK_FALSE(calibration_changed(median, {}));
+  // half the rounds in a slow spell: two clusters, their median between them (04:14Z)
+  std::vector<HostState> split;
+  for (double conv : {2.07e11, 2.23e11, 2.12e11, 2.15e11, 2.17e11, 1.78e11, 1.92e11, 1.87e11,
+                      1.81e11, 1.88e11})
+    split.push_back(HostState{4.2e11, 5e10, 6e10, conv});
+  const HostState split_median = median_state(split);
+  CHECK(split_median.conv_flops_per_second == doctest::Approx(1.995e11));
+  CHECK(calibration_changed(split_median, split));
+  // one state's +-5% spread (03:50Z): steady
+  std::vector<HostState> one_state;
+  for (double conv : {2.04e11, 2.14e11, 2.19e11, 2.08e11, 1.98e11, 2.13e11, 2.11e11, 1.79e11,
+                      1.76e11, 2.03e11})
+    one_state.push_back(HostState{4.1e11, 5e10, 6e10, conv});
+  CHECK_FALSE(calibration_changed(median_state(one_state), one_state));
+  // no convolution probe (a calibration from before it): only the other figures count
+  const HostState no_conv{4e11, 5e10, 6e10};
+  CHECK_FALSE(calibration_changed(no_conv, std::vector<HostState>(4, no_conv)));
+}
+
+TEST_CASE("nearest_state picks the calibration whose state the host drifted least from") {
+  const HostState now{4.2e11, 4e10, 1.3e11}; // the vCPUs share a core complex
+  const HostState apart{4.1e11, 6.5e10, 5.7e10}, together{4.25e11, 3.7e10, 1.37e11};
+  CHECK(nearest_state({apart, together}, now) == size_t(1));
+  CHECK(nearest_state({together, apart}, now) == size_t(0));
+  // compute counts in its own tolerance: 8% off compute (0.8) beats 30% off cross-core (1.2)
+  CHECK(nearest_state({HostState{4.2e11, 4e10, 1.0e11}, HostState{3.9e11, 4e10, 1.3e11}}, now) ==
+        size_t(1));
+  CHECK(host_drift(HostState{4e11, 5e10, 1e11}, HostState{3.8e11, 5e10, 1.3e11}).severity() ==
+        doctest::Approx(1.2));
+  // a calibration without probes is never preferred; none with them: no choice
+  CHECK(nearest_state({std::nullopt, apart}, now) == size_t(1));
+  CHECK_FALSE(nearest_state({std::nullopt, std::nullopt}, now));
+  CHECK_FALSE(nearest_state({}, now));
+  // equals: the first
+  CHECK(nearest_state({together, together}, now) == size_t(0));
+}
+
+TEST_CASE("median_state takes each probe figure's median") {
+  const HostState m =
+      median_state({{4e11, 6.6e10}, {2e11, 4.2e10}, {4.1e11, 4.4e10}, {4.2e11, 4.0e10}});
+  CHECK(m.fp32_flops_per_second == doctest::Approx(4.05e11));
+  CHECK(m.dram_bytes_per_second == doctest::Approx(4.3e10));
+  CHECK(m.cross_core_bytes_per_second == 0);
+  CHECK(median_state({{4e11, 5e10, 3.8e10}, {4e11, 5e10, 1.0e11}, {4e11, 5e10, 3.6e10}})
+            .cross_core_bytes_per_second == doctest::Approx(3.8e10));
+  CHECK(median_state({}).fp32_flops_per_second == 0);
+}
+
+TEST_CASE("steady_compute: a probe under 85% of the undisturbed FMA rate finds the host disturbed") {
+  CHECK(steady_compute({4.3e11, 5e10}, 4.4e11));
+  CHECK(steady_compute({3.74e11, 5e10}, 4.4e11));       // exactly 85%
+  CHECK_FALSE(steady_compute({3.7e11, 5e10}, 4.4e11));
+  CHECK_FALSE(steady_compute({2.1e11, 3e10, 1.2e11}, 4.4e11)); // both vCPUs on one core
+  CHECK(steady_compute({1e9, 5e10}, 0));                  // no reference: nothing to judge
+}
