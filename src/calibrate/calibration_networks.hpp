@@ -27,7 +27,8 @@ std::vector<Graph> calibration_networks();
 /// (elementwise, norm, pool, reduce) and the depthwise convolutions (a direct kernel that
 /// streams its planes), whose in-network cost the isolated microbenchmarks miss. The GEMM
 /// classes keep their isolated microbenchmarks: fitting their network layers too made NIN's
-/// medians worse (11-16% against 5-10%, four interleaved pairs; docs/calibration.md).
+/// medians worse (11-16% against 5-10%, four interleaved pairs;
+/// docs/calibration-history.md).
 bool network_sample_fitted(OpClass c);
 
 /// Whether a sample is a calibration network's layer of a class not fitted on them (source
