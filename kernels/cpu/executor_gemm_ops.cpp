@@ -154,7 +154,10 @@ void prep_pool(LayerContext &c, bool max) {
   geo.count_include_pad = c.l.attrs.get_int("count_include_pad", 0) != 0;
   const float *in = c.in(0).ptr();
   float *out = c.out(0).ptr();
-  c.p.path = covers_plane(geo) ? "reduce" : max ? "maxpool" : "avgpool";
+  c.p.path = pool_covers_plane(geo) ? "reduce"
+             : pool_is_identity(geo) ? "copy"
+             : max                   ? "maxpool"
+                                     : "avgpool";
   c.p.run = [=] { max ? max_pool(geo, in, out) : avg_pool(geo, in, out); };
 }
 

@@ -167,7 +167,7 @@ template <bool Max> void pool_dilated(const PoolGeom &g, const float *in, float 
 template <bool Max> void pool(const PoolGeom &g, const float *in, float *out) {
   if (g.n * g.c <= 0 || g.oh <= 0 || g.ow <= 0)
     return;
-  if (covers_plane(g))
+  if (pool_covers_plane(g))
     return global_pool(g.n * g.c, g.h * g.w, Max, in, out);
   if (g.dh == 1 && g.dw == 1)
     pool_separable<Max>(g, in, out);
@@ -177,29 +177,14 @@ template <bool Max> void pool(const PoolGeom &g, const float *in, float *out) {
 
 } // namespace
 
-bool covers_plane(const PoolGeom &g) {
-  // Exactly the plane: a larger window would reach into bottom/right padding, which an average
-  // pool that counts pads divides by.
-  return g.oh == 1 && g.ow == 1 && g.pad_top == 0 && g.pad_left == 0 && g.dh == 1 &&
-         g.dw == 1 && g.kh == g.h && g.kw == g.w && g.h > 0 && g.w > 0;
-}
-
-// A 1x1 window at stride 1 without padding maps every element to itself (PyTorch's adaptive
-// pools to the input's own size export this way, e.g. VGG-16's 7x7 -> 7x7): a copy, which
-// perfmodel::op_class_of classes `data_movement` by the same rule.
-static bool is_identity(const PoolGeom &g) {
-  return g.kh == 1 && g.kw == 1 && g.sh == 1 && g.sw == 1 && g.pad_top == 0 &&
-         g.pad_left == 0 && g.oh == g.h && g.ow == g.w;
-}
-
 void max_pool(const PoolGeom &g, const float *in, float *out) {
-  if (is_identity(g))
+  if (pool_is_identity(g))
     return parallel_copy(in, out, g.n * g.c * g.h * g.w);
   pool<true>(g, in, out);
 }
 
 void avg_pool(const PoolGeom &g, const float *in, float *out) {
-  if (is_identity(g))
+  if (pool_is_identity(g))
     return parallel_copy(in, out, g.n * g.c * g.h * g.w);
   pool<false>(g, in, out);
 }

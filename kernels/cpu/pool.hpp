@@ -3,21 +3,18 @@
 
 #include <cstdint>
 
+#include "perfmodel/pool_window.hpp"
+
 namespace perfmodel::kernels::cpu {
 
-/// Window geometry; padding per side (top/left), output size given (ceil mode is already in
-/// oh/ow: windows that start in the padding past the input are clipped to the input).
-struct PoolGeom {
-  int64_t n = 1, c = 0, h = 0, w = 0, oh = 0, ow = 0;
-  int64_t kh = 1, kw = 1, sh = 1, sw = 1, pad_top = 0, pad_left = 0, dh = 1, dw = 1;
+/// Window geometry of each of the n * c planes (perfmodel/pool_window.hpp: padding per side at
+/// the top and left; the output size given, ceil mode already in oh/ow: windows that start in
+/// the padding past the input are clipped to the input). A window that covers the plane
+/// (pool_covers_plane) runs global_pool; an identity window (pool_is_identity), a copy.
+struct PoolGeom : PoolWindow {
+  int64_t n = 1, c = 0;
   bool count_include_pad = false; // average pool: divide by the full window, pads included
 };
-
-/// True when the one window is exactly the input plane, starting at its top-left corner (NIN's
-/// 7x7 average pool on 7x7 planes; bottom/right pads, never reached, do not matter):
-/// max_pool / avg_pool then run global_pool, and perfmodel::op_class_of classes such a layer
-/// `reduce` by the same rule.
-bool covers_plane(const PoolGeom &g);
 
 void max_pool(const PoolGeom &g, const float *in, float *out);
 void avg_pool(const PoolGeom &g, const float *in, float *out);

@@ -1,10 +1,12 @@
 // The calibrated efficiency model: op classes, kernel features of a layer, and the layer time.
 #include <algorithm>
 #include <cmath>
+#include <optional>
 #include <string>
 
 #include "perfmodel/calibration.hpp"
 #include "perfmodel/epilogue.hpp"
+#include "perfmodel/pool_window.hpp"
 #include "perfmodel/work_split.hpp"
 
 #include "core/shape_rules.hpp"
@@ -132,34 +134,21 @@ const Shape *first_input_shape(const Graph &g, const Layer &layer) {
   return &g.tensor(layer.inputs[0]).shape;
 }
 
-// A windowed pool whose one window is exactly the input plane from its top-left corner is a
-// global pool (the rule of kernels/cpu/pool.hpp covers_plane, which runs it as one; pads at the
-// bottom/right are never reached).
-bool pool_covers_plane(const Graph &g, const Layer &layer) {
+// The layer's window over one plane (perfmodel/pool_window.hpp), or none when its shapes are
+// not those of a 2-D pool over NCHW tensors.
+std::optional<PoolWindow> pool_window(const Graph &g, const Layer &layer) {
   if (layer.inputs.empty() || layer.outputs.empty() || !g.tensors.count(layer.inputs[0]) ||
       !g.tensors.count(layer.outputs[0]))
-    return false;
+    return std::nullopt;
   const Shape &in = g.tensor(layer.inputs[0]).shape, &out = g.tensor(layer.outputs[0]).shape;
-  if (in.size() != 4 || out.size() != 4 || out[2] != 1 || out[3] != 1)
-    return false;
+  if (in.size() != 4 || out.size() != 4)
+    return std::nullopt;
   const Window2d w = window_attrs(layer.attrs, true); // valid: shape inference parsed them
-  return w.kernel[0] == in[2] && w.kernel[1] == in[3] &&
-         w.dilation == std::array<int64_t, 2>{1, 1} && w.pad[0] == 0 && w.pad[1] == 0;
-}
-
-// Whether a windowed pool maps every element to itself: a 1x1 window at stride 1, unpadded, the
-// output the input's size (PyTorch's adaptive pool to the input's own size, VGG-16's 7x7 -> 7x7).
-// The CPU executor runs it as a copy (kernels/cpu/pool.cpp is_identity).
-bool pool_is_identity(const Graph &g, const Layer &layer) {
-  if (layer.inputs.empty() || layer.outputs.empty() || !g.tensors.count(layer.inputs[0]) ||
-      !g.tensors.count(layer.outputs[0]))
-    return false;
-  const Shape &in = g.tensor(layer.inputs[0]).shape, &out = g.tensor(layer.outputs[0]).shape;
-  if (in.size() != 4 || out.size() != 4 || out[2] != in[2] || out[3] != in[3])
-    return false;
-  const Window2d w = window_attrs(layer.attrs, true);
-  return w.kernel == std::array<int64_t, 2>{1, 1} && w.stride == std::array<int64_t, 2>{1, 1} &&
-         w.pad == std::array<int64_t, 4>{0, 0, 0, 0};
+  PoolWindow p;
+  p.h = in[2], p.w = in[3], p.oh = out[2], p.ow = out[3];
+  p.kh = w.kernel[0], p.kw = w.kernel[1], p.sh = w.stride[0], p.sw = w.stride[1];
+  p.pad_top = w.pad[0], p.pad_left = w.pad[1], p.dh = w.dilation[0], p.dw = w.dilation[1];
+  return p;
 }
 
 } // namespace
@@ -192,10 +181,15 @@ OpClass op_class_of(const Graph &g, const Layer &layer) {
   case OpKind::softmax:
     return OpClass::norm;
   case OpKind::max_pool:
-  case OpKind::avg_pool:
-    if (pool_is_identity(g, layer))
-      return OpClass::data_movement; // a copy
-    return pool_covers_plane(g, layer) ? OpClass::reduce : OpClass::pool;
+  case OpKind::avg_pool: {
+    // The CPU executor's special cases (kernels/cpu/pool.cpp): a copy, or a global pool.
+    const std::optional<PoolWindow> w = pool_window(g, layer);
+    if (w && pool_is_identity(*w))
+      return OpClass::data_movement;
+    if (w && pool_covers_plane(*w))
+      return OpClass::reduce;
+    return OpClass::pool;
+  }
   case OpKind::global_avg_pool:
   case OpKind::global_max_pool:
   case OpKind::reduce:

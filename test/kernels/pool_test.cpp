@@ -78,21 +78,32 @@ TEST_CASE("pools with unequal windows, strides and pads per axis match the refer
 TEST_CASE("a window over the whole plane without padding runs as a global pool") {
   const PoolGeom whole = geom(7, 7, 1, 0, true); // NIN's last pool: 7x7 on 7x7 planes
   REQUIRE(whole.oh == 1);
-  CHECK(covers_plane(whole));
+  CHECK(pool_covers_plane(whole));
   CHECK(check_pool(whole, true) == 0.0);
   CHECK(check_pool(whole, false) < 1e-5);
   const PoolGeom padded = geom(5, 7, 1, 1, false); // one window, but over padding
   REQUIRE(padded.oh == 1);
-  CHECK_FALSE(covers_plane(padded));
+  CHECK_FALSE(pool_covers_plane(padded));
   CHECK(check_pool(padded, false) < 1e-5);
-  CHECK_FALSE(covers_plane(geom(8, 2, 2, 0, false)));
+  CHECK_FALSE(pool_covers_plane(geom(8, 2, 2, 0, false)));
   // A window past the plane's bottom/right (a bottom/right pad): the windowed kernel, which
   // knows how an average that counts pads divides; perfmodel::op_class_of says `pool` too.
   PoolGeom over = whole;
   over.kh = over.kw = 8, over.sh = over.sw = 2;
   over.count_include_pad = true;
-  CHECK_FALSE(covers_plane(over));
+  CHECK_FALSE(pool_covers_plane(over));
   CHECK(check_pool(over, false) < 1e-5);
+}
+
+TEST_CASE("a 1x1 window at stride 1 over the whole plane copies its input") {
+  const PoolGeom same = geom(7, 1, 1, 0, false); // VGG-16's adaptive pool, 7x7 -> 7x7
+  REQUIRE(same.oh == 7);
+  CHECK(pool_is_identity(same));
+  CHECK(check_pool(same, true) == 0.0);
+  CHECK(check_pool(same, false) == 0.0);
+  CHECK_FALSE(pool_is_identity(geom(7, 1, 2, 0, false))); // strided: a subsample
+  CHECK_FALSE(pool_is_identity(geom(7, 1, 1, 1, false))); // padded: a larger output
+  CHECK_FALSE(pool_is_identity(geom(7, 2, 1, 0, false)));
 }
 
 TEST_CASE("ceil mode yields the extra window and it holds the max of its clipped part") {
