@@ -184,6 +184,21 @@ void BM_MaxPool(benchmark::State &st) {
 }
 BENCHMARK(BM_MaxPool)->Arg(56)->Arg(112)->UseRealTime();
 
+// Unpadded 3x3 stride-2 windows in ceil mode over 96 planes (NIN's pool0 at 55x55): an odd width
+// is read in place, without a padded copy (docs/measure.md, kernels table).
+void BM_MaxPoolUnpadded(benchmark::State &st) {
+  kc::PoolGeom g;
+  g.c = 96, g.h = g.w = st.range(0), g.kh = g.kw = 3, g.sh = g.sw = 2;
+  g.oh = g.ow = (g.h - 3 + 1) / 2 + 1; // ceil mode
+  kc::Tensor in = kc::random_tensor({1, g.c, g.h, g.w}, 1),
+             out = kc::zero_tensor({1, g.c, g.oh, g.ow});
+  for (auto _ : st) {
+    kc::max_pool(g, in.ptr(), out.ptr());
+    benchmark::DoNotOptimize(out.ptr());
+  }
+}
+BENCHMARK(BM_MaxPoolUnpadded)->Arg(55)->Arg(13)->UseRealTime();
+
 } // namespace
 
 // As the timing entry points do: Eigen's packing buffers are not handed back to the kernel after

@@ -46,15 +46,20 @@ template <bool Max> void tap(float *__restrict d, const float *__restrict r, int
 // Both passes run over flat runs of rows, so short rows (NIN's 21-wide planes, 7x7 planes)
 // cost no per-row loop overhead, and a 3x3 window is 6 taps instead of 9. Padding and ceil-mode
 // overhang are a border of the identity (-inf, or 0 for sums) in a per-thread scratch plane,
-// skipped when the windows never leave the input. Averages divide by the per-output count
-// (clipped window, or the window clipped to the padded input with count_include_pad).
+// skipped when the windows never leave the input (then the vertical pass reads the input
+// itself, row by row where its width is not a multiple of the stride: NIN's 55- and 13-wide
+// planes at stride 2). Averages divide by the per-output count (clipped window, or the window
+// clipped to the padded input with count_include_pad).
 template <bool Max> void pool_separable(const PoolGeom &g, const float *in, float *out) {
   const float ident = Max ? kMaxIdentity : 0.0f;
-  const bool direct = g.pad_top == 0 && g.pad_left == 0 && g.w % g.sw == 0 &&
-                      (g.oh - 1) * g.sh + g.kh <= g.h && (g.ow - 1) * g.sw + g.kw <= g.w;
+  const bool inside = g.pad_top == 0 && g.pad_left == 0 && (g.oh - 1) * g.sh + g.kh <= g.h &&
+                      (g.ow - 1) * g.sw + g.kw <= g.w;
   const int64_t hp = std::max((g.oh - 1) * g.sh + g.kh, g.pad_top + g.h);
   const int64_t wp = std::max((g.ow - 1) * g.sw + g.kw, g.pad_left + g.w);
-  const int64_t pitch = direct ? g.w : (wp + g.sw - 1) / g.sw * g.sw; // a multiple of sw
+  // pitch: v's rows, a multiple of sw (the phase split); src_pitch: the rows the vertical pass
+  // reads, the input's own or the padded copy's (as long as v's).
+  const int64_t pitch = ((inside ? g.w : wp) + g.sw - 1) / g.sw * g.sw;
+  const int64_t src_pitch = inside ? g.w : pitch;
   const int64_t hq = pitch / g.sw; // horizontal results per row: ow and some past the last
   std::vector<float> inv; // 1 / divisor per output (average pools)
   if constexpr (!Max) {
@@ -66,7 +71,7 @@ template <bool Max> void pool_separable(const PoolGeom &g, const float *in, floa
       }
   }
   parallel_for(g.n * g.c, 1, [&](int64_t p0, int64_t p1) {
-    std::vector<float> padded(direct ? 0 : static_cast<size_t>(hp * pitch));
+    std::vector<float> padded(inside ? 0 : static_cast<size_t>(hp * pitch));
     // v: the window rows combined, then a tail of the identity that the last row's horizontal
     // taps may reach past the row. phases: v's sw phases, plen each (sw > 1 only).
     const int64_t plen = g.oh * hq + (g.kw - 1) / g.sw + 1;
@@ -75,24 +80,25 @@ template <bool Max> void pool_separable(const PoolGeom &g, const float *in, floa
     std::vector<float> hz(static_cast<size_t>(g.oh * hq));
     for (int64_t p = p0; p < p1; ++p) {
       const float *src = in + p * g.h * g.w;
-      if (!direct) {
+      if (!inside) {
         std::fill(padded.begin(), padded.end(), ident);
         for (int64_t iy = 0; iy < g.h; ++iy)
           std::copy(src + iy * g.w, src + (iy + 1) * g.w,
                     padded.data() + (iy + g.pad_top) * pitch + g.pad_left);
         src = padded.data();
       }
-      // Vertical: v[y * pitch + x] = op over i of src[(y * sh + i) * pitch + x].
-      if (g.sh == 1) {
+      // Vertical: v[y * pitch + x] = op over i of src[(y * sh + i) * src_pitch + x], x < src_pitch
+      // (v's columns past src_pitch keep the identity they were filled with).
+      if (g.sh == 1 && src_pitch == pitch) {
         std::copy(src, src + g.oh * pitch, v.data());
         for (int64_t i = 1; i < g.kh; ++i)
           tap<Max>(v.data(), src + i * pitch, g.oh * pitch);
       } else {
         for (int64_t y = 0; y < g.oh; ++y) {
-          const float *rows = src + y * g.sh * pitch;
-          std::copy(rows, rows + pitch, v.data() + y * pitch);
+          const float *rows = src + y * g.sh * src_pitch;
+          std::copy(rows, rows + src_pitch, v.data() + y * pitch);
           for (int64_t i = 1; i < g.kh; ++i)
-            tap<Max>(v.data() + y * pitch, rows + i * pitch, pitch);
+            tap<Max>(v.data() + y * pitch, rows + i * src_pitch, src_pitch);
         }
       }
       // Horizontal: hz[q] = op over j of v[q * sw + j]; row y's outputs are hz[y * hq + x].

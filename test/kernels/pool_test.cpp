@@ -75,6 +75,20 @@ TEST_CASE("pools with unequal windows, strides and pads per axis match the refer
   }
 }
 
+TEST_CASE("windows inside a plane whose width is not a multiple of the stride match the reference") {
+  // Read in place (no padded copy): v's rows are wider than the input's (NIN's pool0 and pool3,
+  // 3x3 at stride 2 over 55- and 13-wide planes), row by row also at vertical stride 1.
+  for (bool max : {true, false}) {
+    CAPTURE(max);
+    CHECK(check_pool(geom(55, 3, 2, 0, true), max) < 1e-5);
+    CHECK(check_pool(geom(14, 3, 3, 0, false), max) < 1e-5);
+    PoolGeom g;
+    g.n = 2, g.c = 3, g.h = 9, g.w = 15, g.kh = 3, g.kw = 3, g.sh = 1, g.sw = 2;
+    g.oh = (g.h - g.kh) / g.sh + 1, g.ow = (g.w - g.kw) / g.sw + 1;
+    CHECK(check_pool(g, max) < 1e-5);
+  }
+}
+
 TEST_CASE("a window over the whole plane without padding runs as a global pool") {
   const PoolGeom whole = geom(7, 7, 1, 0, true); // NIN's last pool: 7x7 on 7x7 planes
   REQUIRE(whole.oh == 1);
