@@ -171,10 +171,11 @@ void BM_Relu(benchmark::State &st) {
 }
 BENCHMARK(BM_Relu)->Arg(1 << 12)->Arg(1 << 20)->Arg(1 << 24)->UseRealTime();
 
-void BM_MaxPool(benchmark::State &st) {
+// A 3x3 stride-2 max pool over `c` planes of h x h, padded by `pad` (one image).
+void time_max_pool(benchmark::State &st, int64_t c, int64_t pad, bool ceil_mode) {
   kc::PoolGeom g;
-  g.c = 64, g.h = g.w = st.range(0), g.kh = g.kw = 3, g.sh = g.sw = 2, g.pad_top = g.pad_left = 1;
-  g.oh = g.ow = (g.h + 2 - 3) / 2 + 1;
+  g.c = c, g.h = g.w = st.range(0), g.kh = g.kw = 3, g.sh = g.sw = 2, g.pad_top = g.pad_left = pad;
+  g.oh = g.ow = (g.h + 2 * pad - 3 + (ceil_mode ? 1 : 0)) / 2 + 1;
   kc::Tensor in = kc::random_tensor({1, g.c, g.h, g.w}, 1),
              out = kc::zero_tensor({1, g.c, g.oh, g.ow});
   for (auto _ : st) {
@@ -182,21 +183,13 @@ void BM_MaxPool(benchmark::State &st) {
     benchmark::DoNotOptimize(out.ptr());
   }
 }
+
+void BM_MaxPool(benchmark::State &st) { time_max_pool(st, 64, 1, false); }
 BENCHMARK(BM_MaxPool)->Arg(56)->Arg(112)->UseRealTime();
 
-// Unpadded 3x3 stride-2 windows in ceil mode over 96 planes (NIN's pool0 at 55x55): an odd width
-// is read in place, without a padded copy (docs/measure.md, kernels table).
-void BM_MaxPoolUnpadded(benchmark::State &st) {
-  kc::PoolGeom g;
-  g.c = 96, g.h = g.w = st.range(0), g.kh = g.kw = 3, g.sh = g.sw = 2;
-  g.oh = g.ow = (g.h - 3 + 1) / 2 + 1; // ceil mode
-  kc::Tensor in = kc::random_tensor({1, g.c, g.h, g.w}, 1),
-             out = kc::zero_tensor({1, g.c, g.oh, g.ow});
-  for (auto _ : st) {
-    kc::max_pool(g, in.ptr(), out.ptr());
-    benchmark::DoNotOptimize(out.ptr());
-  }
-}
+// Unpadded windows in ceil mode over 96 planes (NIN's pool0 at 55x55): an odd width is read in
+// place, without a padded copy (docs/measure.md, kernels table).
+void BM_MaxPoolUnpadded(benchmark::State &st) { time_max_pool(st, 96, 0, true); }
 BENCHMARK(BM_MaxPoolUnpadded)->Arg(55)->Arg(13)->UseRealTime();
 
 } // namespace
