@@ -124,6 +124,9 @@ BENCHMARK(BM_Conv)
     ->Args({64, 56, 64, 1})
     ->Args({128, 28, 128, 1})
     ->Args({144, 56, 144, 144})
+    ->Args({256, 14, 256, 1}) // these three split the product's rows (out channels >= pixels)
+    ->Args({512, 14, 512, 1})
+    ->Args({512, 7, 512, 1})
     ->UseRealTime();
 
 // A convolution whose weights come from DRAM, at a batch of one or more images (args c, image

@@ -253,7 +253,13 @@ void conv2d(const ConvGeom &g, const float *in, const float *weight, const float
       using namespace work_split;
       if (!split.parallel) {
         lower_and_multiply(0, 0, ocg, 0, plane);
-      } else if (split.rows) { // every thread lowers all the columns for its rows
+      } else if (split.rows) {
+        // Every thread lowers all the columns for its rows, each into its own slab: the same
+        // lowering on every thread. Lowering once into one slab, each thread its share of the
+        // matrix's rows, then multiplying in a second parallel_for, was 5-9% slower on the
+        // 2-core guest with the workspace as the previous call left it (BM_Conv 256/14/256,
+        // 512/14/512, 512/7/512; docs/measure.md, "The im2col workspace"): each call then
+        // writes lines the other core holds and packs a matrix half of which the other wrote.
         parallel_for(ocg, kGemmRowGrain, [&](int64_t r0, int64_t r1) {
           lower_and_multiply(chunk_of(r0, ocg, kGemmRowGrain, threads), r0, r1, 0, plane);
         });
