@@ -9,18 +9,29 @@ measurement counted in its summary (>= min_layer_seconds), and the whole pass's 
 A change to the model is judged on the same measured passes, not on two runs of a noisy host.
 
        scripts/compare_predictions.py BIN --runs RUN_DIR... --calibrations CAL... \
-           [--max-cross-core BYTES_PER_S] [--same-state]
+           [--max-cross-core BYTES_PER_S] [--min-cross-core BYTES_PER_S] [--same-state]
 Tallies every calibration over every measurement of the runs' directories (their
 MODEL-bN-calibrated.json), leaving out measurements flagged as taken in another host state and,
 with --max-cross-core, those whose cross-core probe read more than that before or after the
 passes (another placement of the vCPUs: 128-146 GB/s in one core complex on the 2-core VM
-against about 60 in two). With --same-state, each calibration is scored only on the
+against about 60 in two), and with --min-cross-core those whose probe read less (the other
+placement). With --same-state, each calibration is scored only on the
 measurements whose probes lie within the tolerances `measure` judges by (from the measurement's
 JSON) of that calibration's own host_state, the faster convolution probe standing for both
 (as perfmodel/host_state.hpp's measurement_changed): how it predicts the state it was taken in.
 Prints per calibration the targets met (median <= 10%, end to end within 5%) and the mean
 median and end-to-end errors, best first: how a calibration does on measurements it did not
 make.
+
+       scripts/compare_predictions.py BIN --runs RUN_DIR... --calibrations CAL... --nearest \
+           [--exclude-own]
+Scores each measurement with the one calibration of the pool whose host_state its probe
+drifted least from, as `measure` chooses among several (perfmodel/host_state.hpp's
+nearest_state: the probe before the passes, its convolution figure the faster of the two
+probes'), and prints one line per measurement and the targets met, beside those of the
+measurement's own prediction. --exclude-own leaves out of each measurement's pool the
+calibrations in its own run's directory: how a set of calibrations taken earlier (shipped)
+would do against a fresh one.
 """
 import glob, json, re, statistics, subprocess, sys
 
@@ -50,23 +61,45 @@ def host_state(cal):
     return {k.strip(): float(v) for k, v in (kv.split(":") for kv in m.group(1).split(","))}
 
 
+def probes(m):
+    """Measurement m's probes (before, then after the passes; those it took), each with the
+    convolution figure of the faster of the two (with_faster_conv)."""
+    h = m["host_state"]
+    taken = [dict(h[k]) for k in ("before", "after") if h[k]]
+    faster = max((p.get("conv_flops_per_second", 0) for p in taken), default=0)
+    for p in taken:
+        p["conv_flops_per_second"] = faster
+    return taken
+
+
+def severity(m, ref, probe):
+    """The largest of the probe's drifts from state `ref`, each over the tolerance measurement
+    m was judged by (HostDrift::severity): above 1, beyond tolerance."""
+    h = m["host_state"]
+    def drift(figure):
+        r, v = ref.get(figure, 0), probe.get(figure, 0)
+        return abs(v / r - 1) if r > 0 and v > 0 else 0.0
+    return max(drift("fp32_flops_per_second") / h["compute_tolerance"],
+               drift("cross_core_bytes_per_second") / h["cross_core_tolerance"],
+               drift("conv_flops_per_second") / h.get("conv_tolerance", 0.10))
+
+
 def same_state(m, ref):
     """Whether measurement m's probes are within its tolerances of the state `ref`."""
-    h = m["host_state"]
-    probes = [h[k] for k in ("before", "after") if h[k]]
-    if not ref or not probes:
-        return False
-    faster = max(p.get("conv_flops_per_second", 0) for p in probes)
-    def off(figure, value, tolerance):
-        r = ref.get(figure, 0)
-        return r > 0 and value > 0 and abs(value / r - 1) > tolerance
-    for p in probes:
-        if off("fp32_flops_per_second", p["fp32_flops_per_second"], h["compute_tolerance"]) or \
-           off("cross_core_bytes_per_second", p["cross_core_bytes_per_second"],
-               h["cross_core_tolerance"]) or \
-           off("conv_flops_per_second", faster, h.get("conv_tolerance", 0.10)):
-            return False
-    return True
+    taken = probes(m)
+    return bool(ref) and bool(taken) and all(severity(m, ref, p) <= 1 for p in taken)
+
+
+def nearest(m, cals, states):
+    """The calibration of `cals` whose state m's first probe drifted least from (the first of
+    equals; a calibration without a state is never preferred to one with)."""
+    probe = probes(m)[0]
+    return min(cals, key=lambda c: (not states[c], severity(m, states[c], probe)
+                                    if states[c] else 0))
+
+
+def met(med, e2e):
+    return (med <= 0.10) + (abs(e2e) <= 0.05)
 
 
 def one_measurement(binary, measured_file, cals):
@@ -75,6 +108,26 @@ def one_measurement(binary, measured_file, cals):
         med, e2e, n = score(binary, m, cal)
         print(f"{m['model']:14} {cal:40} median |err| {100 * med:5.1f}%"
               f"  e2e {100 * e2e:+6.1f}%  ({n} layers)")
+
+
+def tally_nearest(binary, measured, cals, exclude_own):
+    """--nearest: each measurement scored with the nearest calibration of the pool."""
+    states = {c: host_state(c) for c in cals}
+    own_met = pool_met = 0
+    for d, m in measured:
+        pool = [c for c in cals if not (exclude_own and c.startswith(d.rstrip("/") + "/"))]
+        if not pool:
+            continue
+        cal = nearest(m, pool, states)
+        med, e2e, _ = score(binary, m, cal)
+        s = m["summary"]
+        own_met += met(s["median_abs_error"], s["end_to_end_error"])
+        pool_met += met(med, e2e)
+        print(f"{d:14} {m['model']:13} own {100 * s['median_abs_error']:5.1f}% / "
+              f"{100 * s['end_to_end_error']:+6.1f}%   nearest {100 * med:5.1f}% / "
+              f"{100 * e2e:+6.1f}%  {cal} (severity {severity(m, states[cal], probes(m)[0]):.2f})")
+    print(f"{len(measured)} measurements; targets met out of {2 * len(measured)}: "
+          f"own calibration {own_met}, nearest of the pool {pool_met}")
 
 
 def tally(binary, args):
@@ -86,7 +139,9 @@ def tally(binary, args):
             i += 1
         return out
     runs, cals = values("--runs"), values("--calibrations")
-    max_cross = float(values("--max-cross-core")[0]) if "--max-cross-core" in args else None
+    def limit(flag, default):
+        return float(values(flag)[0]) if flag in args else default
+    max_cross, min_cross = limit("--max-cross-core", float("inf")), limit("--min-cross-core", 0)
     measured = []
     for d in runs:
         for f in sorted(glob.glob(f"{d}/*-calibrated.json")):
@@ -94,11 +149,13 @@ def tally(binary, args):
             h = m["host_state"]
             if h.get("changed"):
                 continue
-            if max_cross is not None and any(
-                    h[k] and h[k]["cross_core_bytes_per_second"] > max_cross
-                    for k in ("before", "after")):
+            if any(h[k] and not min_cross <= h[k]["cross_core_bytes_per_second"] <= max_cross
+                   for k in ("before", "after")):
                 continue
-            measured.append(m)
+            measured.append((d, m))
+    if "--nearest" in args:
+        return tally_nearest(binary, measured, cals, "--exclude-own" in args)
+    measured = [m for _, m in measured]
     same = "--same-state" in args
     rows = []
     for cal in cals:
@@ -108,18 +165,17 @@ def tally(binary, args):
             med, e2e, _ = score(binary, m, cal)
             meds.append(med)
             e2es.append(e2e)
-        met = sum(x <= 0.10 for x in meds) + sum(abs(x) <= 0.05 for x in e2es)
-        rows.append((met, cal, meds, e2es))
+        rows.append((sum(met(x, y) for x, y in zip(meds, e2es)), cal, meds, e2es))
     print(f"{len(measured)} measurements; targets met out of {2 * len(measured)}"
           + (", of twice the measurements in each calibration's state" if same else ""))
     # best first: the larger share of targets met (the same measurements for all without
     # --same-state), then the more measurements
-    for met, cal, meds, e2es in sorted(rows, key=lambda r: (-r[0] / max(len(r[2]), 1),
+    for hits, cal, meds, e2es in sorted(rows, key=lambda r: (-r[0] / max(len(r[2]), 1),
                                                             -len(r[2]))):
         if not meds:
             print(f"{cal:45}    -  no measurement in its state")
             continue
-        print(f"{cal:45} {met:4}/{2 * len(meds):<3} mean median {100 * statistics.mean(meds):5.1f}%"
+        print(f"{cal:45} {hits:4}/{2 * len(meds):<3} mean median {100 * statistics.mean(meds):5.1f}%"
               f"  mean |e2e| {100 * statistics.mean(map(abs, e2es)):5.1f}%"
               f"  mean e2e {100 * statistics.mean(e2es):+5.1f}%")
 

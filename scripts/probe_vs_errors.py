@@ -1,0 +1,71 @@
+#!/usr/bin/env python3
+"""How the host probes go with the errors of saved measurements (experiments behind
+docs/measure.md, "Host state": `measure` neither scales a prediction by a probe nor judges the
+DRAM figure).
+
+Usage: scripts/probe_vs_errors.py RUN_DIR...
+RUN_DIR: as scripts/calibration_accuracy.sh writes (MODEL-bN-calibrated.json). For every
+measurement, s = the calibration's convolution probe / the measurement's (the faster of its two
+probes, as `measure` judges). Prints the scores as measured (median |error| over the summary's
+layers / end-to-end error) and with every layer's prediction and the pass excess multiplied by
+s, the targets met (median <= 10%, end to end within 5%) both ways, and per model how constant
+measured pass time x convolution probe is across the runs (its spread around the median):
+how well the probe alone tracks the host's speed. Last, over the measurements not flagged, how
+many would a tolerance on the DRAM figure's drift flag (either probe beyond it), and how many of
+those missed the end-to-end target.
+"""
+import glob, json, statistics, sys
+
+
+def scores(m, s):
+    """(median |error| %, end-to-end error %) with every prediction multiplied by s."""
+    errs = [abs(s * l["predicted_seconds"] / l["measured_seconds"] - 1)
+            for l in m["layers"] if l["in_summary"]]
+    t = m["summary"]
+    return 100 * statistics.median(errs), \
+        100 * (s * t["predicted_total_seconds"] / t["measured_total_seconds"] - 1)
+
+
+def main(runs):
+    met = {"as measured": 0, "scaled": 0}
+    n = 0
+    product = {}
+    dram = []  # (larger |DRAM drift| of the two probes, missed end to end) of unflagged ones
+    for d in runs:
+        for f in sorted(glob.glob(f"{d}/*-calibrated.json")):
+            m = json.load(open(f))
+            h = m["host_state"]
+            conv = max((h[k] or {}).get("conv_flops_per_second", 0) for k in ("before", "after"))
+            ref = h["reference"] and h["reference"].get("conv_flops_per_second", 0)
+            if not conv or not ref:
+                continue
+            s = ref / conv
+            line = f"{d:14} {m['model']:13} s {s:5.3f}"
+            for name, scale in (("as measured", 1.0), ("scaled", s)):
+                med, e2e = scores(m, scale)
+                met[name] += (med <= 10) + (abs(e2e) <= 5)
+                line += f"   {name} {med:5.1f}% / {e2e:+6.1f}%"
+            print(line + ("  (flagged)" if h["changed"] else ""))
+            if not h["changed"]:
+                drifts = [abs(h[k]["memory"]) for k in ("drift_before", "drift_after") if h[k]]
+                dram.append((max(drifts), abs(m["summary"]["end_to_end_error"]) > 0.05))
+            n += 1
+            product.setdefault(m["model"], []).append(
+                (d, m["summary"]["measured_total_seconds"] * conv))
+    print(f"{n} measurements; targets met out of {2 * n}: "
+          + ", ".join(f"{k} {v}" for k, v in met.items()))
+    for model, v in product.items():
+        med = statistics.median(x for _, x in v)
+        dev = sorted(100 * (x / med - 1) for _, x in v)
+        within = sum(abs(x) <= 3 for x in dev)
+        print(f"{model:13} measured time x conv probe: {dev[0]:+.1f}..{dev[-1]:+.1f}% around its "
+              f"median, {within} of {len(dev)} within 3%")
+    print(f"{len(dram)} measurements not flagged, {sum(x for _, x in dram)} missed end to end")
+    for tol in (0.15, 0.25, 0.35, 0.5):
+        flagged = [x for d, x in dram if d > tol]
+        print(f"a DRAM tolerance of {100 * tol:.0f}% would flag {len(flagged)}, "
+              f"{sum(flagged)} of them misses")
+
+
+if __name__ == "__main__":
+    main(sys.argv[1:])
