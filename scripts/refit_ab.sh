@@ -11,6 +11,8 @@
 # of the model turned off on the same samples: BIN_A = BIN_B), e.g. weight_bytes.
 # DROP_ROWS=REGEX: A refits the samples without the rows matching the (Python) regular
 # expression, e.g. '^depthwise.*,network:' (a source of samples left out).
+# HW_A=SPEC, HW_B=SPEC: the hardware spec each side fits with (default zen5-2c): the memory
+# levels' capacities come from it, e.g. a copy of hw_specs/zen5-2c.yaml with another L3 size.
 # Usage: scripts/refit_ab.sh BIN_A BIN_B RUN_DIR [RUN_DIR...]
 set -euo pipefail
 cd "$(dirname "$0")/.."
@@ -36,8 +38,8 @@ csv.writer(open(sys.argv[2], "w", newline=""), lineterminator="\n").writerows(ro
 PY
     samples_a="$tmp/a.csv"
   fi
-  "$bin_a" calibrate --from-samples "$samples_a" --hw zen5-2c -o "$tmp/a.yaml" 2>/dev/null
-  "$bin_b" calibrate --from-samples "$run/samples.csv" --hw zen5-2c -o "$tmp/b.yaml" 2>/dev/null
+  "$bin_a" calibrate --from-samples "$samples_a" --hw "${HW_A:-zen5-2c}" -o "$tmp/a.yaml" 2>/dev/null
+  "$bin_b" calibrate --from-samples "$run/samples.csv" --hw "${HW_B:-zen5-2c}" -o "$tmp/b.yaml" 2>/dev/null
   excess=$(grep '^pass_excess:' "$run/zen5-2c.yaml" || true)
   if [ -n "$excess" ]; then
     for f in "$tmp/a.yaml" "$tmp/b.yaml"; do
