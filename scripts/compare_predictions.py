@@ -113,20 +113,21 @@ def one_measurement(binary, measured_file, cals):
 def tally_nearest(binary, measured, cals, exclude_own):
     """--nearest: each measurement scored with the nearest calibration of the pool."""
     states = {c: host_state(c) for c in cals}
-    own_met = pool_met = 0
+    own_met = pool_met = scored = 0
     for d, m in measured:
         pool = [c for c in cals if not (exclude_own and c.startswith(d.rstrip("/") + "/"))]
-        if not pool:
+        if not pool or not probes(m):  # nothing to choose from, or no probe to choose by
             continue
         cal = nearest(m, pool, states)
         med, e2e, _ = score(binary, m, cal)
+        scored += 1
         s = m["summary"]
         own_met += met(s["median_abs_error"], s["end_to_end_error"])
         pool_met += met(med, e2e)
         print(f"{d:14} {m['model']:13} own {100 * s['median_abs_error']:5.1f}% / "
               f"{100 * s['end_to_end_error']:+6.1f}%   nearest {100 * med:5.1f}% / "
               f"{100 * e2e:+6.1f}%  {cal} (severity {severity(m, states[cal], probes(m)[0]):.2f})")
-    print(f"{len(measured)} measurements; targets met out of {2 * len(measured)}: "
+    print(f"{scored} measurements; targets met out of {2 * scored}: "
           f"own calibration {own_met}, nearest of the pool {pool_met}")
 
 
