@@ -20,8 +20,8 @@ measurements whose probes lie within the tolerances `measure` judges by (from th
 JSON) of that calibration's own host_state, the faster convolution probe standing for both
 (as perfmodel/host_state.hpp's measurement_changed): how it predicts the state it was taken in.
 Prints per calibration the targets met (median <= 10%, end to end within 5%) and the mean
-median and end-to-end errors, best first: how a calibration does on measurements it did not
-make.
+median and end-to-end errors, best first, and the targets the same measurements met with the
+predictions their own runs made: how a calibration does on measurements it did not make.
 
        scripts/compare_predictions.py BIN --runs RUN_DIR... --calibrations CAL... --nearest \
            [--exclude-own]
@@ -36,20 +36,29 @@ would do against a fresh one.
 import glob, json, re, statistics, subprocess, sys
 
 
+def predict(binary, model, batch, hw, cal):
+    """`perfmodel predict --format json` of the model with calibration `cal`."""
+    return json.loads(subprocess.run(
+        [binary, "predict", "--model", model, "--batch", str(batch), "--hw", hw,
+         "--calibration", cal, "--format", "json"],
+        check=True, capture_output=True, text=True).stdout)
+
+
+def pass_seconds(p):
+    """A prediction's whole-pass time (its layers' sum and the pass excess)."""
+    return p["pass"]["predicted_seconds"] if p.get("pass") else p["totals"]["predicted_seconds"]
+
+
 def score(binary, m, cal):
     """(median |error|, end-to-end error, layers) of calibration `cal` on measurement `m`."""
     layers = {l["name"]: l for l in m["layers"]}
-    p = json.loads(subprocess.run(
-        [binary, "predict", "--model", m["model"], "--batch", str(m["batch"]), "--hw",
-         m["hardware"], "--calibration", cal, "--format", "json"],
-        check=True, capture_output=True, text=True).stdout)
+    p = predict(binary, m["model"], m["batch"], m["hardware"], cal)
     errs = []
     for l in p["layers"]:
         ml = layers.get(l["name"])
         if ml and ml.get("in_summary") and ml.get("measured_seconds"):
             errs.append(l["predicted_seconds"] / ml["measured_seconds"] - 1)
-    total = p["pass"]["predicted_seconds"] if p.get("pass") else p["totals"]["predicted_seconds"]
-    e2e = total / m["summary"]["measured_total_seconds"] - 1
+    e2e = pass_seconds(p) / m["summary"]["measured_total_seconds"] - 1
     return statistics.median(map(abs, errs)), e2e, len(errs)
 
 
@@ -161,24 +170,26 @@ def tally(binary, args):
     rows = []
     for cal in cals:
         meds, e2es = [], []
+        own = 0  # targets the same measurements met with their own runs' predictions
         ref = host_state(cal) if same else None
         for m in (x for x in measured if not same or same_state(x, ref)):
             med, e2e, _ = score(binary, m, cal)
             meds.append(med)
             e2es.append(e2e)
-        rows.append((sum(met(x, y) for x, y in zip(meds, e2es)), cal, meds, e2es))
+            own += met(m["summary"]["median_abs_error"], m["summary"]["end_to_end_error"])
+        rows.append((sum(met(x, y) for x, y in zip(meds, e2es)), cal, meds, e2es, own))
     print(f"{len(measured)} measurements; targets met out of {2 * len(measured)}"
           + (", of twice the measurements in each calibration's state" if same else ""))
     # best first: the larger share of targets met (the same measurements for all without
     # --same-state), then the more measurements
-    for hits, cal, meds, e2es in sorted(rows, key=lambda r: (-r[0] / max(len(r[2]), 1),
-                                                            -len(r[2]))):
+    for hits, cal, meds, e2es, own in sorted(rows, key=lambda r: (-r[0] / max(len(r[2]), 1),
+                                                                 -len(r[2]))):
         if not meds:
             print(f"{cal:45}    -  no measurement in its state")
             continue
         print(f"{cal:45} {hits:4}/{2 * len(meds):<3} mean median {100 * statistics.mean(meds):5.1f}%"
               f"  mean |e2e| {100 * statistics.mean(map(abs, e2es)):5.1f}%"
-              f"  mean e2e {100 * statistics.mean(e2es):+5.1f}%")
+              f"  mean e2e {100 * statistics.mean(e2es):+5.1f}%  (their own predictions: {own})")
 
 
 if __name__ == "__main__":

@@ -3,7 +3,7 @@
 docs/measure.md, "Host state": `measure` neither scales a prediction by a probe nor judges the
 DRAM figure).
 
-Usage: scripts/probe_vs_errors.py RUN_DIR...
+Usage: scripts/probe_vs_errors.py [--bin BIN] RUN_DIR...
 RUN_DIR: as scripts/calibration_accuracy.sh writes (MODEL-bN-calibrated.json). For every
 measurement, s = the calibration's convolution probe / the measurement's (the faster of its two
 probes, as `measure` judges). Prints the scores as measured (median |error| over the summary's
@@ -12,22 +12,49 @@ s, the targets met (median <= 10%, end to end within 5%) both ways, and per mode
 measured pass time x convolution probe is across the runs (its spread around the median):
 how well the probe alone tracks the host's speed. Last, over the measurements not flagged, how
 many would a tolerance on the DRAM figure's drift flag (either probe beyond it), and how many of
-those missed the end-to-end target.
+those missed the end-to-end target. With --bin (a perfmodel binary), also per model how constant
+predicted pass time x the calibration's convolution probe is over the runs' calibrations
+(RUN_DIR/zen5-2c*.yaml, each predicting the model at the measurements' batch): how well a
+calibration tracks the state its probe read.
 """
-import glob, json, statistics, sys
+import glob, json, os, statistics, sys
+
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+from compare_predictions import host_state, met, pass_seconds, predict, probes  # noqa: E402
 
 
 def scores(m, s):
-    """(median |error| %, end-to-end error %) with every prediction multiplied by s."""
+    """(median |error|, end-to-end error) with every prediction multiplied by s."""
     errs = [abs(s * l["predicted_seconds"] / l["measured_seconds"] - 1)
             for l in m["layers"] if l["in_summary"]]
     t = m["summary"]
-    return 100 * statistics.median(errs), \
-        100 * (s * t["predicted_total_seconds"] / t["measured_total_seconds"] - 1)
+    return statistics.median(errs), s * t["predicted_total_seconds"] / t["measured_total_seconds"] - 1
 
 
-def main(runs):
-    met = {"as measured": 0, "scaled": 0}
+def spread(label, products):
+    """How far the products lie from their median: the range and how many within 3%."""
+    med = statistics.median(products)
+    dev = sorted(100 * (x / med - 1) for x in products)
+    return (f"{label}: {dev[0]:+.1f}..{dev[-1]:+.1f}% around its median, "
+            f"{sum(abs(x) <= 3 for x in dev)} of {len(dev)} within 3%")
+
+
+def calibration_products(binary, runs, measured):
+    """Per model (measured: model -> (batch, hardware)), predicted pass time x the
+    calibration's convolution probe, one per calibration of the runs."""
+    cals = [c for d in runs for c in sorted(glob.glob(f"{d}/zen5-2c*.yaml"))
+            if host_state(c).get("conv_flops_per_second")]
+    for model, (batch, hw) in sorted(measured.items()):
+        products = [pass_seconds(predict(binary, model, batch, hw, c)) *
+                    host_state(c)["conv_flops_per_second"] for c in cals]
+        print(f"{model:13} " + spread("predicted time x the calibration's conv probe", products))
+
+
+def main(args):
+    binary = args[args.index("--bin") + 1] if "--bin" in args else None
+    runs = [a for i, a in enumerate(args) if a != "--bin" and (i == 0 or args[i - 1] != "--bin")]
+    batches = {}
+    hits = {"as measured": 0, "scaled": 0}
     n = 0
     product = {}
     dram = []  # (larger |DRAM drift| of the two probes, missed end to end) of unflagged ones
@@ -35,7 +62,8 @@ def main(runs):
         for f in sorted(glob.glob(f"{d}/*-calibrated.json")):
             m = json.load(open(f))
             h = m["host_state"]
-            conv = max((h[k] or {}).get("conv_flops_per_second", 0) for k in ("before", "after"))
+            taken = probes(m)  # the conv figure of each: the faster of the two
+            conv = taken[0].get("conv_flops_per_second", 0) if taken else 0
             ref = h["reference"] and h["reference"].get("conv_flops_per_second", 0)
             if not conv or not ref:
                 continue
@@ -43,23 +71,22 @@ def main(runs):
             line = f"{d:14} {m['model']:13} s {s:5.3f}"
             for name, scale in (("as measured", 1.0), ("scaled", s)):
                 med, e2e = scores(m, scale)
-                met[name] += (med <= 10) + (abs(e2e) <= 5)
-                line += f"   {name} {med:5.1f}% / {e2e:+6.1f}%"
+                hits[name] += met(med, e2e)
+                line += f"   {name} {100 * med:5.1f}% / {100 * e2e:+6.1f}%"
             print(line + ("  (flagged)" if h["changed"] else ""))
             if not h["changed"]:
                 drifts = [abs(h[k]["memory"]) for k in ("drift_before", "drift_after") if h[k]]
                 dram.append((max(drifts), abs(m["summary"]["end_to_end_error"]) > 0.05))
             n += 1
             product.setdefault(m["model"], []).append(
-                (d, m["summary"]["measured_total_seconds"] * conv))
+                m["summary"]["measured_total_seconds"] * conv)
+            batches[m["model"]] = (m["batch"], m["hardware"])
     print(f"{n} measurements; targets met out of {2 * n}: "
-          + ", ".join(f"{k} {v}" for k, v in met.items()))
+          + ", ".join(f"{k} {v}" for k, v in hits.items()))
     for model, v in product.items():
-        med = statistics.median(x for _, x in v)
-        dev = sorted(100 * (x / med - 1) for _, x in v)
-        within = sum(abs(x) <= 3 for x in dev)
-        print(f"{model:13} measured time x conv probe: {dev[0]:+.1f}..{dev[-1]:+.1f}% around its "
-              f"median, {within} of {len(dev)} within 3%")
+        print(f"{model:13} " + spread("measured time x conv probe", v))
+    if binary:
+        calibration_products(binary, runs, batches)
     print(f"{len(dram)} measurements not flagged, {sum(x for _, x in dram)} missed end to end")
     for tol in (0.15, 0.25, 0.35, 0.5):
         flagged = [x for d, x in dram if d > tol]
