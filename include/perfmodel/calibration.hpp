@@ -10,6 +10,9 @@
 //   bytes_per_second[l]     effective bandwidth of memory level l, chosen by the working set
 //                           or, inside a network, by the inputs' reuse distance (below)
 //   lowering_factor         traffic of a lowered (im2col) operand, in passes over its bytes
+//   strided_lowering_bytes_per_second  rate at which im2col gathers a lowered matrix whose
+//                           stride along the width is > 1: element by element instead of row
+//                           copies, before the product (0: no such term)
 //   cross_core_bytes_per_second  rate at which one thread reads data another core wrote and
 //                           still holds in its cache (0: no such term)
 //   overlap                 0: compute and memory overlap perfectly (max), 1: they add up
@@ -22,7 +25,7 @@
 //   (pool class) m_half     Hockney size of the input plane: a windowed pool takes its planes
 //                           one at a time, each with a start-up cost
 //
-//   t = overhead + (max(t_c, t_m) + overlap * min(t_c, t_m)) / plane_factor + t_e + t_w
+//   t = overhead + (max(t_c, t_m) + overlap * min(t_c, t_m)) / plane_factor + t_e + t_w + t_g
 //   plane_factor = plane / (plane + m_half) for a windowed pool (plane: elements of one input
 //   plane), else 1
 //   t_c = quantized_flops / (r_inf * hockney),  t_m = (bytes + lowering * lowered) / bw[level]
@@ -44,6 +47,11 @@
 //   bytes among the images), since the later images find the weights in cache. The GEMM packs
 //   its weights block by block between its compute steps, so the read does not overlap the
 //   product. 0 otherwise.
+//   t_g = strided_lowered / strided_lowering_bytes_per_second: strided_lowered is the im2col
+//   matrix of a forward conv2d whose stride along the width is > 1, else 0. Row copies
+//   (memcpy) become an element-by-element gather; the executor lowers a slab before it
+//   multiplies it, so the gather adds to the product instead of overlapping it. 0 when the
+//   rate is 0.
 #pragma once
 
 #include <cstdint>
@@ -106,6 +114,8 @@ struct KernelFeatures {
   double epilogue_passes = 0;    // passes a fused GEMM epilogue makes over C besides the
                                  // product: 1 for a bias, 1 for a clamp (perfmodel/epilogue.hpp)
   double weight_bytes = 0;       // a forward conv or pointwise call's weights (t_w), else 0
+  double strided_lowered_bytes = 0; // lowered_bytes of a conv2d gathered with a stride > 1
+                                    // along the width (im2col copies element by element), else 0
 };
 
 /// The op class of a layer (depthwise needs the graph to know the input channels). Layers
@@ -154,6 +164,7 @@ struct EfficiencyParams {
   double cross_core_bytes_per_second = 0; // 0: no cross-core term (calibrations before it)
   double epilogue_bytes_per_second = 0;   // 0: no epilogue term (calibrations before it)
   double weight_bytes_per_second = 0;     // 0: no cold-weight term (calibrations before it)
+  double strided_lowering_bytes_per_second = 0; // 0: no strided-gather term (t_g)
 };
 
 /// How well a set of parameters reproduces the samples it was fitted on.
@@ -287,6 +298,13 @@ template <class T> T weight_seconds(const EfficiencyTerms &e, const T &weight_ba
   return T(e.weight_bytes) / weight_bandwidth;
 }
 
+/// t_g of the file comment: the strided im2col gather (0 when the rate is 0).
+template <class T> T gather_seconds(const KernelFeatures &f, const T &gather_bandwidth) {
+  if (!(f.strided_lowered_bytes > 0) || !(gather_bandwidth > T(0.0)))
+    return T(0.0);
+  return T(f.strided_lowered_bytes) / gather_bandwidth;
+}
+
 /// plane_factor of the file comment: a windowed pool's plane / (plane + m_half), else 1.
 template <class T> T plane_factor_of(const EfficiencyTerms &e, const T &m_half) {
   return e.plane > 0 ? T(e.plane) / (T(e.plane) + m_half) : T(1.0);
@@ -299,7 +317,7 @@ T efficiency_seconds(const EfficiencyTerms &e, const KernelFeatures &f, const T 
                      const T &m_half, const T &n_half, const T &k_half, const T &bandwidth,
                      const T &lowering, const T &overlap, const T &overhead,
                      const T &cross_core_bandwidth, const T &epilogue_bandwidth,
-                     const T &weight_bandwidth) {
+                     const T &weight_bandwidth, const T &gather_bandwidth) {
   const T plane_factor = plane_factor_of(e, m_half);
   const T t_compute = T(e.quantized_flops) / (peak * hockney_of(e, m_half, n_half, k_half));
   const T t_memory = memory_seconds(e, f, bandwidth, lowering, cross_core_bandwidth);
@@ -307,7 +325,7 @@ T efficiency_seconds(const EfficiencyTerms &e, const KernelFeatures &f, const T 
   const T hi = compute_wins ? t_compute : t_memory;
   const T lo = compute_wins ? t_memory : t_compute;
   return overhead + (hi + overlap * lo) / plane_factor + epilogue_seconds(e, epilogue_bandwidth) +
-         weight_seconds(e, weight_bandwidth);
+         weight_seconds(e, weight_bandwidth) + gather_seconds(f, gather_bandwidth);
 }
 
 /// efficiency_seconds with a class's fitted parameters, at the bandwidth of the terms' memory

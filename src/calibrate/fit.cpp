@@ -36,7 +36,7 @@ template <class T> T level_log_bw(T const *const *p, int first, int steps) {
 // The bandwidth of the sample's memory level is the outermost fitted level's plus the steps up
 // to its own (each >= 0: a level never streams slower than the one outside it), so the blocks
 // are: log_peak, log_halves[3], lowering, overlap, log_overhead, log_cross_core_bw,
-// log_epilogue_bw, log_bw of the outermost fitted level, then `steps` steps
+// log_epilogue_bw, log_gather_bw, log_bw of the outermost fitted level, then `steps` steps
 // (ceres::DynamicAutoDiffCostFunction: their count depends on the level).
 struct LogTimeResidual {
   EfficiencyTerms terms;
@@ -49,9 +49,9 @@ struct LogTimeResidual {
     using std::exp;
     using std::log;
     const T t = efficiency_seconds<T>(terms, features, exp(p[0][0]), exp(p[1][0]), exp(p[1][1]),
-                                      exp(p[1][2]), exp(level_log_bw(p, 7, steps)), p[2][0],
+                                      exp(p[1][2]), exp(level_log_bw(p, 8, steps)), p[2][0],
                                       p[3][0], exp(p[4][0]), exp(p[5][0]), exp(p[6][0]),
-                                      T(weight_bandwidth));
+                                      T(weight_bandwidth), exp(p[7][0]));
     residual[0] = log(t) - T(log_measured);
     return true;
   }
@@ -120,6 +120,10 @@ constexpr double kStreamingPeakSpread = 2.0; // max/min FLOP per byte above whic
 // a core's L2 streams at 50-150 GB/s; the bench behind the term (docs/calibration.md) measured
 // 20-80 GB/s for the passes of a column-split product. The upper bound leaves no visible term.
 constexpr double kEpilogueStart = 3e10, kEpilogueMin = 1e9, kEpilogueMax = 1e13;
+// The strided gather's rate (bytes of the lowered matrix per second): BM_ConvStride's extra time
+// over stride 1 gave 25-48 GB/s on the 2-core host (docs/calibration.md); the bounds as the
+// epilogue's.
+constexpr double kGatherStart = 3e10, kGatherMin = 1e9, kGatherMax = 1e13;
 
 // Ratio of the largest to the smallest arithmetic intensity among samples that compute.
 double intensity_spread(const std::vector<Sample> &samples) {
@@ -223,12 +227,14 @@ Solved solve(const std::vector<Sample> &samples, const FitOptions &opts, const C
   for (const Sample &s : samples)
     passes_seen.insert(s.epilogue_passes);
   double log_epilogue = std::log(kEpilogueStart);
+  double log_gather = std::log(kGatherStart);
 
   // The levels the samples reach, innermost first; the outermost one's log bandwidth is a
   // parameter, each inner one's is a step (>= 0) above the next outer one's.
   std::vector<EfficiencyTerms> terms;
   std::vector<bool> level_used(levels, false);
   bool any_flops = false, any_lowered = false, any_epilogue = false, any_weights = false;
+  bool any_strided = false, any_unstrided = false; // lowered samples gathered with a stride, or not
   for (const Sample &s : samples) {
     terms.push_back(efficiency_terms(frame, tile_m, tile_n, s.features()));
     any_epilogue = any_epilogue || terms.back().epilogue_bytes > 0;
@@ -236,7 +242,12 @@ Solved solve(const std::vector<Sample> &samples, const FitOptions &opts, const C
     level_used[terms.back().level] = true;
     any_flops = any_flops || s.flops > 0;
     any_lowered = any_lowered || s.lowered_bytes > 0;
+    any_strided = any_strided || s.strided_lowered_bytes > 0;
+    any_unstrided = any_unstrided || (s.lowered_bytes > 0 && !(s.strided_lowered_bytes > 0));
   }
+  // The gather rate: fitted where some lowered samples gather with a stride and others copy
+  // rows (with only one kind it would trade places with the lowering factor).
+  const bool fit_gather = any_strided && any_unstrided;
   std::vector<size_t> used; // innermost first
   for (size_t l = 0; l < levels; ++l)
     if (level_used[l])
@@ -263,12 +274,12 @@ Solved solve(const std::vector<Sample> &samples, const FitOptions &opts, const C
     r->weight_bandwidth = weight_rate;
     const size_t u = size_t(std::find(used.begin(), used.end(), terms[i].level) - used.begin());
     r->steps = int(step.size() - u);
-    std::vector<double *> blocks = {&log_peak,     log_halves, &lowering,    &overlap,
-                                    &log_overhead, &log_cross, &log_epilogue};
+    std::vector<double *> blocks = {&log_peak,  log_halves,    &lowering,  &overlap, &log_overhead,
+                                    &log_cross, &log_epilogue, &log_gather};
     const std::vector<double *> bw = bandwidth_blocks(&log_bw_outer, step, u);
     blocks.insert(blocks.end(), bw.begin(), bw.end());
     auto *cost = new ceres::DynamicAutoDiffCostFunction<LogTimeResidual, 4>(r);
-    for (int size : {1, 3, 1, 1, 1, 1, 1})
+    for (int size : {1, 3, 1, 1, 1, 1, 1, 1})
       cost->AddParameterBlock(size);
     for (size_t j = 0; j < bw.size(); ++j)
       cost->AddParameterBlock(1);
@@ -368,6 +379,12 @@ Solved solve(const std::vector<Sample> &samples, const FitOptions &opts, const C
     problem.SetParameterLowerBound(&log_epilogue, 0, std::log(kEpilogueMin));
     problem.SetParameterUpperBound(&log_epilogue, 0, std::log(kEpilogueMax));
   }
+  if (!fit_gather) {
+    problem.SetParameterBlockConstant(&log_gather);
+  } else {
+    problem.SetParameterLowerBound(&log_gather, 0, std::log(kGatherMin));
+    problem.SetParameterUpperBound(&log_gather, 0, std::log(kGatherMax));
+  }
   problem.SetParameterLowerBound(&log_overhead, 0, std::log(1e-10));
   problem.SetParameterUpperBound(&log_overhead, 0, std::log(1.0));
 
@@ -403,6 +420,7 @@ Solved solve(const std::vector<Sample> &samples, const FitOptions &opts, const C
   p.cross_core_bytes_per_second = any_cross ? std::exp(log_cross) : 0;
   p.epilogue_bytes_per_second = fit_epilogue ? std::exp(log_epilogue) : 0;
   p.weight_bytes_per_second = weight_rate;
+  p.strided_lowering_bytes_per_second = fit_gather ? std::exp(log_gather) : 0;
   // The fitted levels' bandwidths, inward from the outermost; levels no sample reached take the
   // bandwidth of the nearest level that was fitted.
   std::vector<double> log_bw(levels, 0.0);

@@ -29,6 +29,7 @@ struct Sample {
   double plane_elements = 0;     // a windowed pool's input plane (KernelFeatures)
   double epilogue_passes = 0;    // passes of a fused GEMM epilogue over C (KernelFeatures)
   double weight_bytes = 0;       // a conv's weights, read cold once (KernelFeatures)
+  double strided_lowered_bytes = 0; // an im2col matrix gathered with a stride (KernelFeatures)
   double seconds = 0;            // measured time of the call(s) (median of the runs)
   std::string source;            // "microbench:gemm/fp32/256x256x256", "file.csv:12", ...
 
@@ -46,12 +47,14 @@ struct Sample {
     plane_elements = f.plane_elements;
     epilogue_passes = f.epilogue_passes;
     weight_bytes = f.weight_bytes;
+    strided_lowered_bytes = f.strided_lowered_bytes;
   }
 
   KernelFeatures features() const {
-    return KernelFeatures{op_class, dtype,         flops,       bytes,
-                          gemm,     lowered_bytes, reuse_bytes, cross_core_bytes,
-                          images,   plane_elements, epilogue_passes, weight_bytes};
+    return KernelFeatures{op_class,       dtype,           flops,        bytes,
+                          gemm,           lowered_bytes,   reuse_bytes,  cross_core_bytes,
+                          images,         plane_elements,  epilogue_passes, weight_bytes,
+                          strided_lowered_bytes};
   }
 };
 

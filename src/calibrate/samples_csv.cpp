@@ -16,11 +16,12 @@ namespace {
 
 constexpr const char *kHeader =
     "op_class,dtype,pass,flops,bytes,gemm_m,gemm_n,gemm_k,gemm_groups,lowered_bytes,reuse_bytes,"
-    "cross_core_bytes,images,plane,epilogue_passes,weight_bytes,time (s),source";
-constexpr size_t kColumns = 18;
+    "cross_core_bytes,images,plane,epilogue_passes,weight_bytes,strided_lowered_bytes,time (s),"
+    "source";
+constexpr size_t kColumns = 19;
 // Files written before reuse_bytes (12 columns) or cross_core_bytes (13) read them as 0, before
 // images (14) 1 image, before plane (15) no plane, before epilogue_passes (16) no epilogue,
-// before weight_bytes (17) no cold weights.
+// before weight_bytes (17) no cold weights, before strided_lowered_bytes (18) no strided gather.
 constexpr size_t kColumnsBeforeReuse = 12;
 
 // Splits one CSV line (no embedded newlines in these files) into fields with start columns.
@@ -70,12 +71,13 @@ std::string write_samples_csv(const std::vector<Sample> &samples) {
     const GemmShape g = s.gemm.value_or(GemmShape{0, 0, 0, 0});
     std::snprintf(buf, sizeof buf,
                   "%s,%s,%s,%.17g,%.17g,%lld,%lld,%lld,%lld,%.17g,%.17g,%.17g,%.17g,%.17g,%.17g,"
-                  "%.17g,%.9g,",
+                  "%.17g,%.17g,%.9g,",
                   std::string(to_string(s.op_class)).c_str(),
                   std::string(to_string(s.dtype)).c_str(), std::string(to_string(s.pass)).c_str(),
                   s.flops, s.bytes, (long long)g.m, (long long)g.n, (long long)g.k,
                   (long long)g.groups, s.lowered_bytes, s.reuse_bytes, s.cross_core_bytes,
-                  s.images, s.plane_elements, s.epilogue_passes, s.weight_bytes, s.seconds);
+                  s.images, s.plane_elements, s.epilogue_passes, s.weight_bytes,
+                  s.strided_lowered_bytes, s.seconds);
     out += buf + quoted(s.source) + "\n";
   }
   return out;
@@ -89,7 +91,8 @@ std::vector<Sample> parse_samples_csv(const std::string &text, const std::string
   const size_t columns = header ? fields_of(line).size() : 0;
   if (columns < kColumnsBeforeReuse || columns > kColumns)
     throw InputError(SourceLoc{file, 1, 1}, std::string("expected the header '") + kHeader + "'");
-  // reuse, cross_core_bytes, images, plane, epilogue_passes, weight_bytes
+  // reuse, cross_core_bytes, images, plane, epilogue_passes, weight_bytes,
+  // strided_lowered_bytes
   const size_t r = columns - kColumnsBeforeReuse;
   std::vector<Sample> out;
   while (std::getline(in, line)) {
@@ -141,6 +144,8 @@ std::vector<Sample> parse_samples_csv(const std::string &text, const std::string
       s.epilogue_passes = num(14);
     if (r >= 6)
       s.weight_bytes = num(15);
+    if (r >= 7)
+      s.strided_lowered_bytes = num(16);
     s.seconds = num(10 + r);
     if (!(s.seconds > 0))
       throw bad(10 + r, "expected a positive time");

@@ -1,8 +1,11 @@
 // Fit samples as CSV (raw SI numbers, units in the header), so that a microbenchmark run can be
 // kept and fitted again later (`calibrate --save-samples` / `--from-samples`).
 //
-//   op_class,dtype,pass,flops,bytes,gemm_m,gemm_n,gemm_k,gemm_groups,lowered_bytes,time (s),source
-//   conv,fp32,fwd,141557760,1254400,6400,96,432,1,11059200,0.00171,microbench:conv/im2col/...
+//   op_class,dtype,pass,flops,bytes,gemm_m,gemm_n,gemm_k,gemm_groups,lowered_bytes,reuse_bytes,
+//   cross_core_bytes,images,plane,epilogue_passes,weight_bytes,strided_lowered_bytes,time (s),
+//   source
+// (one column per Sample field; docs/calibration.md lists them). Files written before a column
+// was added read it at its default.
 #pragma once
 
 #include <string>

@@ -264,6 +264,12 @@ KernelFeatures layer_features(const Graph &g, const Layer &layer, const LayerCos
       const GemmShape &s = *cost.gemm;
       f.lowered_bytes =
           double(s.m) * double(s.k) * double(s.groups) * double(bytes_of(layer.dtype));
+      // im2col copies a stride-1 row with one memcpy, a strided one element by element
+      // (kernels/cpu/conv.cpp): the gather is its own term. The forward pass only: the backward
+      // passes' col2im and their transposed products run other loops.
+      if (layer.op == OpKind::conv2d && pass == KernelPass::fwd && stride.size() == 2 &&
+          stride[1] > 1)
+        f.strided_lowered_bytes = f.lowered_bytes;
     } else if (layer.op == OpKind::conv2d) {
       f.op_class = OpClass::pointwise; // another code path: the GEMM reads the input as is
     }
@@ -338,10 +344,10 @@ bool is_valid(const Calibration &cal, std::string *error) {
         return fail(what + "bandwidths must be positive");
     for (double v : {p.m_half, p.n_half, p.k_half, p.lowering_factor, p.overhead_seconds,
                      p.cross_core_bytes_per_second, p.epilogue_bytes_per_second,
-                     p.weight_bytes_per_second})
+                     p.weight_bytes_per_second, p.strided_lowering_bytes_per_second})
       if (!std::isfinite(v) || v < 0)
-        return fail(what + "sizes, lowering, overhead, cross-core, epilogue and weight rates must "
-                           "be >= 0");
+        return fail(what + "sizes, lowering, overhead, cross-core, epilogue, weight and gather "
+                           "rates must be >= 0");
     if (!(p.tile_m >= 1) || !(p.tile_n >= 1))
       return fail(what + "tiles must be at least 1");
     if (!(p.overlap >= 0 && p.overlap <= 1))
@@ -369,6 +375,7 @@ KernelFeatures one_call(const Calibration &cal, const KernelFeatures &f, double 
   one.flops = f.flops / n;
   one.bytes = f.bytes / n;
   one.lowered_bytes = f.lowered_bytes / n;
+  one.strided_lowered_bytes = f.strided_lowered_bytes / n;
   one.cross_core_bytes = f.cross_core_bytes / n;
   one.weight_bytes = f.weight_bytes / n;
   if (one.gemm)
@@ -434,7 +441,8 @@ double efficiency_seconds(const EfficiencyTerms &e, const KernelFeatures &f,
   return efficiency_seconds<double>(e, f, p.peak_flops_per_second, p.m_half, p.n_half, p.k_half,
                                     p.bytes_per_second.at(e.level), p.lowering_factor, p.overlap,
                                     overhead, p.cross_core_bytes_per_second,
-                                    p.epilogue_bytes_per_second, p.weight_bytes_per_second);
+                                    p.epilogue_bytes_per_second, p.weight_bytes_per_second,
+                                    p.strided_lowering_bytes_per_second);
 }
 
 LayerTiming calibrated_time(const Calibration &cal, const HwSpec &hw, const KernelFeatures &all) {
@@ -460,7 +468,8 @@ LayerTiming calibrated_time(const Calibration &cal, const HwSpec &hw, const Kern
   t.memory_seconds =
       memory_seconds(e, f, bw, p.lowering_factor, p.cross_core_bytes_per_second) / plane +
       epilogue_seconds(e, p.epilogue_bytes_per_second) +
-      weight_seconds(e, p.weight_bytes_per_second);
+      weight_seconds(e, p.weight_bytes_per_second) +
+      gather_seconds(f, p.strided_lowering_bytes_per_second);
   t.overhead_seconds = p.overhead_seconds;
   t.seconds = work + p.overhead_seconds;
   for (double *x : {&t.compute_seconds, &t.memory_seconds, &t.overhead_seconds, &t.seconds})

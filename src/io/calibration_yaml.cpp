@@ -83,7 +83,7 @@ ClassCalibration read_class(const std::string &file, const YAML::Node &n) {
              {"op_class", "dtype", "peak_flops_per_second", "m_half", "n_half", "k_half", "tile_m",
               "tile_n", "bytes_per_second", "lowering_factor", "overlap", "overhead_seconds",
               "cross_core_bytes_per_second", "epilogue_bytes_per_second",
-              "weight_bytes_per_second", "fit"},
+              "weight_bytes_per_second", "strided_lowering_bytes_per_second", "fit"},
              {"op_class", "dtype", "peak_flops_per_second", "bytes_per_second"});
   ClassCalibration c;
   const std::string oc = text(file, n["op_class"], "op_class");
@@ -119,6 +119,7 @@ ClassCalibration read_class(const std::string &file, const YAML::Node &n) {
   opt("cross_core_bytes_per_second", p.cross_core_bytes_per_second); // absent: no such term
   opt("epilogue_bytes_per_second", p.epilogue_bytes_per_second);     // absent: no such term
   opt("weight_bytes_per_second", p.weight_bytes_per_second);         // absent: no such term
+  opt("strided_lowering_bytes_per_second", p.strided_lowering_bytes_per_second); // absent: none
   const YAML::Node bw = n["bytes_per_second"];
   if (!bw.IsSequence())
     throw InputError(at(file, bw), "'bytes_per_second' must be a list");
@@ -334,6 +335,9 @@ std::string write_calibration_yaml(const Calibration &cal) {
     if (p.weight_bytes_per_second > 0)
       e << YAML::Key << "weight_bytes_per_second" << YAML::Value
         << num(p.weight_bytes_per_second);
+    if (p.strided_lowering_bytes_per_second > 0)
+      e << YAML::Key << "strided_lowering_bytes_per_second" << YAML::Value
+        << num(p.strided_lowering_bytes_per_second);
     write_stats(e, c.stats);
     e << YAML::EndMap;
   }

@@ -67,7 +67,9 @@ std::string render_calibration(const Calibration &cal, Format f) {
                                 {"overhead_seconds", p.overhead_seconds},
                                 {"cross_core_bytes_per_second", p.cross_core_bytes_per_second},
                                 {"epilogue_bytes_per_second", p.epilogue_bytes_per_second},
-                                {"weight_bytes_per_second", p.weight_bytes_per_second}};
+                                {"weight_bytes_per_second", p.weight_bytes_per_second},
+                                {"strided_lowering_bytes_per_second",
+                                 p.strided_lowering_bytes_per_second}};
       fit_json(c.stats, cj["fit"]);
       j["classes"].push_back(cj);
     }
@@ -76,7 +78,7 @@ std::string render_calibration(const Calibration &cal, Format f) {
   std::vector<std::string> header = {"class", "dtype", "samples", "peak", "m/n/k half", "tile"};
   for (const auto &l : cal.memory_levels)
     header.push_back("bw " + l.name);
-  for (const char *h : {"lowering", "overlap", "overhead", "cross-core", "epilogue", "weights",
+  for (const char *h : {"lowering", "overlap", "overhead", "cross-core", "epilogue", "weights", "gather",
                         "MAPE", "max error"})
     header.push_back(h);
   std::vector<std::vector<std::string>> rows;
@@ -98,6 +100,9 @@ std::string render_calibration(const Calibration &cal, Format f) {
     r.push_back(p.cross_core_bytes_per_second > 0 ? si(p.cross_core_bytes_per_second, "B/s") : "-");
     r.push_back(p.epilogue_bytes_per_second > 0 ? si(p.epilogue_bytes_per_second, "B/s") : "-");
     r.push_back(p.weight_bytes_per_second > 0 ? si(p.weight_bytes_per_second, "B/s") : "-");
+    r.push_back(p.strided_lowering_bytes_per_second > 0
+                    ? si(p.strided_lowering_bytes_per_second, "B/s")
+                    : "-");
     r.push_back(pct2(c.stats.mape));
     r.push_back(pct2(c.stats.max_error));
     rows.push_back(r);

@@ -37,12 +37,14 @@ EfficiencyParams true_gemm_params() {
   p.tile_n = 8;
   p.bytes_per_second = {1e12, 4e11, 2e11, 4e10};
   p.lowering_factor = 2.0;
+  p.strided_lowering_bytes_per_second = 3e10;
   p.overlap = 0.25;
   p.overhead_seconds = 2e-6;
   return p;
 }
 
-// GEMM-like samples over small, skinny and large shapes; half of them lowered (conv-like).
+// GEMM-like samples over small, skinny and large shapes; half of them lowered (conv-like), a
+// third of those gathered with a stride.
 // Sizes up to 4000 so that every memory level (DRAM included) holds compute- and memory-bound
 // calls: only then are the bandwidths and the overlap separately identifiable.
 std::vector<Sample> gemm_samples(const EfficiencyParams &p, const FitOptions &o, OpClass cls) {
@@ -61,6 +63,7 @@ std::vector<Sample> gemm_samples(const EfficiencyParams &p, const FitOptions &o,
         s.flops = 2.0 * m * n * k;
         s.bytes = 4.0 * (m * k + k * n + m * n);
         s.lowered_bytes = (i % 2) ? 4.0 * m * k : 0.0;
+        s.strided_lowered_bytes = out.size() % 3 == 0 ? s.lowered_bytes : 0.0;
         s.seconds = model_seconds(cal, p, s.features());
         s.source = "synthetic";
         out.push_back(s);
@@ -91,10 +94,33 @@ TEST_CASE("fit recovers known GEMM parameters within 1%") {
   for (size_t l = 0; l < truth.bytes_per_second.size(); ++l)
     check_close(p.bytes_per_second[l], truth.bytes_per_second[l], 0.01, "bandwidth");
   check_close(p.lowering_factor, truth.lowering_factor, 0.01, "lowering");
+  check_close(p.strided_lowering_bytes_per_second, truth.strided_lowering_bytes_per_second, 0.01,
+              "strided gather");
   check_close(p.overlap, truth.overlap, 0.01, "overlap");
   check_close(p.overhead_seconds, truth.overhead_seconds, 0.01, "overhead");
   CHECK(cc.stats.samples == int(samples.size()));
   CHECK(cc.stats.mape < 1e-4);
+}
+
+TEST_CASE("fit has no strided-gather rate where the samples cannot tell it apart") {
+  const FitOptions o = test_options();
+  EfficiencyParams truth = true_gemm_params();
+  truth.strided_lowering_bytes_per_second = 0;
+  std::vector<Sample> none = gemm_samples(truth, o, OpClass::conv);
+  for (Sample &s : none) {
+    s.strided_lowered_bytes = 0; // no strided sample: nothing to fit it on
+    s.seconds = model_seconds(frame(o), truth, s.features());
+  }
+  const ClassCalibration plain = fit_class(none, o);
+  CHECK(plain.params.strided_lowering_bytes_per_second == 0);
+  check_close(plain.params.lowering_factor, truth.lowering_factor, 0.01, "lowering");
+  // Every lowered sample strided: the gather would trade places with lowering_factor.
+  std::vector<Sample> all = none;
+  for (Sample &s : all) {
+    s.strided_lowered_bytes = s.lowered_bytes;
+    s.seconds = model_seconds(frame(o), truth, s.features());
+  }
+  CHECK(fit_class(all, o).params.strided_lowering_bytes_per_second == 0);
 }
 
 namespace {
@@ -107,6 +133,7 @@ void as_batch(Sample &s, double images) {
   s.flops *= images;
   s.bytes *= images;
   s.lowered_bytes *= images;
+  s.strided_lowered_bytes *= images;
 }
 
 } // namespace

@@ -46,6 +46,14 @@ TEST_CASE("each benchmark kind maps to its class, machine-only kinds give none")
   c.bench.conv->bias = c.bench.conv->relu = false;
   CHECK(sample_from_bench(c)->epilogue_passes == 0);
   CHECK(sample_from_bench(c)->weight_bytes == 4.0 * 16 * 8); // read cold once: t_w
+  // An im2col case with a stride along the width: its matrix is gathered (the strided term).
+  c.bench.conv = kc::ConvDims{1, 8, 10, 10, 16, 3, 3, 2, 2, 1, 1, 1, 1, 1};
+  c.bench.variant = "im2col";
+  s = sample_from_bench(c);
+  REQUIRE(s);
+  CHECK(s->op_class == OpClass::conv);
+  CHECK(s->lowered_bytes == 4.0 * 25 * 72);
+  CHECK(s->strided_lowered_bytes == s->lowered_bytes);
 
   CHECK(sample_from_bench(result(kc::BenchKind::elementwise, "relu", 1e-5))->op_class ==
         OpClass::elementwise);

@@ -30,6 +30,7 @@ TEST_CASE("samples round-trip through CSV, quoted sources included") {
   a.images = 3;
   a.epilogue_passes = 2;
   a.weight_bytes = 73728;
+  a.strided_lowered_bytes = 4800;
   a.seconds = 1.25e-4;
   a.source = "microbench:conv, \"odd\" name";
   Sample b;
@@ -58,6 +59,8 @@ TEST_CASE("samples round-trip through CSV, quoted sources included") {
   CHECK(back[1].epilogue_passes == 0);
   CHECK(back[0].weight_bytes == 73728);
   CHECK(back[1].weight_bytes == 0);
+  CHECK(back[0].strided_lowered_bytes == 4800);
+  CHECK(back[1].strided_lowered_bytes == 0);
   CHECK(back[0].seconds == doctest::Approx(1.25e-4));
   CHECK(back[0].source == a.source);
   CHECK_FALSE(back[1].gemm);
@@ -75,23 +78,36 @@ TEST_CASE("bad sample files name the place") {
   };
   const std::string head = write_samples_csv({});
   CHECK(error_of("a,b\n").find("s.csv:1:1: error: expected the header") == 0);
-  CHECK(error_of(head + "conv,fp32,fwd,1,2\n") == "s.csv:2:1: error: expected 18 fields, found 5");
-  CHECK(error_of(head + "nope,fp32,fwd,1,2,0,0,0,0,0,0,0,1,0,0,0,1e-3,x\n") ==
+  CHECK(error_of(head + "conv,fp32,fwd,1,2\n") == "s.csv:2:1: error: expected 19 fields, found 5");
+  CHECK(error_of(head + "nope,fp32,fwd,1,2,0,0,0,0,0,0,0,1,0,0,0,0,1e-3,x\n") ==
         "s.csv:2:1: error: unknown op class, not 'nope'");
-  CHECK(error_of(head + "pool,fp32,fwd,1,2,0,0,0,0,0,0,0,1,0,0,0,0,x\n") ==
-        "s.csv:2:41: error: expected a positive time, not '0'");
-  CHECK(error_of(head + "pool,fp32,fwd,1,z,0,0,0,0,0,0,0,1,0,0,0,1,x\n") ==
+  CHECK(error_of(head + "pool,fp32,fwd,1,2,0,0,0,0,0,0,0,1,0,0,0,0,0,x\n") ==
+        "s.csv:2:43: error: expected a positive time, not '0'");
+  CHECK(error_of(head + "pool,fp32,fwd,1,z,0,0,0,0,0,0,0,1,0,0,0,0,1,x\n") ==
         "s.csv:2:17: error: expected a non-negative number, not 'z'");
-  CHECK(error_of(head + "pool,fp32,fwd,1,2,0,0,0,0,0,-1,0,1,0,0,0,1,x\n") ==
+  CHECK(error_of(head + "pool,fp32,fwd,1,2,0,0,0,0,0,-1,0,1,0,0,0,0,1,x\n") ==
         "s.csv:2:29: error: expected a non-negative number, not '-1'");
-  CHECK(error_of(head + "pool,fp32,fwd,1,2,0,0,0,0,0,0,0,0.5,0,0,0,1,x\n") ==
+  CHECK(error_of(head + "pool,fp32,fwd,1,2,0,0,0,0,0,0,0,0.5,0,0,0,0,1,x\n") ==
         "s.csv:2:33: error: expected at least 1 image, not '0.5'");
-  CHECK(error_of(head + "pool,fp32,fwd,1,2,0,0,0,0,0,0,0,1,-4,0,0,1,x\n") ==
+  CHECK(error_of(head + "pool,fp32,fwd,1,2,0,0,0,0,0,0,0,1,-4,0,0,0,1,x\n") ==
         "s.csv:2:35: error: expected a non-negative number, not '-4'");
-  CHECK(error_of(head + "conv,fp32,fwd,1,2,0,0,0,0,0,0,0,1,0,-2,0,1,x\n") ==
+  CHECK(error_of(head + "conv,fp32,fwd,1,2,0,0,0,0,0,0,0,1,0,-2,0,0,1,x\n") ==
         "s.csv:2:37: error: expected a non-negative number, not '-2'");
-  CHECK(error_of(head + "conv,fp32,fwd,1,2,0,0,0,0,0,0,0,1,0,0,-8,1,x\n") ==
+  CHECK(error_of(head + "conv,fp32,fwd,1,2,0,0,0,0,0,0,0,1,0,0,-8,0,1,x\n") ==
         "s.csv:2:39: error: expected a non-negative number, not '-8'");
+  CHECK(error_of(head + "conv,fp32,fwd,1,2,0,0,0,0,0,0,0,1,0,0,0,-3,1,x\n") ==
+        "s.csv:2:41: error: expected a non-negative number, not '-3'");
+}
+
+TEST_CASE("sample files written before strided_lowered_bytes read no strided gather") {
+  const Sample s = only_sample(
+      "op_class,dtype,pass,flops,bytes,gemm_m,gemm_n,gemm_k,gemm_groups,lowered_bytes,"
+      "reuse_bytes,cross_core_bytes,images,plane,epilogue_passes,weight_bytes,time (s),source\n"
+      "conv,fp32,fwd,1,2,4,4,4,1,64,5,7,2,0,2,9,1e-3,x\n");
+  CHECK(s.lowered_bytes == 64);
+  CHECK(s.weight_bytes == 9);
+  CHECK(s.strided_lowered_bytes == 0);
+  CHECK(s.seconds == doctest::Approx(1e-3));
 }
 
 TEST_CASE("sample files written before weight_bytes read no cold weights") {

@@ -202,6 +202,49 @@ TEST_CASE("conv layers: dense, depthwise and lowered bytes") {
   CHECK(op_class_of(grouped, grouped.layers[0]) == OpClass::conv);
 }
 
+TEST_CASE("a lowered convolution with a stride along the width gathers its im2col matrix") {
+  auto features = [](Layer l, int64_t images = 1) {
+    return fwd_features(one_layer_graph(std::move(l), {images, 8, 16, 16}));
+  };
+  const KernelFeatures s1 = features(conv_layer(16, 3, 1));
+  CHECK(s1.lowered_bytes > 0);
+  CHECK(s1.strided_lowered_bytes == 0); // row copies
+  const KernelFeatures s2 = features(conv_layer(16, 3, 2));
+  CHECK(s2.lowered_bytes == 64.0 * 72 * 4);
+  CHECK(s2.strided_lowered_bytes == s2.lowered_bytes);
+  const KernelFeatures p2 = features(conv_layer(16, 1, 2)); // 1x1 stride 2: lowered, gathered
+  CHECK(p2.op_class == OpClass::conv);
+  CHECK(p2.strided_lowered_bytes == p2.lowered_bytes);
+  Layer rows_only = conv_layer(16, 3);
+  rows_only.attrs.set("stride", std::vector<int64_t>{2, 1}); // picks rows, copies each whole
+  CHECK(features(rows_only).strided_lowered_bytes == 0);
+  Layer cols_only = conv_layer(16, 3);
+  cols_only.attrs.set("stride", std::vector<int64_t>{1, 2});
+  CHECK(features(cols_only).strided_lowered_bytes == features(cols_only).lowered_bytes);
+  CHECK(features(conv_layer(8, 3, 2, 8)).strided_lowered_bytes == 0); // depthwise: no lowering
+  // The backward passes run other loops (col2im, transposed products).
+  const Graph g = one_layer_graph(conv_layer(16, 3, 2), {1, 8, 16, 16});
+  const LayerCost train = layer_cost(g, g.layers[0], Pass::train);
+  CHECK(layer_features(g, g.layers[0], train, KernelPass::bwd_data).strided_lowered_bytes == 0);
+
+  // The term: those bytes at the gather rate, added to the product (not overlapped), divided
+  // among the images of a per-image calibration like the lowered bytes.
+  Calibration c = cpu_calibration_with(OpClass::conv);
+  const HwSpec hw = tiny_hw();
+  const LayerTiming without = calibrated_time(c, hw, s2);
+  c.classes.back().params.strided_lowering_bytes_per_second = 2e10;
+  const LayerTiming with = calibrated_time(c, hw, s2);
+  CHECK(with.seconds - without.seconds == doctest::Approx(s2.strided_lowered_bytes / 2e10));
+  CHECK(with.memory_seconds - without.memory_seconds ==
+        doctest::Approx(s2.strided_lowered_bytes / 2e10));
+  CHECK(calibrated_time(c, hw, s1).memory_seconds ==
+        doctest::Approx(calibrated_time(cpu_calibration_with(OpClass::conv), hw, s1).memory_seconds));
+  const KernelFeatures b4 = features(conv_layer(16, 3, 2), 4);
+  double calls = 0;
+  CHECK(one_call(c, b4, &calls).strided_lowered_bytes == doctest::Approx(s2.strided_lowered_bytes));
+  CHECK(calls == 4);
+}
+
 TEST_CASE("a CPU calibration times a batch of convolutions as one call per image") {
   Calibration c = two_level_calibration();
   for (OpClass cls : {OpClass::conv, OpClass::pointwise, OpClass::depthwise}) {

@@ -72,6 +72,24 @@ TEST_CASE("calibration YAML round-trips") {
   CHECK(write_calibration_yaml(back) == text);
 }
 
+TEST_CASE("calibration YAML: the strided-gather rate is written where it is fitted") {
+  Calibration c = sample_calibration();
+  const std::string without = write_calibration_yaml(c);
+  const std::string key = "strided_lowering_bytes_per_second";
+  CHECK(without.find(key) == std::string::npos); // 0: no term, not written
+  CHECK(parse_calibration_yaml(without, "c.yaml")
+            .classes[0]
+            .params.strided_lowering_bytes_per_second == 0);
+  c.classes[0].params.strided_lowering_bytes_per_second = 2.5e10;
+  const std::string text = write_calibration_yaml(c);
+  CHECK(text.find(key + ": 2.5e+10") != std::string::npos);
+  CHECK(parse_calibration_yaml(text, "c.yaml").classes[0].params.strided_lowering_bytes_per_second ==
+        doctest::Approx(2.5e10));
+  std::string bad = text;
+  bad.replace(bad.find(key + ": 2.5e+10"), key.size() + 9, key + ": -1");
+  CHECK(error_of(bad).find("error: '" + key + "' must be at least 0") != std::string::npos);
+}
+
 TEST_CASE("calibration YAML errors carry file:line:col") {
   const std::string good = write_calibration_yaml(sample_calibration());
   CHECK(error_of("version: 2\n").find("c.yaml:1:10: error: unsupported calibration version 2") ==
