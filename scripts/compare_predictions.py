@@ -32,8 +32,13 @@ probes'), and prints one line per measurement and the targets met, beside those 
 measurement's own prediction. --exclude-own leaves out of each measurement's pool the
 calibrations in its own run's directory: how a set of calibrations taken earlier (shipped)
 would do against a fresh one.
+
+       scripts/compare_predictions.py BIN --rescore MEASURE_JSON CALIBRATION OUT_JSON
+Writes the measurement with the calibration's predictions in place of its own (each layer's
+predicted_seconds and error, the summary's median and end-to-end error), for the per-layer
+scripts (scripts/layer_errors.py) to read.
 """
-import glob, json, re, statistics, subprocess, sys
+import copy, glob, json, re, statistics, subprocess, sys
 
 
 def predict(binary, model, batch, hw, cal):
@@ -49,17 +54,31 @@ def pass_seconds(p):
     return p["pass"]["predicted_seconds"] if p.get("pass") else p["totals"]["predicted_seconds"]
 
 
+def rescored(binary, m, cal):
+    """Measurement m with calibration `cal`'s predictions in place of its own: each layer's
+    predicted_seconds and error, and the summary's median |error| (layers in summary) and
+    end-to-end error. Returns (the copy, the layers the median counts)."""
+    p = predict(binary, m["model"], m["batch"], m["hardware"], cal)
+    pred = {l["name"]: l["predicted_seconds"] for l in p["layers"]}
+    out = copy.deepcopy(m)
+    errs = []
+    for l in out["layers"]:
+        if l["name"] not in pred:
+            continue
+        l["predicted_seconds"] = pred[l["name"]]
+        if l.get("measured_seconds"):
+            l["error"] = pred[l["name"]] / l["measured_seconds"] - 1
+            if l.get("in_summary"):
+                errs.append(l["error"])
+    out["summary"]["median_abs_error"] = statistics.median(map(abs, errs))
+    out["summary"]["end_to_end_error"] = pass_seconds(p) / m["summary"]["measured_total_seconds"] - 1
+    return out, len(errs)
+
+
 def score(binary, m, cal):
     """(median |error|, end-to-end error, layers) of calibration `cal` on measurement `m`."""
-    layers = {l["name"]: l for l in m["layers"]}
-    p = predict(binary, m["model"], m["batch"], m["hardware"], cal)
-    errs = []
-    for l in p["layers"]:
-        ml = layers.get(l["name"])
-        if ml and ml.get("in_summary") and ml.get("measured_seconds"):
-            errs.append(l["predicted_seconds"] / ml["measured_seconds"] - 1)
-    e2e = pass_seconds(p) / m["summary"]["measured_total_seconds"] - 1
-    return statistics.median(map(abs, errs)), e2e, len(errs)
+    r, n = rescored(binary, m, cal)
+    return r["summary"]["median_abs_error"], r["summary"]["end_to_end_error"], n
 
 
 def host_state(cal):
@@ -193,7 +212,10 @@ def tally(binary, args):
 
 
 if __name__ == "__main__":
-    if len(sys.argv) > 2 and sys.argv[2] == "--runs":
+    if len(sys.argv) == 6 and sys.argv[2] == "--rescore":
+        json.dump(rescored(sys.argv[1], json.load(open(sys.argv[3])), sys.argv[4])[0],
+                  open(sys.argv[5], "w"), indent=1)
+    elif len(sys.argv) > 2 and sys.argv[2] == "--runs":
         tally(sys.argv[1], sys.argv[2:])
     else:
         one_measurement(sys.argv[1], sys.argv[2], sys.argv[3:])

@@ -11,6 +11,12 @@
 # of the model turned off on the same samples: BIN_A = BIN_B), e.g. weight_bytes.
 # DROP_ROWS=REGEX: A refits the samples without the rows matching the (Python) regular
 # expression, e.g. '^depthwise.*,network:' (a source of samples left out).
+# STRIDE_COLUMN=1: B refits sample files written before the strided_lowered_bytes column with
+# that column added: a microbenchmark's im2col matrix (source conv/im2col…/…k<K>s<S>) counts as
+# gathered where S > 1. Network rows stay at 0 (their convolutions are held out, never fitted).
+# KEEP=DIR: also writes each run's measurements rescored with each refit to DIR/a/RUN and
+# DIR/b/RUN (compare_predictions.py --rescore), for scripts/layer_errors.py, and the refits
+# there as zen5-2c.yaml.
 # HW_A=SPEC, HW_B=SPEC: the hardware spec each side fits with (default zen5-2c): the memory
 # levels' capacities come from it, e.g. a copy of hw_specs/zen5-2c.yaml with another L3 size.
 # Usage: scripts/refit_ab.sh BIN_A BIN_B RUN_DIR [RUN_DIR...]
@@ -39,7 +45,23 @@ PY
     samples_a="$tmp/a.csv"
   fi
   "$bin_a" calibrate --from-samples "$samples_a" --hw "${HW_A:-zen5-2c}" -o "$tmp/a.yaml" 2>/dev/null
-  "$bin_b" calibrate --from-samples "$run/samples.csv" --hw "${HW_B:-zen5-2c}" -o "$tmp/b.yaml" 2>/dev/null
+  samples_b="$run/samples.csv"
+  if [ -n "${STRIDE_COLUMN:-}" ]; then
+    python3 - "$run/samples.csv" "$tmp/b.csv" <<'PY'
+import csv, re, sys
+rows = list(csv.reader(open(sys.argv[1])))
+if "strided_lowered_bytes" in rows[0]:
+    sys.exit("refit_ab.sh: %s already has strided_lowered_bytes" % sys.argv[1])
+at, lowered = rows[0].index("time (s)"), rows[0].index("lowered_bytes")
+rows[0].insert(at, "strided_lowered_bytes")
+for r in rows[1:]:
+    m = re.search(r"^microbench:conv/im2col[^/]*/n\d+c\d+h\d+o\d+k\d+s(\d+)(/|$)", r[-1])
+    r.insert(at, r[lowered] if m and int(m.group(1)) > 1 else "0")
+csv.writer(open(sys.argv[2], "w", newline=""), lineterminator="\n").writerows(rows)
+PY
+    samples_b="$tmp/b.csv"
+  fi
+  "$bin_b" calibrate --from-samples "$samples_b" --hw "${HW_B:-zen5-2c}" -o "$tmp/b.yaml" 2>/dev/null
   excess=$(grep '^pass_excess:' "$run/zen5-2c.yaml" || true)
   if [ -n "$excess" ]; then
     for f in "$tmp/a.yaml" "$tmp/b.yaml"; do
@@ -49,6 +71,14 @@ PY
   for m in "$run"/*-calibrated.json; do
     scripts/compare_predictions.py "$bin_b" "$m" "$tmp/a.yaml" "$tmp/b.yaml" |
       sed "s|$tmp/||; s|^|$(basename "$run") |"
+    if [ -n "${KEEP:-}" ]; then
+      for side in a b; do
+        mkdir -p "$KEEP/$side/$(basename "$run")"
+        cp "$tmp/$side.yaml" "$KEEP/$side/$(basename "$run")/zen5-2c.yaml"
+        scripts/compare_predictions.py "$bin_b" --rescore "$m" "$tmp/$side.yaml" \
+          "$KEEP/$side/$(basename "$run")/$(basename "$m")"
+      done
+    fi
   done
 done | tee "$tmp/scores.txt"
 python3 - "$tmp/scores.txt" <<'PY'
