@@ -78,8 +78,8 @@ std::string render_calibration(const Calibration &cal, Format f) {
   std::vector<std::string> header = {"class", "dtype", "samples", "peak", "m/n/k half", "tile"};
   for (const auto &l : cal.memory_levels)
     header.push_back("bw " + l.name);
-  for (const char *h : {"lowering", "overlap", "overhead", "cross-core", "epilogue", "weights", "gather",
-                        "MAPE", "max error"})
+  for (const char *h : {"lowering", "overlap", "overhead", "cross-core", "epilogue", "weights",
+                        "gather", "MAPE", "max error"})
     header.push_back(h);
   std::vector<std::vector<std::string>> rows;
   for (const auto &c : cal.classes) {

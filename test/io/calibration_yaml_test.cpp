@@ -83,8 +83,8 @@ TEST_CASE("calibration YAML: the strided-gather rate is written where it is fitt
   c.classes[0].params.strided_lowering_bytes_per_second = 2.5e10;
   const std::string text = write_calibration_yaml(c);
   CHECK(text.find(key + ": 2.5e+10") != std::string::npos);
-  CHECK(parse_calibration_yaml(text, "c.yaml").classes[0].params.strided_lowering_bytes_per_second ==
-        doctest::Approx(2.5e10));
+  const EfficiencyParams back = parse_calibration_yaml(text, "c.yaml").classes[0].params;
+  CHECK(back.strided_lowering_bytes_per_second == doctest::Approx(2.5e10));
   std::string bad = text;
   bad.replace(bad.find(key + ": 2.5e+10"), key.size() + 9, key + ": -1");
   CHECK(error_of(bad).find("error: '" + key + "' must be at least 0") != std::string::npos);
