@@ -213,8 +213,11 @@ TEST_CASE("probe_host measures the FMA rate, a DRAM read, a cross-core read and 
   CHECK(s.dram_bytes_per_second > 1e8);
   CHECK(s.dram_bytes_per_second < 1e13); // a 192 MiB sweep cannot be served by the caches
   CHECK(s.conv_flops_per_second > 1e8);
-  // the convolution runs the FMA units and the caches: never faster than the FMA chains
-  CHECK(s.conv_flops_per_second < 1.2 * s.fp32_flops_per_second);
+  // The convolution runs the FMA units and the caches: never faster than the FMA chains. The
+  // two probes run a moment apart on a host other processes share (ctest -j2 runs the calibrate
+  // tests beside this one), so one of them may be slowed alone: the margin is 2x (a quiet host
+  // gives the convolution about half the FMA rate), against a timing or count off severalfold.
+  CHECK(s.conv_flops_per_second < 2.0 * s.fp32_flops_per_second);
   if (num_threads() > 1) {
     CHECK(s.cross_core_bytes_per_second > 1e8);
     CHECK(s.cross_core_bytes_per_second < 1e13);
