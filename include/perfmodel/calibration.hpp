@@ -12,7 +12,8 @@
 //   lowering_factor         traffic of a lowered (im2col) operand, in passes over its bytes
 //   strided_lowering_bytes_per_second  rate at which im2col gathers a lowered matrix whose
 //                           stride along the width is > 1: element by element instead of row
-//                           copies, before the product (0: no such term)
+//                           copies, before the product (fitted for the CPU executor only;
+//                           0: no such term)
 //   cross_core_bytes_per_second  rate at which one thread reads data another core wrote and
 //                           still holds in its cache (0: no such term)
 //   overlap                 0: compute and memory overlap perfectly (max), 1: they add up

@@ -245,9 +245,11 @@ Solved solve(const std::vector<Sample> &samples, const FitOptions &opts, const C
     any_strided = any_strided || s.strided_lowered_bytes > 0;
     any_unstrided = any_unstrided || (s.lowered_bytes > 0 && !(s.strided_lowered_bytes > 0));
   }
-  // The gather rate: fitted where some lowered samples gather with a stride and others copy
-  // rows (with only one kind it would trade places with the lowering factor).
-  const bool fit_gather = any_strided && any_unstrided;
+  // The gather rate: fitted for the CPU executor (conv_per_image: its im2col gathers a strided
+  // matrix element by element; cuDNN's implicit GEMM lowers nothing) where some lowered samples
+  // gather with a stride and others copy rows (with only one kind it would trade places with the
+  // lowering factor).
+  const bool fit_gather = opts.conv_per_image && any_strided && any_unstrided;
   std::vector<size_t> used; // innermost first
   for (size_t l = 0; l < levels; ++l)
     if (level_used[l])

@@ -19,6 +19,13 @@ FitOptions test_options() {
   return o;
 }
 
+// The CPU executor's options: convolutions image by image (conv_per_image), as a CPU hw spec's.
+FitOptions cpu_options() {
+  FitOptions o = test_options();
+  o.conv_per_image = true;
+  return o;
+}
+
 Calibration frame(const FitOptions &o) {
   Calibration c;
   c.memory_levels = o.memory_levels;
@@ -43,8 +50,8 @@ EfficiencyParams true_gemm_params() {
   return p;
 }
 
-// GEMM-like samples over small, skinny and large shapes; half of them lowered (conv-like), a
-// third of those gathered with a stride.
+// GEMM-like samples over small, skinny and large shapes; half of them lowered (conv-like), and
+// for the CPU executor (conv_per_image) a third of those gathered with a stride.
 // Sizes up to 4000 so that every memory level (DRAM included) holds compute- and memory-bound
 // calls: only then are the bandwidths and the overlap separately identifiable.
 std::vector<Sample> gemm_samples(const EfficiencyParams &p, const FitOptions &o, OpClass cls) {
@@ -63,7 +70,8 @@ std::vector<Sample> gemm_samples(const EfficiencyParams &p, const FitOptions &o,
         s.flops = 2.0 * m * n * k;
         s.bytes = 4.0 * (m * k + k * n + m * n);
         s.lowered_bytes = (i % 2) ? 4.0 * m * k : 0.0;
-        s.strided_lowered_bytes = out.size() % 3 == 0 ? s.lowered_bytes : 0.0;
+        if (o.conv_per_image) // the CPU executor's im2col: gathered at a stride > 1
+          s.strided_lowered_bytes = out.size() % 3 == 0 ? s.lowered_bytes : 0.0;
         s.seconds = model_seconds(cal, p, s.features());
         s.source = "synthetic";
         out.push_back(s);
@@ -79,7 +87,9 @@ void check_close(double fitted, double truth, double tol, const char *what) {
 } // namespace
 
 TEST_CASE("fit recovers known GEMM parameters within 1%") {
-  const FitOptions o = test_options();
+  // The CPU executor's: its strided im2col gathers (the samples are single images with no
+  // epilogue or weights, so nothing else moves).
+  const FitOptions o = cpu_options();
   const EfficiencyParams truth = true_gemm_params();
   const std::vector<Sample> samples = gemm_samples(truth, o, OpClass::conv);
   REQUIRE(samples.size() > 100);
@@ -103,7 +113,7 @@ TEST_CASE("fit recovers known GEMM parameters within 1%") {
 }
 
 TEST_CASE("fit has no strided-gather rate where the samples cannot tell it apart") {
-  const FitOptions o = test_options();
+  FitOptions o = cpu_options();
   EfficiencyParams truth = true_gemm_params();
   truth.strided_lowering_bytes_per_second = 0;
   std::vector<Sample> none = gemm_samples(truth, o, OpClass::conv);
@@ -121,6 +131,11 @@ TEST_CASE("fit has no strided-gather rate where the samples cannot tell it apart
     s.seconds = model_seconds(frame(o), truth, s.features());
   }
   CHECK(fit_class(all, o).params.strided_lowering_bytes_per_second == 0);
+  // Both kinds, but a batched (GPU) calibration: cuDNN lowers nothing, so no gather is fitted.
+  truth.strided_lowering_bytes_per_second = 3e10;
+  const std::vector<Sample> mixed = gemm_samples(truth, o, OpClass::conv);
+  o.conv_per_image = false;
+  CHECK(fit_class(mixed, o).params.strided_lowering_bytes_per_second == 0);
 }
 
 namespace {
@@ -139,8 +154,7 @@ void as_batch(Sample &s, double images) {
 } // namespace
 
 TEST_CASE("fit of per-image convolution samples: a batch is timed as its images, one by one") {
-  FitOptions o = test_options();
-  o.conv_per_image = true;
+  FitOptions o = cpu_options();
   Calibration cal = frame(o);
   cal.conv_per_image = true;
   const EfficiencyParams truth = true_gemm_params();
@@ -162,8 +176,7 @@ TEST_CASE("fit of per-image convolution samples: a batch is timed as its images,
 }
 
 TEST_CASE("fit recovers the epilogue rate of column-split products next to the GEMM parameters") {
-  FitOptions o = test_options();
-  o.conv_per_image = true;
+  FitOptions o = cpu_options();
   EfficiencyParams truth = true_gemm_params();
   truth.epilogue_bytes_per_second = 4e10;
   std::vector<Sample> samples = gemm_samples(truth, o, OpClass::conv);
@@ -224,8 +237,7 @@ void check_streaming_fit(const ClassCalibration &cc) {
 } // namespace
 
 TEST_CASE("fit charges per-image convolutions a cold weight read at the data-movement DRAM rate") {
-  FitOptions o = test_options();
-  o.conv_per_image = true;
+  FitOptions o = cpu_options();
   o.weight_bytes_per_second = 6e10;
   Calibration cal = frame(o);
   EfficiencyParams truth = true_gemm_params();
