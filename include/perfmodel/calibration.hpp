@@ -306,6 +306,15 @@ template <class T> T gather_seconds(const KernelFeatures &f, const T &gather_ban
   return T(f.strided_lowered_bytes) / gather_bandwidth;
 }
 
+/// t_e + t_w + t_g of the file comment: the terms that add to the call's time instead of
+/// overlapping its product.
+template <class T>
+T serial_seconds(const EfficiencyTerms &e, const KernelFeatures &f, const T &epilogue_bandwidth,
+                 const T &weight_bandwidth, const T &gather_bandwidth) {
+  return epilogue_seconds(e, epilogue_bandwidth) + weight_seconds(e, weight_bandwidth) +
+         gather_seconds(f, gather_bandwidth);
+}
+
 /// plane_factor of the file comment: a windowed pool's plane / (plane + m_half), else 1.
 template <class T> T plane_factor_of(const EfficiencyTerms &e, const T &m_half) {
   return e.plane > 0 ? T(e.plane) / (T(e.plane) + m_half) : T(1.0);
@@ -325,8 +334,8 @@ T efficiency_seconds(const EfficiencyTerms &e, const KernelFeatures &f, const T 
   const bool compute_wins = t_compute > t_memory;
   const T hi = compute_wins ? t_compute : t_memory;
   const T lo = compute_wins ? t_memory : t_compute;
-  return overhead + (hi + overlap * lo) / plane_factor + epilogue_seconds(e, epilogue_bandwidth) +
-         weight_seconds(e, weight_bandwidth) + gather_seconds(f, gather_bandwidth);
+  return overhead + (hi + overlap * lo) / plane_factor +
+         serial_seconds(e, f, epilogue_bandwidth, weight_bandwidth, gather_bandwidth);
 }
 
 /// efficiency_seconds with a class's fitted parameters, at the bandwidth of the terms' memory

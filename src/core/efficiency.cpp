@@ -467,9 +467,8 @@ LayerTiming calibrated_time(const Calibration &cal, const HwSpec &hw, const Kern
   t.compute_seconds = e.quantized_flops / (p.peak_flops_per_second * hockney) / plane;
   t.memory_seconds =
       memory_seconds(e, f, bw, p.lowering_factor, p.cross_core_bytes_per_second) / plane +
-      epilogue_seconds(e, p.epilogue_bytes_per_second) +
-      weight_seconds(e, p.weight_bytes_per_second) +
-      gather_seconds(f, p.strided_lowering_bytes_per_second);
+      serial_seconds(e, f, p.epilogue_bytes_per_second, p.weight_bytes_per_second,
+                     p.strided_lowering_bytes_per_second);
   t.overhead_seconds = p.overhead_seconds;
   t.seconds = work + p.overhead_seconds;
   for (double *x : {&t.compute_seconds, &t.memory_seconds, &t.overhead_seconds, &t.seconds})
