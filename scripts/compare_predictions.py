@@ -1,12 +1,16 @@
 #!/usr/bin/env python3
 """Scores several calibrations against the same measurements (A/B on one run of the host).
 
-Usage: scripts/compare_predictions.py BIN MEASURE_JSON CALIBRATION [CALIBRATION...]
+Usage: scripts/compare_predictions.py BIN MEASURE_JSON CALIBRATION [CALIBRATION...] [--keep DIR]
 MEASURE_JSON: `perfmodel measure --format json` output (as scripts/calibration_accuracy.sh
 writes: out/X/MODEL-bN-calibrated.json). Each calibration predicts the same model and batch
 (`perfmodel predict`), and is scored as measure scores: median |error| over the layers the
 measurement counted in its summary (>= min_layer_seconds), and the whole pass's end-to-end error.
 A change to the model is judged on the same measured passes, not on two runs of a noisy host.
+--keep DIR also writes the measurement with each calibration's predictions in place of its own
+(each layer's predicted_seconds and error, the summary's median and end-to-end error) to
+DIR/MEASURE_JSON's file name, `{cal}` in DIR standing for the calibration's file name without
+.yaml: for the per-layer scripts (scripts/layer_errors.py) to read.
 
        scripts/compare_predictions.py BIN --runs RUN_DIR... --calibrations CAL... \
            [--max-cross-core BYTES_PER_S] [--min-cross-core BYTES_PER_S] [--same-state]
@@ -32,13 +36,8 @@ probes'), and prints one line per measurement and the targets met, beside those 
 measurement's own prediction. --exclude-own leaves out of each measurement's pool the
 calibrations in its own run's directory: how a set of calibrations taken earlier (shipped)
 would do against a fresh one.
-
-       scripts/compare_predictions.py BIN --rescore MEASURE_JSON CALIBRATION OUT_JSON
-Writes the measurement with the calibration's predictions in place of its own (each layer's
-predicted_seconds and error, the summary's median and end-to-end error), for the per-layer
-scripts (scripts/layer_errors.py) to read.
 """
-import copy, glob, json, re, statistics, subprocess, sys
+import copy, glob, json, os, re, statistics, subprocess, sys
 
 
 def predict(binary, model, batch, hw, cal):
@@ -130,12 +129,19 @@ def met(med, e2e):
     return (med <= 0.10) + (abs(e2e) <= 0.05)
 
 
-def one_measurement(binary, measured_file, cals):
+def one_measurement(binary, measured_file, args):
+    keep = args[args.index("--keep") + 1] if "--keep" in args else None
+    cals = [a for i, a in enumerate(args) if a != "--keep" and (i == 0 or args[i - 1] != "--keep")]
     m = json.load(open(measured_file))
     for cal in cals:
-        med, e2e, n = score(binary, m, cal)
+        r, n = rescored(binary, m, cal)
+        med, e2e = r["summary"]["median_abs_error"], r["summary"]["end_to_end_error"]
         print(f"{m['model']:14} {cal:40} median |err| {100 * med:5.1f}%"
               f"  e2e {100 * e2e:+6.1f}%  ({n} layers)")
+        if keep:
+            out = keep.replace("{cal}", os.path.basename(cal).removesuffix(".yaml"))
+            os.makedirs(out, exist_ok=True)
+            json.dump(r, open(os.path.join(out, os.path.basename(measured_file)), "w"), indent=1)
 
 
 def tally_nearest(binary, measured, cals, exclude_own):
@@ -212,10 +218,7 @@ def tally(binary, args):
 
 
 if __name__ == "__main__":
-    if len(sys.argv) == 6 and sys.argv[2] == "--rescore":
-        json.dump(rescored(sys.argv[1], json.load(open(sys.argv[3])), sys.argv[4])[0],
-                  open(sys.argv[5], "w"), indent=1)
-    elif len(sys.argv) > 2 and sys.argv[2] == "--runs":
+    if len(sys.argv) > 2 and sys.argv[2] == "--runs":
         tally(sys.argv[1], sys.argv[2:])
     else:
         one_measurement(sys.argv[1], sys.argv[2], sys.argv[3:])

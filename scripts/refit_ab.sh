@@ -4,7 +4,8 @@
 # (RUN_DIR/samples.csv, as scripts/calibration_accuracy.sh writes) are refitted by both builds
 # (calibrate --from-samples) and both refits are scored on the run's own measurements
 # (scripts/compare_predictions.py with BIN_B: per-layer median |error| over layers >= 50 us).
-# Prints each run's medians, then per network the mean median and the runs under 10%. A refit
+# Prints each run's medians, then per network the mean median, the runs under 10% and the runs
+# whose median B made better / worse, and per op class each side's median fit MAPE. A refit
 # from samples has no pass excess: the run's calibration's (RUN_DIR/zen5-2c.yaml) is copied into
 # both refits, so that their end-to-end errors are the run's too.
 # ZERO_COLUMN=NAME: A refits the samples with that column of the sample CSV set to 0 (a feature
@@ -15,8 +16,8 @@
 # that column added: a microbenchmark's im2col matrix (source conv/im2col…/…k<K>s<S>) counts as
 # gathered where S > 1. Network rows stay at 0 (their convolutions are held out, never fitted).
 # KEEP=DIR: also writes each run's measurements rescored with each refit to DIR/a/RUN and
-# DIR/b/RUN (compare_predictions.py --rescore), for scripts/layer_errors.py, and the refits
-# there as zen5-2c.yaml.
+# DIR/b/RUN (compare_predictions.py --keep), for scripts/layer_errors.py, and the refits there
+# as zen5-2c.yaml.
 # HW_A=SPEC, HW_B=SPEC: the hardware spec each side fits with (default zen5-2c): the memory
 # levels' capacities come from it, e.g. a copy of hw_specs/zen5-2c.yaml with another L3 size.
 # Usage: scripts/refit_ab.sh BIN_A BIN_B RUN_DIR [RUN_DIR...]
@@ -68,21 +69,23 @@ PY
       sed -i "s|^conv_batch:.*|&\n$excess|" "$f"
     done
   fi
-  for m in "$run"/*-calibrated.json; do
-    scripts/compare_predictions.py "$bin_b" "$m" "$tmp/a.yaml" "$tmp/b.yaml" |
-      sed "s|$tmp/||; s|^|$(basename "$run") |"
+  mkdir -p "$tmp/fits"
+  for side in a b; do
+    cp "$tmp/$side.yaml" "$tmp/fits/$(basename "$run")-$side.yaml"
     if [ -n "${KEEP:-}" ]; then
-      for side in a b; do
-        mkdir -p "$KEEP/$side/$(basename "$run")"
-        cp "$tmp/$side.yaml" "$KEEP/$side/$(basename "$run")/zen5-2c.yaml"
-        scripts/compare_predictions.py "$bin_b" --rescore "$m" "$tmp/$side.yaml" \
-          "$KEEP/$side/$(basename "$run")/$(basename "$m")"
-      done
+      mkdir -p "$KEEP/$side/$(basename "$run")"
+      cp "$tmp/$side.yaml" "$KEEP/$side/$(basename "$run")/zen5-2c.yaml"
     fi
   done
+  keep=()
+  [ -z "${KEEP:-}" ] || keep=(--keep "$KEEP/{cal}/$(basename "$run")")
+  for m in "$run"/*-calibrated.json; do
+    scripts/compare_predictions.py "$bin_b" "$m" "$tmp/a.yaml" "$tmp/b.yaml" "${keep[@]}" |
+      sed "s|$tmp/||; s|^|$(basename "$run") |"
+  done
 done | tee "$tmp/scores.txt"
-python3 - "$tmp/scores.txt" <<'PY'
-import re, sys
+python3 - "$tmp/scores.txt" "$tmp/fits" <<'PY'
+import glob, re, statistics, sys
 per = {}
 for line in open(sys.argv[1]):
     m = re.match(r"\S+ (\S+)\s+(a|b)\.yaml\s+median \|err\|\s+([\d.]+)%\s+e2e\s+([+-]?[\d.]+)%",
@@ -96,5 +99,21 @@ for model in sorted({k[0] for k in per}):
         out.append(f"{side.upper()} mean {sum(x for x, _ in v)/len(v):5.2f}% "
                    f"({sum(x <= 10 for x, _ in v)}/{len(v)} <= 10%, "
                    f"{sum(abs(e) <= 5 for _, e in v)}/{len(v)} e2e within 5%)")
+    a, b = [x for x, _ in per[(model, "a")]], [x for x, _ in per[(model, "b")]]
+    out.append(f"B better / worse {sum(y < x for x, y in zip(a, b))} / "
+               f"{sum(y > x for x, y in zip(a, b))}")
     print(f"{model:14} " + "  ".join(out))
+mape = {}  # (class, side) -> the refits' fit MAPEs
+for f in sorted(glob.glob(sys.argv[2] + "/*.yaml")):
+    side, cls = f[-6], None
+    for line in open(f):
+        c = re.match(r"\s+- op_class: (\S+)", line)
+        cls = c.group(1) if c else cls
+        fit = re.match(r"\s+fit: \{.*mape: ([\d.e+-]+)", line)
+        if cls and fit:
+            mape.setdefault((cls, side), []).append(float(fit.group(1)))
+for cls in sorted({c for c, _ in mape}):
+    print(f"fit MAPE {cls:18} " + "  ".join(
+        f"{s.upper()} median {100 * statistics.median(mape[(cls, s)]):5.2f}%"
+        for s in "ab" if (cls, s) in mape))
 PY
