@@ -86,6 +86,16 @@ BENCHMARK(BM_GemmEpilogue)
     ->ArgsProduct({{1000}, {49}, {1024}, {0, 1, 2}, {0}})
     ->UseRealTime();
 
+// A convolution's product C[rows x plane] = W[rows x k] * cols[k x plane] (a row bias) by the
+// plane's size: Eigen's kernel tiles the plane (the rows of its column-major view) with 3, 2, 1
+// vector-wide panels and narrower ones for the rows left over, so the rate by plane size shows
+// what a partial tile costs (docs/calibration.md, "GEMM tiles"). Args: rows, plane, k.
+void BM_GemmPlane(benchmark::State &st) { time_product(st, true, false, kc::GemmSplit::rule); }
+BENCHMARK(BM_GemmPlane)
+    ->ArgsProduct({{512}, benchmark::CreateDenseRange(16, 100, 1), {2304}})
+    ->ArgsProduct({{512}, {112, 128, 144, 145, 160, 196}, {2304}})
+    ->UseRealTime();
+
 // Times conv2d on random operands of geometry `g` (g.n images, with a bias). `cold`: before
 // each run (untimed) every thread writes its share of 64 MiB, flushing the caches, and of the
 // input, so the weights come from DRAM as in a network's pass, the input from cache, and the

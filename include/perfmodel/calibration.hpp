@@ -6,7 +6,10 @@
 //   m_half, n_half, k_half  Hockney half-performance sizes of the GEMM dimensions: the rate is
 //                           r_inf * m/(m+m_half) * n/(n+n_half) * k/(k+k_half)
 //   tile_m, tile_n          output tile of the GEMM kernel: tiles = ceil(m/tile_m)*ceil(n/tile_n)
-//                           *groups run on `cores` in waves; the last wave's idle cores count
+//                           *groups run on `cores` in waves; the last wave's idle cores count.
+//                           A partial tile costs a whole one (gemm_tiles: padded, a GPU's
+//                           thread blocks) or, for the CPU executor's Eigen GEMM (gemm_tiles:
+//                           panels), what Eigen's narrower panels cost (tiled_extent below)
 //   bytes_per_second[l]     effective bandwidth of memory level l, chosen by the working set
 //                           or, inside a network, by the inputs' reuse distance (below)
 //   lowering_factor         traffic of a lowered (im2col) operand, in passes over its bytes
@@ -230,6 +233,10 @@ struct Calibration {
   /// conv.cpp), so a batch-N layer is N calls of its one-image shape. False (`batched`): one
   /// call over the whole batch (cuDNN). Calibrations of a CPU hw spec set it.
   bool conv_per_image = false;
+  /// How a GEMM-like class's partial tile is paid (YAML `gemm_tiles`): false (`padded`, the
+  /// default and files before the key) as a whole tile; true (`panels`, a CPU calibration:
+  /// Eigen) as the narrower panels Eigen runs the rows left over with (tiled_extent).
+  bool panel_tiles = false;
 
   const ClassCalibration *find(OpClass c, DType dtype) const;
   /// Whether any class has a cross-core rate (then a graph's input_cross_core_bytes matter).
@@ -250,6 +257,18 @@ size_t memory_level_for(const Calibration &cal, double working_set_bytes);
 /// divided by the images; the reuse distance kept); otherwise `f` itself, once. Dividing the
 /// weight bytes charges their cold read once over the calls (t_w).
 KernelFeatures one_call(const Calibration &cal, const KernelFeatures &f, double *calls);
+
+/// What one GEMM dimension of `extent` rows costs, in rows, when its kernel covers it with tiles
+/// of `tile` rows. `panels` false: whole tiles, ceil(extent/tile)*tile (a partial tile costs a
+/// whole one: a GPU's thread blocks). `panels` true, Eigen's GEMM on a CPU: whole panels of
+/// `tile` rows, then at most one panel of tile/2 rows and one of tile/4, each costing a whole
+/// panel (a narrower vector does the same instructions per step), then the rows left under
+/// tile/4 one at a time, each costing kPanelRowShare of a panel. BM_GemmPlane (bench/) measured
+/// this on the 2-core Zen 5 VM (AVX-512, 16-float panels): a 49-row plane runs 6% under a
+/// 48-row one, a 60-row plane slower than a 64-row one (docs/calibration.md, "GEMM tiles").
+/// At least `extent`; `extent` itself for tile <= 1.
+double tiled_extent(double extent, double tile, bool panels);
+inline constexpr double kPanelRowShare = 0.25;
 
 /// The parts of the model that do not depend on the continuous parameters (tiles and level
 /// are chosen before a Ceres solve, so the residual stays smooth in what it fits).

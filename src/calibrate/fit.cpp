@@ -451,6 +451,7 @@ Calibration frame_of(const FitOptions &opts) {
   c.memory_levels = opts.memory_levels;
   c.cores = std::max(1, opts.cores);
   c.conv_per_image = opts.conv_per_image;
+  c.panel_tiles = opts.panel_tiles;
   return c;
 }
 
@@ -474,6 +475,7 @@ FitOptions fit_options_for(const HwSpec &hw) {
         {hw.memory[i].name, i + 1 == hw.memory.size() ? 0.0 : hw.memory[i].capacity_bytes});
   o.cores = std::max(1, hw.units);
   o.conv_per_image = hw.kind == "cpu";
+  o.panel_tiles = hw.kind == "cpu";
   o.hw = &hw;
   return o;
 }

@@ -17,6 +17,7 @@ struct FitOptions {
   std::vector<MemoryLevelCapacity> memory_levels; // innermost first; last = DRAM
   int cores = 1;                                  // cores GEMM tiles are spread over
   bool conv_per_image = false; // Calibration::conv_per_image (fit_options_for: a CPU spec)
+  bool panel_tiles = false;    // Calibration::panel_tiles (fit_options_for: a CPU spec, Eigen)
   /// Starting points (from the hw spec): peak per dtype is looked up through `hw` when set.
   const HwSpec *hw = nullptr;
   std::vector<double> tile_m_candidates = {1, 4, 8, 16, 32, 48, 64, 96};

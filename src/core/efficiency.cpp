@@ -405,7 +405,28 @@ double epilogue_bytes(const Calibration &cal, const KernelFeatures &f) {
          double(bytes_of(f.dtype));
 }
 
+// The GEMM-like classes whose kernel is Eigen's product on a CPU: the ones a `panels`
+// calibration pays partial tiles as panels (the depthwise convolutions are a kernel of ours,
+// vectorised along the row by the compiler: whole tiles).
+bool eigen_product(OpClass c) {
+  return c == OpClass::gemm || c == OpClass::gemv || c == OpClass::conv ||
+         c == OpClass::pointwise;
+}
+
 } // namespace
+
+double tiled_extent(double extent, double tile, bool panels) {
+  if (!(tile > 1) || !(extent > 0))
+    return extent;
+  if (!panels)
+    return std::ceil(extent / tile) * tile;
+  double passes = std::floor(extent / tile), rest = extent - passes * tile;
+  for (double width : {std::floor(tile / 2), std::floor(tile / 4)})
+    if (width >= 1 && rest >= width)
+      passes += 1, rest -= width;
+  const double row_share = tile >= 4 ? kPanelRowShare : 1.0; // no quarter panel under 4 rows
+  return std::max(extent, (passes + rest * row_share) * tile);
+}
 
 EfficiencyTerms efficiency_terms(const Calibration &cal, double tile_m, double tile_n,
                                  const KernelFeatures &f) {
@@ -424,11 +445,15 @@ EfficiencyTerms efficiency_terms(const Calibration &cal, double tile_m, double t
     const double tiles = std::ceil(e.m / tile_m) * std::ceil(e.n / tile_n) * double(s.groups);
     const double cores = double(std::max(1, cal.cores));
     const double waves = std::ceil(tiles / cores);
-    // Padded work of every core in every wave, relative to the useful work, applied to the
-    // counted FLOPs (so that an exactly tiled, balanced call keeps its boda FLOPs).
-    const double useful = e.m * e.n * double(s.groups);
-    const double padded = waves * cores * tile_m * tile_n;
-    e.quantized_flops = f.flops * std::max(1.0, padded / useful);
+    // The work the tiles cost (whole tiles, or Eigen's panels), with the idle cores of the
+    // last wave, relative to the useful work, applied to the counted FLOPs (so that an exactly
+    // tiled, balanced call keeps its boda FLOPs).
+    const bool panels = cal.panel_tiles && eigen_product(f.op_class);
+    const double useful = e.m * e.n;
+    const double tiled =
+        tiled_extent(e.m, tile_m, panels) * tiled_extent(e.n, tile_n, panels) * waves * cores /
+        tiles;
+    e.quantized_flops = f.flops * std::max(1.0, tiled / useful);
     e.epilogue_bytes = epilogue_bytes(cal, f);
   }
   if (cal.conv_per_image)

@@ -165,7 +165,7 @@ Calibration parse_calibration_yaml(const std::string &src, const std::string &fi
                      "unsupported calibration version " + std::to_string(cal.version) + " (1)");
   check_keys(file, root, "calibration",
              {"version", "device", "date", "perfmodel_version", "hardware", "source", "cores",
-              "memory_levels", "conv_batch", "host_state", "pass_excess", "fit", "classes"},
+              "memory_levels", "conv_batch", "gemm_tiles", "host_state", "pass_excess", "fit", "classes"},
              {"version", "device", "cores", "memory_levels", "classes"});
   const YAML::Node dev = root["device"];
   check_keys(file, dev, "device", {"kind", "name", "cores", "isa_hash"}, {"kind", "name"});
@@ -197,6 +197,12 @@ Calibration parse_calibration_yaml(const std::string &src, const std::string &fi
     if (v != "per_image" && v != "batched")
       throw InputError(at(file, b), "conv_batch must be per_image or batched, not '" + v + "'");
     cal.conv_per_image = v == "per_image";
+  }
+  if (const YAML::Node t = root["gemm_tiles"]) { // absent: a file from before the choice (padded)
+    const std::string v = text(file, t, "gemm_tiles");
+    if (v != "panels" && v != "padded")
+      throw InputError(at(file, t), "gemm_tiles must be panels or padded, not '" + v + "'");
+    cal.panel_tiles = v == "panels";
   }
   if (const YAML::Node h = root["host_state"]) {
     const std::set<std::string> required{"fp32_flops_per_second", "dram_bytes_per_second"};
@@ -287,6 +293,7 @@ std::string write_calibration_yaml(const Calibration &cal) {
       << "capacity_bytes" << YAML::Value << exact(l.capacity_bytes) << YAML::EndMap;
   e << YAML::EndSeq;
   e << YAML::Key << "conv_batch" << YAML::Value << (cal.conv_per_image ? "per_image" : "batched");
+  e << YAML::Key << "gemm_tiles" << YAML::Value << (cal.panel_tiles ? "panels" : "padded");
   if (cal.host_state) {
     const HostState &h = *cal.host_state;
     e << YAML::Key << "host_state" << YAML::Value << YAML::Flow << YAML::BeginMap << YAML::Key

@@ -19,10 +19,12 @@ FitOptions test_options() {
   return o;
 }
 
-// The CPU executor's options: convolutions image by image (conv_per_image), as a CPU hw spec's.
+// The CPU executor's options, as a CPU hw spec's: convolutions image by image
+// (conv_per_image), partial GEMM tiles as Eigen's panels (panel_tiles).
 FitOptions cpu_options() {
   FitOptions o = test_options();
   o.conv_per_image = true;
+  o.panel_tiles = true;
   return o;
 }
 
@@ -31,6 +33,7 @@ Calibration frame(const FitOptions &o) {
   c.memory_levels = o.memory_levels;
   c.cores = o.cores;
   c.conv_per_image = o.conv_per_image;
+  c.panel_tiles = o.panel_tiles;
   return c;
 }
 
@@ -173,6 +176,25 @@ TEST_CASE("fit of per-image convolution samples: a batch is timed as its images,
   o.conv_per_image = false;
   CHECK(fit_class(samples, o).stats.mape > 0.01);
   CHECK(fit_options_for(HwSpec{}).conv_per_image == false);
+}
+
+TEST_CASE("a GPU fit pays partial tiles whole, a CPU fit as Eigen's panels") {
+  HwSpec cpu;
+  cpu.kind = "cpu";
+  CHECK(fit_options_for(cpu).panel_tiles);
+  CHECK_FALSE(fit_options_for(HwSpec{}).panel_tiles);
+  // Padded tiles (a GPU's thread blocks) are recovered as exactly as the panels of the test
+  // above; the samples' 1-, 3- and 50-row dimensions cost differently under the two rules.
+  const FitOptions o = test_options();
+  const EfficiencyParams truth = true_gemm_params();
+  const std::vector<Sample> samples = gemm_samples(truth, o, OpClass::gemm);
+  const ClassCalibration cc = fit_class(samples, o);
+  CHECK(cc.params.tile_m == truth.tile_m);
+  CHECK(cc.params.tile_n == truth.tile_n);
+  CHECK(cc.stats.mape < 1e-4);
+  FitOptions panels = o;
+  panels.panel_tiles = true;
+  CHECK(fit_class(samples, panels).stats.mape > 1e-3);
 }
 
 TEST_CASE("fit recovers the epilogue rate of column-split products next to the GEMM parameters") {

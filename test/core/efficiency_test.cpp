@@ -427,6 +427,37 @@ TEST_CASE("tiles and waves pad the FLOPs of a GEMM") {
   CHECK(efficiency_terms(c, 4, 4, f).quantized_flops == doctest::Approx(f.flops));
 }
 
+TEST_CASE("Eigen's panels: a partial tile costs the narrower panels that cover it") {
+  // Whole tiles (padded): ceil(extent / tile) * tile.
+  CHECK(tiled_extent(49, 16, false) == 64);
+  CHECK(tiled_extent(49, 1, true) == 49);
+  // Panels of 16 rows: then one of 8 and one of 4, each as dear as a whole panel, then single
+  // rows at a quarter of a panel (4 rows) each.
+  CHECK(tiled_extent(48, 16, true) == 48);
+  CHECK(tiled_extent(49, 16, true) == 52);       // 3 panels + 1 row
+  CHECK(tiled_extent(52, 16, true) == 64);       // 3 panels + a 4-row panel
+  CHECK(tiled_extent(56, 16, true) == 64);       // 3 panels + an 8-row panel
+  CHECK(tiled_extent(60, 16, true) == 80);       // + an 8-row and a 4-row panel
+  CHECK(tiled_extent(63, 16, true) == 92);       // + 8, 4 and 3 single rows
+  CHECK(tiled_extent(3, 16, true) == 12);        // 3 single rows
+  CHECK(tiled_extent(196, 16, true) == 208);     // a 14x14 plane: 12 panels + a 4-row panel
+  CHECK(tiled_extent(5, 4, true) == 8);          // tile 4: 1 panel + a 1-row (quarter) panel
+  CHECK(tiled_extent(3, 2, true) == 4);          // no quarter panel under 4: whole panels
+  // A CPU (panels) calibration applies them to Eigen's products, not to the depthwise kernel.
+  Calibration c = two_level_calibration();
+  c.panel_tiles = true;
+  KernelFeatures f;
+  f.op_class = OpClass::conv;
+  f.gemm = GemmShape{49, 512, 4608, 1};
+  f.flops = 2.0 * 49 * 512 * 4608;
+  CHECK(efficiency_terms(c, 16, 1, f).quantized_flops == doctest::Approx(f.flops * 52 / 49));
+  f.op_class = OpClass::depthwise;
+  CHECK(efficiency_terms(c, 16, 1, f).quantized_flops == doctest::Approx(f.flops * 64 / 49));
+  c.panel_tiles = false;
+  f.op_class = OpClass::conv;
+  CHECK(efficiency_terms(c, 16, 1, f).quantized_flops == doctest::Approx(f.flops * 64 / 49));
+}
+
 TEST_CASE("calibrated time: overlap, overhead, Hockney sizes and bound") {
   Calibration c = two_level_calibration();
   const HwSpec hw = tiny_hw();

@@ -221,21 +221,31 @@ TEST_CASE("calibration YAML keeps the pass excess, which is optional") {
   CHECK(error_of(bad).find("'fraction' must be a number") != std::string::npos);
 }
 
-TEST_CASE("calibration YAML keeps how convolution batches run; files before it are batched") {
-  Calibration c = sample_calibration();
-  std::string text = write_calibration_yaml(c);
-  CHECK(text.find("conv_batch: batched") != std::string::npos);
-  CHECK_FALSE(parse_calibration_yaml(text, "c.yaml").conv_per_image);
-  c.conv_per_image = true;
-  text = write_calibration_yaml(c);
-  CHECK(parse_calibration_yaml(text, "c.yaml").conv_per_image);
-  std::string old = text;
-  old.erase(old.find("conv_batch: per_image\n"), 22);
-  CHECK_FALSE(parse_calibration_yaml(old, "c.yaml").conv_per_image);
-  std::string bad = text;
-  bad.replace(bad.find("per_image"), 9, "per_batch");
-  CHECK(error_of(bad).find("error: conv_batch must be per_image or batched, not 'per_batch'") !=
-        std::string::npos);
+TEST_CASE("calibration YAML keeps the CPU executor's choices; files before them take the GPU's") {
+  // Each key: its CPU value (true), its GPU value (false: also a file written before the key).
+  struct Choice {
+    const char *key, *cpu, *gpu;
+    bool Calibration::*field;
+  };
+  for (const Choice &k : {Choice{"conv_batch", "per_image", "batched", &Calibration::conv_per_image},
+                          Choice{"gemm_tiles", "panels", "padded", &Calibration::panel_tiles}}) {
+    INFO(k.key);
+    const std::string cpu_line = std::string(k.key) + ": " + k.cpu + "\n";
+    Calibration c = sample_calibration();
+    std::string text = write_calibration_yaml(c);
+    CHECK(text.find(std::string(k.key) + ": " + k.gpu + "\n") != std::string::npos);
+    CHECK_FALSE(parse_calibration_yaml(text, "c.yaml").*k.field);
+    c.*k.field = true;
+    text = write_calibration_yaml(c);
+    CHECK(parse_calibration_yaml(text, "c.yaml").*k.field);
+    std::string old = text;
+    old.erase(old.find(cpu_line), cpu_line.size());
+    CHECK_FALSE(parse_calibration_yaml(old, "c.yaml").*k.field);
+    std::string bad = text;
+    bad.replace(bad.find(cpu_line), cpu_line.size(), std::string(k.key) + ": other\n");
+    CHECK(error_of(bad).find(std::string("error: ") + k.key + " must be " + k.cpu + " or " +
+                             k.gpu + ", not 'other'") != std::string::npos);
+  }
 }
 
 TEST_CASE("find looks classes up by class and dtype") {
