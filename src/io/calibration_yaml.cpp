@@ -165,7 +165,8 @@ Calibration parse_calibration_yaml(const std::string &src, const std::string &fi
                      "unsupported calibration version " + std::to_string(cal.version) + " (1)");
   check_keys(file, root, "calibration",
              {"version", "device", "date", "perfmodel_version", "hardware", "source", "cores",
-              "memory_levels", "conv_batch", "gemm_tiles", "host_state", "pass_excess", "fit", "classes"},
+              "memory_levels", "conv_batch", "gemm_tiles", "host_state", "pass_excess", "fit",
+              "classes"},
              {"version", "device", "cores", "memory_levels", "classes"});
   const YAML::Node dev = root["device"];
   check_keys(file, dev, "device", {"kind", "name", "cores", "isa_hash"}, {"kind", "name"});

@@ -227,8 +227,9 @@ TEST_CASE("calibration YAML keeps the CPU executor's choices; files before them 
     const char *key, *cpu, *gpu;
     bool Calibration::*field;
   };
-  for (const Choice &k : {Choice{"conv_batch", "per_image", "batched", &Calibration::conv_per_image},
-                          Choice{"gemm_tiles", "panels", "padded", &Calibration::panel_tiles}}) {
+  const Choice choices[] = {{"conv_batch", "per_image", "batched", &Calibration::conv_per_image},
+                            {"gemm_tiles", "panels", "padded", &Calibration::panel_tiles}};
+  for (const Choice &k : choices) {
     INFO(k.key);
     const std::string cpu_line = std::string(k.key) + ": " + k.cpu + "\n";
     Calibration c = sample_calibration();
