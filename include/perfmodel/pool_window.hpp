@@ -1,9 +1,11 @@
-// The two special cases of a windowed pool over one input plane, stated once: the CPU executor's
-// kernels (kernels/cpu/pool.cpp) run them on other code paths, and the efficiency model
-// (op_class_of) gives them those paths' op classes.
+// A windowed pool's geometry over one input plane, and its two special cases, stated once: the
+// CPU executor's kernels (kernels/cpu/pool.cpp) run them on other code paths, and the efficiency
+// model (op_class_of) gives them those paths' op classes.
 #pragma once
 
 #include <cstdint>
+
+#include "perfmodel/graph.hpp"
 
 namespace perfmodel {
 
@@ -14,6 +16,12 @@ struct PoolWindow {
   int64_t h = 0, w = 0, oh = 0, ow = 0;
   int64_t kh = 1, kw = 1, sh = 1, sw = 1, pad_top = 0, pad_left = 0, dh = 1, dw = 1;
 };
+
+/// The window of a 2-D pool from NCHW `in` to `out` with the layer's attributes (kernel; stride,
+/// by default the kernel; dilation; pad), read as shape inference reads them. The one reader
+/// of a pool's window, for the executor (kernels/cpu) and the efficiency model. Throws
+/// InputError where shape inference would (bad attributes), and for shapes of another rank.
+PoolWindow pool_window(const Shape &in, const Shape &out, const Attributes &attrs);
 
 /// The one window is exactly the input plane, starting at its top-left corner (NIN's 7x7
 /// average pool on 7x7 planes): a global pool, one streaming pass per plane (op class

@@ -6,6 +6,7 @@
 #include "kernels/cpu/layer_context.hpp"
 #include "kernels/cpu/parallel.hpp"
 #include "kernels/cpu/pool.hpp"
+#include "perfmodel/error.hpp"
 
 namespace perfmodel::kernels::cpu::detail {
 
@@ -143,14 +144,12 @@ void prep_pool(LayerContext &c, bool max) {
   need_rank(c, is, 4, "input");
   need_rank(c, os, 4, "output");
   PoolGeom geo;
-  geo.n = is[0], geo.c = is[1], geo.h = is[2], geo.w = is[3], geo.oh = os[2], geo.ow = os[3];
-  const auto k = c.l.attrs.get_ints("kernel", {1, 1}, 2);
-  const auto s = c.l.attrs.get_ints("stride", k, 2);
-  const auto d = c.l.attrs.get_ints("dilation", {1, 1}, 2);
-  if (k.size() != 2 || s.size() != 2 || d.size() != 2)
-    c.fail("kernel/stride/dilation must be 2-D");
-  geo.kh = k[0], geo.kw = k[1], geo.sh = s[0], geo.sw = s[1], geo.dh = d[0], geo.dw = d[1];
-  std::tie(geo.pad_top, geo.pad_left) = c.pads();
+  try {
+    static_cast<PoolWindow &>(geo) = pool_window(is, os, c.l.attrs);
+  } catch (const InputError &e) {
+    c.fail(e.what());
+  }
+  geo.n = is[0], geo.c = is[1];
   geo.count_include_pad = c.l.attrs.get_int("count_include_pad", 0) != 0;
   const float *in = c.in(0).ptr();
   float *out = c.out(0).ptr();

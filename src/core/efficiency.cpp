@@ -9,7 +9,6 @@
 #include "perfmodel/pool_window.hpp"
 #include "perfmodel/work_split.hpp"
 
-#include "core/shape_rules.hpp"
 
 namespace perfmodel {
 
@@ -143,12 +142,7 @@ std::optional<PoolWindow> pool_window(const Graph &g, const Layer &layer) {
   const Shape &in = g.tensor(layer.inputs[0]).shape, &out = g.tensor(layer.outputs[0]).shape;
   if (in.size() != 4 || out.size() != 4)
     return std::nullopt;
-  const Window2d w = window_attrs(layer.attrs, true); // valid: shape inference parsed them
-  PoolWindow p;
-  p.h = in[2], p.w = in[3], p.oh = out[2], p.ow = out[3];
-  p.kh = w.kernel[0], p.kw = w.kernel[1], p.sh = w.stride[0], p.sw = w.stride[1];
-  p.pad_top = w.pad[0], p.pad_left = w.pad[1], p.dh = w.dilation[0], p.dw = w.dilation[1];
-  return p;
+  return pool_window(in, out, layer.attrs); // valid attributes: shape inference parsed them
 }
 
 } // namespace
