@@ -13,8 +13,8 @@
 # DROP_ROWS=REGEX: A refits the samples without the rows matching the (Python) regular
 # expression, e.g. '^depthwise.*,network:' (a source of samples left out).
 # STRIDE_COLUMN=1: B refits sample files written before the strided_lowered_bytes column with
-# that column added: a microbenchmark's im2col matrix (source conv/im2col…/…k<K>s<S>) counts as
-# gathered where S > 1. Network rows stay at 0 (their convolutions are held out, never fitted).
+# that column added (scripts/add_stride_column.py: a microbenchmark's im2col matrix counts as
+# gathered where its stride is > 1).
 # KEEP=DIR: also writes each run's measurements rescored with each refit to DIR/a/RUN and
 # DIR/b/RUN (compare_predictions.py --keep), for scripts/layer_errors.py, and the refits there
 # as zen5-2c.yaml.
@@ -48,18 +48,7 @@ PY
   "$bin_a" calibrate --from-samples "$samples_a" --hw "${HW_A:-zen5-2c}" -o "$tmp/a.yaml" 2>/dev/null
   samples_b="$run/samples.csv"
   if [ -n "${STRIDE_COLUMN:-}" ]; then
-    python3 - "$run/samples.csv" "$tmp/b.csv" <<'PY'
-import csv, re, sys
-rows = list(csv.reader(open(sys.argv[1])))
-if "strided_lowered_bytes" in rows[0]:
-    sys.exit("refit_ab.sh: %s already has strided_lowered_bytes" % sys.argv[1])
-at, lowered = rows[0].index("time (s)"), rows[0].index("lowered_bytes")
-rows[0].insert(at, "strided_lowered_bytes")
-for r in rows[1:]:
-    m = re.search(r"^microbench:conv/im2col[^/]*/n\d+c\d+h\d+o\d+k\d+s(\d+)(/|$)", r[-1])
-    r.insert(at, r[lowered] if m and int(m.group(1)) > 1 else "0")
-csv.writer(open(sys.argv[2], "w", newline=""), lineterminator="\n").writerows(rows)
-PY
+    scripts/add_stride_column.py "$run/samples.csv" "$tmp/b.csv"
     samples_b="$tmp/b.csv"
   fi
   "$bin_b" calibrate --from-samples "$samples_b" --hw "${HW_B:-zen5-2c}" -o "$tmp/b.yaml" 2>/dev/null
