@@ -9,7 +9,6 @@
 #include "perfmodel/pool_window.hpp"
 #include "perfmodel/work_split.hpp"
 
-
 namespace perfmodel {
 
 namespace {
@@ -135,7 +134,7 @@ const Shape *first_input_shape(const Graph &g, const Layer &layer) {
 
 // The layer's window over one plane (perfmodel/pool_window.hpp), or none when its shapes are
 // not those of a 2-D pool over NCHW tensors.
-std::optional<PoolWindow> pool_window(const Graph &g, const Layer &layer) {
+std::optional<PoolWindow> layer_pool_window(const Graph &g, const Layer &layer) {
   if (layer.inputs.empty() || layer.outputs.empty() || !g.tensors.count(layer.inputs[0]) ||
       !g.tensors.count(layer.outputs[0]))
     return std::nullopt;
@@ -177,7 +176,7 @@ OpClass op_class_of(const Graph &g, const Layer &layer) {
   case OpKind::max_pool:
   case OpKind::avg_pool: {
     // The CPU executor's special cases (kernels/cpu/pool.cpp): a copy, or a global pool.
-    const std::optional<PoolWindow> w = pool_window(g, layer);
+    const std::optional<PoolWindow> w = layer_pool_window(g, layer);
     if (w && pool_is_identity(*w))
       return OpClass::data_movement;
     if (w && pool_covers_plane(*w))
