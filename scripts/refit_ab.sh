@@ -15,6 +15,9 @@
 # STRIDE_COLUMN=1: B refits sample files written before the strided_lowered_bytes column with
 # that column added (scripts/add_stride_column.py: a microbenchmark's im2col matrix counts as
 # gathered where its stride is > 1).
+# RECOUNT=1: B counts the calibration networks' layers again with its own rules
+# (calibrate --recount-networks; their times kept), for a change to how a network layer is
+# counted (its cross-core or reuse bytes).
 # KEEP=DIR: also writes each run's measurements rescored with each refit to DIR/a/RUN and
 # DIR/b/RUN (compare_predictions.py --keep), for scripts/layer_errors.py, and the refits there
 # as zen5-2c.yaml.
@@ -51,7 +54,10 @@ PY
     scripts/add_stride_column.py "$run/samples.csv" "$tmp/b.csv"
     samples_b="$tmp/b.csv"
   fi
-  "$bin_b" calibrate --from-samples "$samples_b" --hw "${HW_B:-zen5-2c}" -o "$tmp/b.yaml" 2>/dev/null
+  recount=()
+  [ -z "${RECOUNT:-}" ] || recount=(--recount-networks)
+  "$bin_b" calibrate --from-samples "$samples_b" --hw "${HW_B:-zen5-2c}" "${recount[@]}" \
+    -o "$tmp/b.yaml" 2>/dev/null
   excess=$(grep '^pass_excess:' "$run/zen5-2c.yaml" || true)
   if [ -n "$excess" ]; then
     for f in "$tmp/a.yaml" "$tmp/b.yaml"; do

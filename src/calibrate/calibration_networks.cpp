@@ -10,6 +10,7 @@
 
 #include "calibrate/fit.hpp"
 #include "io/model_yaml.hpp"
+#include "perfmodel/error.hpp"
 
 namespace perfmodel::calibrate {
 
@@ -221,6 +222,33 @@ std::vector<Sample> samples_from_layer_times(const Graph &g, const std::vector<L
                                  cross[size_t(it - g.layers.begin())]);
     if (s.flops > 0 || s.bytes > 0) // views (flatten, reshape) move nothing
       out.push_back(std::move(s));
+  }
+  return out;
+}
+
+std::vector<Sample> recount_network_samples(const std::vector<Sample> &samples, int threads) {
+  const std::string prefix = "network:";
+  std::map<std::string, Sample> recounted; // by source
+  for (const Graph &g : calibration_networks()) {
+    std::vector<LayerTime> times;
+    for (const Sample &s : samples)
+      if (s.source.rfind(prefix + g.name + ":", 0) == 0)
+        times.push_back({s.source.substr(prefix.size() + g.name.size() + 1), s.seconds});
+    for (Sample &s : samples_from_layer_times(g, times, prefix, threads))
+      recounted[s.source] = std::move(s);
+  }
+  std::vector<Sample> out;
+  for (const Sample &s : samples) {
+    if (s.source.rfind(prefix, 0) != 0) {
+      out.push_back(s);
+      continue;
+    }
+    const auto it = recounted.find(s.source);
+    if (it == recounted.end())
+      throw InputError(SourceLoc{s.source, 0, 0}, "no layer of this build's calibration "
+                                                  "networks has this name: its sample cannot "
+                                                  "be recounted");
+    out.push_back(it->second);
   }
   return out;
 }

@@ -59,4 +59,11 @@ struct LayerTime {
 std::vector<Sample> samples_from_layer_times(const Graph &g, const std::vector<LayerTime> &times,
                                              const std::string &prefix, int threads = 1);
 
+/// `samples` with each calibration network layer (source "network:<graph>:<layer>") counted
+/// again by this build's rules (samples_from_layer_times on calibration_networks(), its time
+/// kept), the others as they are, in order: a change to the counting is compared on saved
+/// samples without measuring again (calibrate --from-samples --recount-networks). A network
+/// source that names no layer of these networks is an InputError.
+std::vector<Sample> recount_network_samples(const std::vector<Sample> &samples, int threads);
+
 } // namespace perfmodel::calibrate

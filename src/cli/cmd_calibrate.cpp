@@ -43,6 +43,7 @@ struct CalibrateArgs {
   std::string statistic = "p20";  // of each case's timed runs: median, p20 or min
   bool quick = false;
   bool no_networks = false; // --no-networks: isolated kernel microbenchmarks only
+  bool recount = false;      // --recount-networks: saved network samples counted again
   int threads = 0;
   std::string loss = "soft_l1";
   double loss_scale = 0.1;
@@ -226,6 +227,8 @@ int run_calibrate(const CalibrateArgs& a) {
     throw InputError("--device cuda needs --hw naming the GPU's hardware spec (e.g. --hw a100)");
   if (a.hw.empty() && a.device.empty())
     throw InputError("--hw is needed with --from-measurements, --from-samples and --from-trace");
+  if (a.recount && a.samples.empty())
+    throw InputError("--recount-networks applies to --from-samples only");
   const HwSpec hw = io::load_hw(a.hw.empty() ? "zen5-2c" : a.hw);
 
   Calibration meta;
@@ -247,6 +250,8 @@ int run_calibrate(const CalibrateArgs& a) {
     meta.device = DeviceFingerprint{hw.kind, hw.name, hw.units, ""};
   } else {
     samples = calibrate::read_samples_csv(a.samples);
+    // Timed on the spec's cores, as calibrate --device cpu times them.
+    if (a.recount) samples = calibrate::recount_network_samples(samples, std::max(1, hw.units));
     meta.source = "samples:" + a.samples;
     meta.device = DeviceFingerprint{hw.kind, hw.name, hw.units, ""};
   }
@@ -318,6 +323,10 @@ void register_calibrate(CLI::App& app, Runner& run) {
   cmd->add_flag("--no-networks", a->no_networks,
                 "--device cpu: fit the isolated kernel microbenchmarks only, without the layers "
                 "of the calibration networks");
+  cmd->add_flag("--recount-networks", a->recount,
+                "--from-samples: count the calibration networks' layers again with this "
+                "build's rules (their times kept), to compare a change to the counting on saved "
+                "samples");
   cmd->add_option("--threads", a->threads, "Threads for the microbenchmarks (0 = all)")
       ->check(CLI::NonNegativeNumber);
   cmd->add_option("--save-samples", a->save_samples, "Also write the fit samples as CSV");

@@ -107,6 +107,32 @@ TEST_CASE("samples timed on two threads carry the bytes read from the other core
   CHECK(one[1].cross_core_bytes == 0);
 }
 
+TEST_CASE("recount_network_samples counts network layers again and keeps their times") {
+  const Graph g = calibration_networks().at(2); // calib_plain
+  // Saved on one thread: no cross-core bytes. Recounted for two threads, r1 gets them; the
+  // microbenchmark sample and the times stay as they were.
+  auto saved = samples_from_layer_times(g, {{"c1", 2e-3}, {"r1", 1e-4}}, "network:", 1);
+  Sample bench = saved[0];
+  bench.source = "microbench:conv/fp32/x";
+  saved.insert(saved.begin(), bench);
+  const auto two = recount_network_samples(saved, 2);
+  REQUIRE(two.size() == 3);
+  CHECK(two[0].source == "microbench:conv/fp32/x");
+  CHECK(two[2].source == "network:calib_plain:r1");
+  CHECK(two[2].seconds == 1e-4);
+  CHECK(saved[2].cross_core_bytes == 0);
+  CHECK(two[2].cross_core_bytes == doctest::Approx(0.25 * 4.0 * 48 * 144 * 144).epsilon(0.01));
+  // Counted again under the same rules, a sample is unchanged.
+  const auto one = recount_network_samples(saved, 1);
+  CHECK(one[2].cross_core_bytes == saved[2].cross_core_bytes);
+  CHECK(one[1].reuse_bytes == saved[1].reuse_bytes);
+  // A layer this build's networks lack cannot be recounted.
+  saved[1].source = "network:calib_plain:gone";
+  CHECK_THROWS_WITH(recount_network_samples(saved, 2),
+                    "network:calib_plain:gone: error: no layer of this build's calibration "
+                    "networks has this name: its sample cannot be recounted");
+}
+
 namespace {
 
 // A calibration of the conv class alone: 100 GFLOP/s, 50 GB/s at every level, no other term.
