@@ -1,9 +1,10 @@
 #!/usr/bin/env bash
-# A/B of two builds' fits on saved accuracy runs: for a change to the fit alone (its prediction
-# code the same in both builds), which needs no new measurement. Each run's saved samples
+# A/B of two builds' fits on saved accuracy runs: for a change to the fit, or (RECOUNT=1) to how
+# a layer is counted, which needs no new measurement. Each run's saved samples
 # (RUN_DIR/samples.csv, as scripts/calibration_accuracy.sh writes) are refitted by both builds
 # (calibrate --from-samples) and both refits are scored on the run's own measurements
-# (scripts/compare_predictions.py with BIN_B: per-layer median |error| over layers >= 50 us).
+# (scripts/compare_predictions.py, each refit predicted by its own build: per-layer median
+# |error| over layers >= 50 us).
 # Prints each run's medians, then per network the mean median, the runs under 10% and the runs
 # whose median B made better / worse, and per op class each side's median fit MAPE. A refit
 # from samples has no pass excess: the run's calibration's (RUN_DIR/zen5-2c.yaml) is copied into
@@ -75,8 +76,12 @@ PY
   keep=()
   [ -z "${KEEP:-}" ] || keep=(--keep "$KEEP/{cal}/$(basename "$run")")
   for m in "$run"/*-calibrated.json; do
-    scripts/compare_predictions.py "$bin_b" "$m" "$tmp/a.yaml" "$tmp/b.yaml" "${keep[@]}" |
-      sed "s|$tmp/||; s|^|$(basename "$run") |"
+    for side in a b; do
+      bin=$bin_a
+      [ "$side" = a ] || bin=$bin_b
+      scripts/compare_predictions.py "$bin" "$m" "$tmp/$side.yaml" "${keep[@]}" |
+        sed "s|$tmp/||; s|^|$(basename "$run") |"
+    done
   done
 done | tee "$tmp/scores.txt"
 python3 - "$tmp/scores.txt" "$tmp/fits" <<'PY'
