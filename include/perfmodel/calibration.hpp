@@ -149,12 +149,19 @@ std::vector<double> input_reuse_bytes(const Graph &g, const std::vector<LayerCos
 /// across the threads while a pool, batch norm or depthwise consumer splits planes, so about
 /// half of what each thread reads was written by the other. 0 for inputs nobody in the pass
 /// wrote, buffers last touched by ops whose split it does not follow, and threads < 2.
-std::vector<double> input_cross_core_bytes(const Graph &g, int threads);
+/// A write counts only while the buffer's old lines can still be in a cache: the pass has
+/// touched at most `cache_bytes` since (their LRU stack distance, as input_reuse_bytes counts
+/// it; Calibration::cache_bytes); lines pushed out since come from DRAM as any write's do.
+std::vector<double> input_cross_core_bytes(const Graph &g, int threads, double cache_bytes);
 
 struct MemoryLevelCapacity {
   std::string name;
   double capacity_bytes = 0; // 0 = unbounded (the last level)
 };
+
+/// The capacity of the level before the last (the outermost cache: the last level is DRAM);
+/// infinite with fewer than two levels (nothing to be pushed out of).
+double outermost_cache_bytes(const std::vector<MemoryLevelCapacity> &levels);
 
 /// Fitted parameters of one op class at one data type (see the file comment).
 struct EfficiencyParams {
@@ -241,6 +248,8 @@ struct Calibration {
   const ClassCalibration *find(OpClass c, DType dtype) const;
   /// Whether any class has a cross-core rate (then a graph's input_cross_core_bytes matter).
   bool has_cross_core_term() const;
+  /// The outermost cache's capacity (outermost_cache_bytes of memory_levels).
+  double cache_bytes() const;
   /// find(c), else find(fallback_class(c)).
   const ClassCalibration *find_or_fallback(OpClass c, DType dtype) const;
 };

@@ -206,12 +206,13 @@ std::vector<std::string> held_out_report(const Calibration &cal,
 }
 
 std::vector<Sample> samples_from_layer_times(const Graph &g, const std::vector<LayerTime> &times,
-                                             const std::string &prefix, int threads) {
+                                             const std::string &prefix, int threads,
+                                             double cache_bytes) {
   std::vector<Sample> out;
   // Timed inside passes: each layer's inputs are as far out as the layers before left them,
   // and partly in the cache of the core that wrote them.
   const std::vector<double> reuse = input_reuse_bytes(g, graph_cost(g, Pass::fwd));
-  const std::vector<double> cross = input_cross_core_bytes(g, threads);
+  const std::vector<double> cross = input_cross_core_bytes(g, threads, cache_bytes);
   for (const LayerTime &t : times) {
     const auto it = std::find_if(g.layers.begin(), g.layers.end(),
                                  [&](const Layer &l) { return l.name == t.name; });
@@ -226,7 +227,8 @@ std::vector<Sample> samples_from_layer_times(const Graph &g, const std::vector<L
   return out;
 }
 
-std::vector<Sample> recount_network_samples(const std::vector<Sample> &samples, int threads) {
+std::vector<Sample> recount_network_samples(const std::vector<Sample> &samples, int threads,
+                                            double cache_bytes) {
   const std::string prefix = "network:";
   std::map<std::string, Sample> recounted; // by source
   for (const Graph &g : calibration_networks()) {
@@ -234,7 +236,7 @@ std::vector<Sample> recount_network_samples(const std::vector<Sample> &samples, 
     for (const Sample &s : samples)
       if (s.source.rfind(prefix + g.name + ":", 0) == 0)
         times.push_back({s.source.substr(prefix.size() + g.name.size() + 1), s.seconds});
-    for (Sample &s : samples_from_layer_times(g, times, prefix, threads))
+    for (Sample &s : samples_from_layer_times(g, times, prefix, threads, cache_bytes))
       recounted[s.source] = std::move(s);
   }
   std::vector<Sample> out;

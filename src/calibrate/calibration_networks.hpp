@@ -10,6 +10,7 @@
 // accuracy is judged on (test/calibrate/calibration_networks_test.cpp checks it).
 #pragma once
 
+#include <limits>
 #include <string>
 #include <vector>
 
@@ -54,16 +55,18 @@ struct LayerTime {
 
 /// Fit samples for the timed layers of `g`, counted by layer_cost as predictions are; names not
 /// in the graph, untimed layers and layers that move nothing (views) are skipped. Sources read
-/// "<prefix><graph>:<layer>". `threads`: the threads the layers ran on (their inputs' cross-core
-/// bytes, input_cross_core_bytes).
-std::vector<Sample> samples_from_layer_times(const Graph &g, const std::vector<LayerTime> &times,
-                                             const std::string &prefix, int threads = 1);
+/// "<prefix><graph>:<layer>". `threads`: the threads the layers ran on, and `cache_bytes` the
+/// outermost cache of the hardware spec (their cross-core bytes, input_cross_core_bytes).
+std::vector<Sample> samples_from_layer_times(
+    const Graph &g, const std::vector<LayerTime> &times, const std::string &prefix,
+    int threads = 1, double cache_bytes = std::numeric_limits<double>::infinity());
 
 /// `samples` with each calibration network layer (source "network:<graph>:<layer>") counted
 /// again by this build's rules (samples_from_layer_times on calibration_networks(), its time
 /// kept), the others as they are, in order: a change to the counting is compared on saved
 /// samples without measuring again (calibrate --from-samples --recount-networks). A network
 /// source that names no layer of these networks is an InputError.
-std::vector<Sample> recount_network_samples(const std::vector<Sample> &samples, int threads);
+std::vector<Sample> recount_network_samples(const std::vector<Sample> &samples, int threads,
+                                            double cache_bytes);
 
 } // namespace perfmodel::calibrate

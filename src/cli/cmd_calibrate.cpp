@@ -56,7 +56,8 @@ void progress_line(const std::string& s) { std::fprintf(stderr, "calibrate: %s\n
 // The calibration networks' layers, each timed inside the network's forward passes
 // (calibrate/calibration_networks.hpp): about 2 s of passes per network, 0.5 s with --quick.
 // Their whole passes go to `passes` (the pass excess is fitted on them).
-std::vector<calibrate::Sample> network_samples(const CalibrateArgs& a, TimeStatistic stat,
+std::vector<calibrate::Sample> network_samples(const CalibrateArgs& a, const HwSpec& hw,
+                                               TimeStatistic stat,
                                                std::vector<calibrate::PassSample>& passes) {
   std::vector<calibrate::Sample> out;
   const double t0 = kernels::cpu::now_seconds();
@@ -70,7 +71,7 @@ std::vector<calibrate::Sample> network_samples(const CalibrateArgs& a, TimeStati
     const kernels::cpu::GraphMeasurement m = kernels::cpu::measure_graph(g, mo);
     // Every layer is kept: the GEMM classes' layers are held out of the fit and scored
     // against it (held_out_report).
-    for (auto& s : measured_layer_samples(g, m, stat, "network:")) out.push_back(std::move(s));
+    for (auto& s : measured_layer_samples(g, m, stat, "network:", hw)) out.push_back(std::move(s));
     passes.push_back(measured_pass_sample(g, m, stat));
     const calibrate::PassSample& p = passes.back();
     std::fprintf(stderr,
@@ -174,7 +175,7 @@ std::vector<calibrate::Sample> microbenchmark_samples(const CalibrateArgs& a, co
   auto samples = calibrate::samples_from_benches(results, *stat);
   if (!a.no_networks) {
     std::vector<calibrate::PassSample> passes;
-    for (auto& s : network_samples(a, *stat, passes)) samples.push_back(std::move(s));
+    for (auto& s : network_samples(a, hw, *stat, passes)) samples.push_back(std::move(s));
     cal.pass_excess = calibrate::fit_pass_excess(passes);
     if (cal.pass_excess)
       std::fprintf(stderr,
@@ -251,7 +252,10 @@ int run_calibrate(const CalibrateArgs& a) {
   } else {
     samples = calibrate::read_samples_csv(a.samples);
     // Timed on the spec's cores, as calibrate --device cpu times them.
-    if (a.recount) samples = calibrate::recount_network_samples(samples, std::max(1, hw.units));
+    if (a.recount)
+      samples = calibrate::recount_network_samples(
+          samples, std::max(1, hw.units),
+          outermost_cache_bytes(calibrate::fit_options_for(hw).memory_levels));
     meta.source = "samples:" + a.samples;
     meta.device = DeviceFingerprint{hw.kind, hw.name, hw.units, ""};
   }

@@ -201,7 +201,8 @@ int run_measure(const MeasureArgs &a) {
                  100 * e.cross_core, 100 * b.conv, 100 * e.conv, 100 * b.memory, 100 * e.memory);
   }
   if (!a.save_samples.empty())
-    io::write_file_atomic(a.save_samples, calibrate::write_samples_csv(measured_layer_samples(g, m, *statistic, "measure:")));
+    io::write_file_atomic(a.save_samples, calibrate::write_samples_csv(measured_layer_samples(
+                                              g, m, *statistic, "measure:", hw)));
   emit(a.out, report::render_measurement(view, fmt));
   return 0;
 }

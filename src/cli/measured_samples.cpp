@@ -1,17 +1,21 @@
 #include "cli/measured_samples.hpp"
 
 #include "calibrate/calibration_networks.hpp"
+#include "calibrate/fit.hpp"
 #include "perfmodel/predict.hpp"
 
 namespace perfmodel::cli {
 
 std::vector<calibrate::Sample> measured_layer_samples(const Graph &g,
                                                       const kernels::cpu::GraphMeasurement &m,
-                                                      TimeStatistic stat, const std::string &prefix) {
+                                                      TimeStatistic stat, const std::string &prefix,
+                                                      const HwSpec &hw) {
   std::vector<calibrate::LayerTime> times;
   for (const auto &l : m.layers)
     times.push_back({l.name, kernels::cpu::pick(stat, l.time)});
-  return calibrate::samples_from_layer_times(g, times, prefix, m.threads);
+  return calibrate::samples_from_layer_times(
+      g, times, prefix, m.threads,
+      outermost_cache_bytes(calibrate::fit_options_for(hw).memory_levels));
 }
 
 calibrate::PassSample measured_pass_sample(const Graph &g, const kernels::cpu::GraphMeasurement &m,

@@ -8,15 +8,18 @@
 #include "calibrate/pass_excess.hpp"
 #include "calibrate/sample.hpp"
 #include "kernels/cpu/executor.hpp"
+#include "perfmodel/hw_spec.hpp"
 #include "perfmodel/time_statistic.hpp"
 
 namespace perfmodel::cli {
 
 /// One sample per timed layer of `m` (a measurement of `g`), timed by `stat`; sources read
-/// "<prefix><graph>:<layer>" (calibrate::samples_from_layer_times).
+/// "<prefix><graph>:<layer>" (calibrate::samples_from_layer_times). `hw`: the spec the samples
+/// will calibrate (its outermost cache, for the cross-core bytes).
 std::vector<calibrate::Sample> measured_layer_samples(const Graph &g,
                                                       const kernels::cpu::GraphMeasurement &m,
-                                                      TimeStatistic stat, const std::string &prefix);
+                                                      TimeStatistic stat, const std::string &prefix,
+                                                      const HwSpec &hw);
 
 /// The whole passes of `m` (a measurement of `g`) against the sum of its layers, both timed by
 /// `stat`: a sample of the pass excess (calibrate/pass_excess.hpp).

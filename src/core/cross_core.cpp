@@ -19,6 +19,7 @@
 #include <tuple>
 #include <vector>
 
+#include "core/reuse.hpp"
 #include "perfmodel/buffer_plan.hpp"
 #include "perfmodel/calibration.hpp"
 #include "perfmodel/memory_footprint.hpp"
@@ -287,7 +288,7 @@ auto key_of(const Split &s) {
 
 } // namespace
 
-std::vector<double> input_cross_core_bytes(const Graph &g, int threads) {
+std::vector<double> input_cross_core_bytes(const Graph &g, int threads, double cache_bytes) {
   std::vector<double> out(g.layers.size(), 0.0);
   if (threads < 2)
     return out;
@@ -304,9 +305,17 @@ std::vector<double> input_cross_core_bytes(const Graph &g, int threads) {
   const ViewStorages storages(g);
   std::map<std::string, size_t> writer; // storage -> the layer that wrote it
   // The executor's buffers, and how the last layer to touch each one split it (with the
-  // elements that layer touched); absent where that split is not followed.
+  // elements that layer touched, the layer and the tensor that lived there); absent where that
+  // split is not followed.
   const BufferAssignment plan = plan_reused_buffers(g);
-  std::map<int, std::pair<Split, int64_t>> last_touch;
+  struct Touch {
+    Split split;
+    int64_t numel = 0;
+    size_t layer = 0;
+    std::string tensor;
+  };
+  std::map<int, Touch> last_touch;
+  const PassTouches touches(g, graph_cost(g, Pass::fwd));
   auto buffer_of = [&](const std::string &t) {
     const auto it = plan.buffer_of.find(t);
     return it == plan.buffer_of.end() ? -1 : it->second;
@@ -329,7 +338,9 @@ std::vector<double> input_cross_core_bytes(const Graph &g, int threads) {
       out[i] += fraction(*ws, *rs, numel) * double(g.tensors.at(storage).bytes());
     }
     // Writes: into a reused buffer whose lines another core last touched (wrote, or read: a
-    // line every thread read is in both cores' caches, and a write must take it from the other).
+    // line every thread read is in both cores' caches, and a write must take it from the other)
+    // and still holds: the pass has touched no more than `cache_bytes` since. Lines pushed out
+    // since come from DRAM, as any write's.
     const auto ws = writer_split(g, l);
     for (size_t k = 0; k < l.outputs.size(); ++k) {
       const int b = buffer_of(l.outputs[k]);
@@ -337,9 +348,12 @@ std::vector<double> input_cross_core_bytes(const Graph &g, int threads) {
       const int64_t numel = numel_of(g, l.outputs[k]);
       if (k != 0 || !ws || b < 0 || prev == last_touch.end() || numel <= 0)
         continue;
-      const int64_t overlap = std::min(numel, prev->second.second);
+      const Touch &t = prev->second;
+      if (touches.distance(t.layer, i, t.tensor) > cache_bytes)
+        continue;
+      const int64_t overlap = std::min(numel, t.numel);
       const double bytes = double(g.tensors.at(l.outputs[k]).bytes()) * double(overlap) / double(numel);
-      out[i] += fraction(prev->second.first, *ws, overlap) * bytes;
+      out[i] += fraction(t.split, *ws, overlap) * bytes;
     }
     // What this layer leaves behind.
     for (size_t k = 0; k < l.inputs.size(); ++k) {
@@ -348,7 +362,7 @@ std::vector<double> input_cross_core_bytes(const Graph &g, int threads) {
       if (b < 0)
         continue; // a graph input or constant: no pool buffer
       if (rs)
-        last_touch[b] = {*rs, numel_of(g, l.inputs[k])};
+        last_touch[b] = {*rs, numel_of(g, l.inputs[k]), i, storages.of(l.inputs[k])};
       else
         last_touch.erase(b);
     }
@@ -357,7 +371,7 @@ std::vector<double> input_cross_core_bytes(const Graph &g, int threads) {
       if (b < 0)
         continue;
       if (k == 0 && ws)
-        last_touch[b] = {*ws, numel_of(g, l.outputs[k])};
+        last_touch[b] = {*ws, numel_of(g, l.outputs[k]), i, l.outputs[k]};
       else
         last_touch.erase(b);
     }

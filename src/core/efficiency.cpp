@@ -1,6 +1,7 @@
 // The calibrated efficiency model: op classes, kernel features of a layer, and the layer time.
 #include <algorithm>
 #include <cmath>
+#include <limits>
 #include <optional>
 #include <string>
 
@@ -283,6 +284,13 @@ const ClassCalibration *Calibration::find(OpClass c, DType dtype) const {
       return &cc;
   return nullptr;
 }
+
+double outermost_cache_bytes(const std::vector<MemoryLevelCapacity> &levels) {
+  return levels.size() < 2 ? std::numeric_limits<double>::infinity()
+                           : levels[levels.size() - 2].capacity_bytes;
+}
+
+double Calibration::cache_bytes() const { return outermost_cache_bytes(memory_levels); }
 
 bool Calibration::has_cross_core_term() const {
   for (const auto &cc : classes)

@@ -115,7 +115,7 @@ TEST_CASE("recount_network_samples counts network layers again and keeps their t
   Sample bench = saved[0];
   bench.source = "microbench:conv/fp32/x";
   saved.insert(saved.begin(), bench);
-  const auto two = recount_network_samples(saved, 2);
+  const auto two = recount_network_samples(saved, 2, 3.2e7);
   REQUIRE(two.size() == 3);
   CHECK(two[0].source == "microbench:conv/fp32/x");
   CHECK(two[2].source == "network:calib_plain:r1");
@@ -123,12 +123,12 @@ TEST_CASE("recount_network_samples counts network layers again and keeps their t
   CHECK(saved[2].cross_core_bytes == 0);
   CHECK(two[2].cross_core_bytes == doctest::Approx(0.25 * 4.0 * 48 * 144 * 144).epsilon(0.01));
   // Counted again under the same rules, a sample is unchanged.
-  const auto one = recount_network_samples(saved, 1);
+  const auto one = recount_network_samples(saved, 1, 3.2e7);
   CHECK(one[2].cross_core_bytes == saved[2].cross_core_bytes);
   CHECK(one[1].reuse_bytes == saved[1].reuse_bytes);
   // A layer this build's networks lack cannot be recounted.
   saved[1].source = "network:calib_plain:gone";
-  CHECK_THROWS_WITH(recount_network_samples(saved, 2),
+  CHECK_THROWS_WITH(recount_network_samples(saved, 2, 3.2e7),
                     "network:calib_plain:gone: error: no layer of this build's calibration "
                     "networks has this name: its sample cannot be recounted");
 }
