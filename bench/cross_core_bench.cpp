@@ -7,6 +7,12 @@
 //                 that a column-split GEMM read as its B operand before the buffer was reused)
 //   out_other:    the output was last written by the other core
 //   in_other:     the input was written by the other core (a map after a column-split GEMM)
+//   out_other_read:  the output was written by the other core, then read by this one (a
+//                 column-split GEMM's output that a batch norm read, then reused)
+//   out_shared_read: out_shared, then read by this core again (a ReLU's output read by a
+//                 row-split 1x1 convolution and by the residual add, then reused)
+// The third argument, 1, puts 8 MB of other traffic (both threads) between the state and the
+// timed ReLU, as the layers between a buffer's last touch and its reuse do in a network.
 // docs/measure.md ("Threads and cache lines") has the figures of the 2-core Zen 5 VM.
 // BM_ConvCacheState: a convolution's time with its output and im2col workspace in or out of
 // the caches (below).
@@ -49,18 +55,25 @@ void touch(float *b, int64_t n, bool write, bool other) {
   });
 }
 
-enum Case { same, out_shared, out_other, in_other };
+enum Case { same, out_shared, out_other, in_other, out_other_read, out_shared_read };
 
 void BM_ReluAfter(benchmark::State &st) {
   const int64_t n = st.range(0);
   const auto c = static_cast<Case>(st.range(1));
+  const bool traffic = st.range(2) != 0;
+  const int64_t scratch_n = traffic ? int64_t(2) << 20 : 1; // 8 MB of floats
   kc::Tensor in = kc::zero_tensor({n}), out = kc::zero_tensor({n});
+  kc::Tensor scratch = kc::zero_tensor({scratch_n});
   for (auto _ : st) {
     st.PauseTiming();
-    touch(in.ptr(), n, true, c == in_other);
-    touch(out.ptr(), n, true, c == out_other);
-    if (c == out_shared)
+    touch(out.ptr(), n, true, c == out_other || c == out_other_read);
+    if (c == out_shared || c == out_shared_read)
       touch(out.ptr(), n, false, true);
+    if (c == out_other_read || c == out_shared_read)
+      touch(out.ptr(), n, false, false);
+    if (traffic)
+      touch(scratch.ptr(), scratch_n, true, false);
+    touch(in.ptr(), n, true, c == in_other);
     st.ResumeTiming();
     kc::activation("relu", {}, in.ptr(), out.ptr(), n);
     benchmark::DoNotOptimize(out.ptr());
@@ -71,8 +84,9 @@ void BM_ReluAfter(benchmark::State &st) {
 
 void args(benchmark::internal::Benchmark *b) {
   for (int64_t n : {200704, 802816}) // 0.8 and 3.2 MB per operand (ResNet-50 56x56x64, x256)
-    for (int c : {same, out_shared, out_other, in_other})
-      b->Args({n, c});
+    for (int c : {same, out_shared, out_other, in_other, out_other_read, out_shared_read})
+      for (int traffic : {0, 1})
+        b->Args({n, c, traffic});
 }
 BENCHMARK(BM_ReluAfter)->Apply(args)->UseRealTime();
 
