@@ -152,7 +152,9 @@ std::vector<double> input_reuse_bytes(const Graph &g, const std::vector<LayerCos
 /// A write counts only while the buffer's old lines can still be in a cache: the pass has
 /// touched at most `cache_bytes` since (their LRU stack distance, as input_reuse_bytes counts
 /// it; Calibration::cache_bytes); lines pushed out since come from DRAM as any write's do.
-std::vector<double> input_cross_core_bytes(const Graph &g, int threads, double cache_bytes);
+/// `costs`: one forward cost per layer (graph_cost), as input_reuse_bytes takes them.
+std::vector<double> input_cross_core_bytes(const Graph &g, const std::vector<LayerCost> &costs,
+                                           int threads, double cache_bytes);
 
 struct MemoryLevelCapacity {
   std::string name;

@@ -211,8 +211,9 @@ std::vector<Sample> samples_from_layer_times(const Graph &g, const std::vector<L
   std::vector<Sample> out;
   // Timed inside passes: each layer's inputs are as far out as the layers before left them,
   // and partly in the cache of the core that wrote them.
-  const std::vector<double> reuse = input_reuse_bytes(g, graph_cost(g, Pass::fwd));
-  const std::vector<double> cross = input_cross_core_bytes(g, threads, cache_bytes);
+  const std::vector<LayerCost> costs = graph_cost(g, Pass::fwd);
+  const std::vector<double> reuse = input_reuse_bytes(g, costs);
+  const std::vector<double> cross = input_cross_core_bytes(g, costs, threads, cache_bytes);
   for (const LayerTime &t : times) {
     const auto it = std::find_if(g.layers.begin(), g.layers.end(),
                                  [&](const Layer &l) { return l.name == t.name; });

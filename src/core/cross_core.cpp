@@ -288,7 +288,8 @@ auto key_of(const Split &s) {
 
 } // namespace
 
-std::vector<double> input_cross_core_bytes(const Graph &g, int threads, double cache_bytes) {
+std::vector<double> input_cross_core_bytes(const Graph &g, const std::vector<LayerCost> &costs,
+                                           int threads, double cache_bytes) {
   std::vector<double> out(g.layers.size(), 0.0);
   if (threads < 2)
     return out;
@@ -315,7 +316,7 @@ std::vector<double> input_cross_core_bytes(const Graph &g, int threads, double c
     std::string tensor;
   };
   std::map<int, Touch> last_touch;
-  const PassTouches touches(g, graph_cost(g, Pass::fwd));
+  const PassTouches touches(g, costs);
   auto buffer_of = [&](const std::string &t) {
     const auto it = plan.buffer_of.find(t);
     return it == plan.buffer_of.end() ? -1 : it->second;

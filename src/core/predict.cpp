@@ -75,7 +75,7 @@ Prediction predict(const Graph& g, const HwSpec& hw, const PredictOptions& opts,
                                                      : std::vector<double>(g.layers.size(), 0.0);
   // ... and, on a multi-core CPU, written by another core than the one that reads it.
   const std::vector<double> cross = opts.calibration && opts.calibration->has_cross_core_term()
-                                        ? input_cross_core_bytes(g, opts.calibration->cores,
+                                        ? input_cross_core_bytes(g, costs, opts.calibration->cores,
                                                                  opts.calibration->cache_bytes())
                                         : std::vector<double>(g.layers.size(), 0.0);
   for (size_t i = 0; i < g.layers.size(); ++i) {

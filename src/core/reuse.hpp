@@ -18,19 +18,25 @@ class PassTouches {
   /// `costs`: one forward cost per layer of g (graph_cost), for the im2col workspace.
   PassTouches(const Graph &g, const std::vector<LayerCost> &costs);
 
-  /// The activation storages layer i reads or writes (a view's output is its input's
+  /// The activation storages layer i reads or writes, as ids (a view's output is its input's
   /// storage; a view touches nothing).
-  const std::vector<std::string> &storages(size_t layer) const { return roots_[layer]; }
+  const std::vector<int> &storages(size_t layer) const { return roots_[layer]; }
+  /// The id of a storage (a root tensor's name); -1 for a name no layer touches.
+  int id(const std::string &storage) const;
 
-  /// The distinct bytes layers [from, to) touch, `except`'s storage left out: each activation
+  /// The distinct bytes layers [from, to) touch, storage `except` left out: each activation
   /// storage once, every layer's weights, and the im2col workspace once at its largest (one
   /// scratch buffer serves every lowered convolution).
-  double distance(size_t from, size_t to, const std::string &except) const;
+  double distance(size_t from, size_t to, int except) const;
+  double distance(size_t from, size_t to, const std::string &except) const {
+    return distance(from, to, id(except));
+  }
 
  private:
-  std::vector<std::vector<std::string>> roots_; // per layer: storages read or written
-  std::map<std::string, double> bytes_;         // per storage
-  std::vector<double> weights_, workspace_;     // per layer
+  std::vector<std::vector<int>> roots_;  // per layer: storages read or written
+  std::map<std::string, int> ids_;       // storage name -> id
+  std::vector<double> bytes_;            // per storage id
+  std::vector<double> weights_, workspace_; // per layer
 };
 
 } // namespace perfmodel

@@ -23,6 +23,10 @@ Layer conv3x3(const std::string &name, int64_t out, const std::string &input = "
                     {input});
 }
 
+std::vector<double> cross_core(const Graph &g, int threads, double cache_bytes) {
+  return input_cross_core_bytes(g, graph_cost(g, Pass::fwd), threads, cache_bytes);
+}
+
 double bytes_of_tensor(const Graph &g, const std::string &name) {
   return double(g.tensors.at(name).bytes());
 }
@@ -35,7 +39,7 @@ TEST_CASE("a GEMM that splits columns, read by ops that split elements or planes
   const Graph g = make_graph({{"x", {1, 64, 56, 56}}},
                              {conv3x3("c", 64), make_layer("r", "relu", {}, {"c"}),
                               make_layer("p", "maxpool", {{"kernel", int64_t(2)}}, {"c"})});
-  const auto cross = input_cross_core_bytes(g, 2, kAnyCache);
+  const auto cross = cross_core(g, 2, kAnyCache);
   REQUIRE(cross.size() == 3);
   CHECK(cross[0] == 0); // the graph input: nobody wrote it in the pass
   CHECK(cross[1] == doctest::Approx(0.25 * bytes_of_tensor(g, "c")).epsilon(0.01));
@@ -43,7 +47,7 @@ TEST_CASE("a GEMM that splits columns, read by ops that split elements or planes
   // The ReLU's output, read by a ReLU: the same elements on the same threads.
   const Graph g2 = make_graph({{"x", {1, 64, 56, 56}}},
                               {make_layer("r1", "relu", {}, {"x"}), make_layer("r2", "relu", {}, {"r1"})});
-  CHECK(input_cross_core_bytes(g2, 2, kAnyCache)[1] == 0);
+  CHECK(cross_core(g2, 2, kAnyCache)[1] == 0);
 }
 
 TEST_CASE("a GEMM that splits rows matches a plane split at batch 1, not at batch 2") {
@@ -53,7 +57,7 @@ TEST_CASE("a GEMM that splits rows matches a plane split at batch 1, not at batc
                                {conv3x3("c", 512), make_layer("r", "relu", {}, {"c"})});
     const double expect = batch == 1 ? 0.0 : 0.25 * bytes_of_tensor(g, "c");
     CAPTURE(batch);
-    CHECK(input_cross_core_bytes(g, 2, kAnyCache)[1] ==
+    CHECK(cross_core(g, 2, kAnyCache)[1] ==
           doctest::Approx(expect).epsilon(0.01).scale(bytes_of_tensor(g, "c")));
   }
 }
@@ -69,7 +73,7 @@ TEST_CASE("a GEMM wider than tall splits rows under 1024 columns: its ReLU reads
          make_layer("r", "relu", {}, {"c"})});
     const double expect = side == 23 ? 0.0 : 0.25 * bytes_of_tensor(g, "c");
     CAPTURE(side);
-    CHECK(input_cross_core_bytes(g, 2, kAnyCache)[1] ==
+    CHECK(cross_core(g, 2, kAnyCache)[1] ==
           doctest::Approx(expect).epsilon(0.02).scale(bytes_of_tensor(g, "c")));
   }
 }
@@ -80,7 +84,7 @@ TEST_CASE("a GEMM that splits rows reads all of its input on every thread") {
                              {make_layer("r", "relu", {}, {"x"}),
                               make_layer("p", "conv2d", {{"out_channels", int64_t(512)}, {"kernel", int64_t(1)}},
                                          {"r"})});
-  CHECK(input_cross_core_bytes(g, 2, kAnyCache)[1] ==
+  CHECK(cross_core(g, 2, kAnyCache)[1] ==
         doctest::Approx(0.5 * bytes_of_tensor(g, "r")).epsilon(0.01));
 }
 
@@ -93,32 +97,32 @@ TEST_CASE("writing into a reused buffer the other core last touched counts too")
                               make_layer("p", "conv2d", {{"out_channels", int64_t(256)},
                                                          {"kernel", int64_t(1)}}, {"r0"}),
                               make_layer("r1", "relu", {}, {"p"})});
-  const auto cross = input_cross_core_bytes(g, 2, kAnyCache);
+  const auto cross = cross_core(g, 2, kAnyCache);
   CHECK(cross[2] == doctest::Approx(0.5 * bytes_of_tensor(g, "r1")).epsilon(0.01));
   CHECK(cross[1] == doctest::Approx(0.5 * bytes_of_tensor(g, "r0")).epsilon(0.01)); // reads
   // Between p's read of r0's buffer and r1's write into it the pass touches p's output and
   // weights (and bias): in a smaller cache the old lines are gone, and the write takes them
   // from DRAM, not from the other core. The reads do not depend on the cache.
   const double between = bytes_of_tensor(g, "p") + 4.0 * (256 * 256 + 256);
-  CHECK(input_cross_core_bytes(g, 2, between)[2] == cross[2]);
-  CHECK(input_cross_core_bytes(g, 2, 0.99 * between)[2] == 0);
-  CHECK(input_cross_core_bytes(g, 2, 0.99 * between)[1] == cross[1]);
+  CHECK(cross_core(g, 2, between)[2] == cross[2]);
+  CHECK(cross_core(g, 2, 0.99 * between)[2] == 0);
+  CHECK(cross_core(g, 2, 0.99 * between)[1] == cross[1]);
 }
 
 TEST_CASE("one thread, a small GEMM on one thread, views and unknown ops") {
   const Graph g = make_graph({{"x", {1, 64, 56, 56}}},
                              {conv3x3("c", 64), make_layer("f", "flatten", {}, {"c"}),
                               make_layer("r", "relu", {}, {"f"})});
-  for (double v : input_cross_core_bytes(g, 1, kAnyCache))
+  for (double v : cross_core(g, 1, kAnyCache))
     CHECK(v == 0);
-  const auto two = input_cross_core_bytes(g, 2, kAnyCache);
+  const auto two = cross_core(g, 2, kAnyCache);
   CHECK(two[1] == 0); // a view reads nothing
   // Through the view the ReLU reads the convolution's output: the same quarter.
   CHECK(two[2] == doctest::Approx(0.25 * bytes_of_tensor(g, "c")).epsilon(0.01));
   // 4 x 16 x 9 multiply-adds: the GEMM runs on the caller's thread alone, thread 1 reads it all.
   const Graph small = make_graph({{"x", {1, 1, 4, 4}}},
                                  {conv3x3("c", 4), make_layer("r", "relu", {}, {"c"})});
-  CHECK(input_cross_core_bytes(small, 2, kAnyCache)[1] == 0); // 64 elements: one relu chunk, thread 0
+  CHECK(cross_core(small, 2, kAnyCache)[1] == 0); // 64 elements: one relu chunk, thread 0
 }
 
 TEST_CASE("the calibrated model adds cross-core bytes at their rate, except from DRAM") {
@@ -160,10 +164,10 @@ TEST_CASE("an im2col lowers the columns its thread multiplies: a quarter, or hal
   // the other's.
   const Graph cols = make_graph({{"x", {1, 64, 56, 56}}},
                                 {make_layer("r", "relu", {}, {"x"}), conv3x3("c", 64, "r")});
-  CHECK(input_cross_core_bytes(cols, 2, kAnyCache)[1] ==
+  CHECK(cross_core(cols, 2, kAnyCache)[1] ==
         doctest::Approx(0.25 * bytes_of_tensor(cols, "r")).epsilon(0.02));
   const Graph rows = make_graph({{"x", {1, 512, 14, 14}}},
                                 {make_layer("r", "relu", {}, {"x"}), conv3x3("c", 512, "r")});
-  CHECK(input_cross_core_bytes(rows, 2, kAnyCache)[1] ==
+  CHECK(cross_core(rows, 2, kAnyCache)[1] ==
         doctest::Approx(0.5 * bytes_of_tensor(rows, "r")).epsilon(0.02));
 }
