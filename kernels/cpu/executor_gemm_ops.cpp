@@ -147,7 +147,7 @@ void prep_pool(LayerContext &c, bool max) {
   try {
     static_cast<PoolWindow &>(geo) = pool_window(is, os, c.l.attrs);
   } catch (const InputError &e) {
-    c.fail(e.what());
+    c.fail(e.message()); // the layer's location and name, not a second "error:" prefix
   }
   geo.n = is[0], geo.c = is[1];
   geo.count_include_pad = c.l.attrs.get_int("count_include_pad", 0) != 0;

@@ -480,6 +480,10 @@ FitOptions fit_options_for(const HwSpec &hw) {
   return o;
 }
 
+double cache_bytes_for(const HwSpec &hw) {
+  return outermost_cache_bytes(fit_options_for(hw).memory_levels);
+}
+
 double model_seconds(const Calibration &cal, const EfficiencyParams &p,
                      const KernelFeatures &all) {
   double calls = 1;

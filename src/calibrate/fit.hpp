@@ -41,6 +41,10 @@ struct FitOptions {
 /// The memory levels and core count of a hw spec, as FitOptions wants them.
 FitOptions fit_options_for(const HwSpec &hw);
 
+/// The outermost cache of the memory levels fit_options_for(hw) gives (outermost_cache_bytes):
+/// the capacity a calibration sample's cross-core writes are limited by.
+double cache_bytes_for(const HwSpec &hw);
+
 /// Fits one op class x dtype from its samples (all of `samples` must be of that class/dtype).
 ClassCalibration fit_class(const std::vector<Sample> &samples, const FitOptions &opts);
 

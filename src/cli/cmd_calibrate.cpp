@@ -253,9 +253,8 @@ int run_calibrate(const CalibrateArgs& a) {
     samples = calibrate::read_samples_csv(a.samples);
     // Timed on the spec's cores, as calibrate --device cpu times them.
     if (a.recount)
-      samples = calibrate::recount_network_samples(
-          samples, std::max(1, hw.units),
-          outermost_cache_bytes(calibrate::fit_options_for(hw).memory_levels));
+      samples = calibrate::recount_network_samples(samples, std::max(1, hw.units),
+                                                   calibrate::cache_bytes_for(hw));
     meta.source = "samples:" + a.samples;
     meta.device = DeviceFingerprint{hw.kind, hw.name, hw.units, ""};
   }

@@ -13,9 +13,8 @@ std::vector<calibrate::Sample> measured_layer_samples(const Graph &g,
   std::vector<calibrate::LayerTime> times;
   for (const auto &l : m.layers)
     times.push_back({l.name, kernels::cpu::pick(stat, l.time)});
-  return calibrate::samples_from_layer_times(
-      g, times, prefix, m.threads,
-      outermost_cache_bytes(calibrate::fit_options_for(hw).memory_levels));
+  return calibrate::samples_from_layer_times(g, times, prefix, m.threads,
+                                             calibrate::cache_bytes_for(hw));
 }
 
 calibrate::PassSample measured_pass_sample(const Graph &g, const kernels::cpu::GraphMeasurement &m,

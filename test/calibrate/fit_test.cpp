@@ -178,6 +178,12 @@ TEST_CASE("fit of per-image convolution samples: a batch is timed as its images,
   CHECK(fit_options_for(HwSpec{}).conv_per_image == false);
 }
 
+TEST_CASE("a sample's cross-core writes stop at the spec's level before DRAM") {
+  HwSpec hw;
+  hw.memory = {{"l2", 1e12, 2e6, 0}, {"l3", 5e11, 3.2e7, 0}, {"dram", 6e10, 2e10, 0}};
+  CHECK(cache_bytes_for(hw) == 3.2e7); // the DRAM level's capacity is not a cache's
+}
+
 TEST_CASE("a GPU fit pays partial tiles whole, a CPU fit as Eigen's panels") {
   HwSpec cpu;
   cpu.kind = "cpu";

@@ -285,6 +285,16 @@ TEST_CASE("executor errors carry the layer") {
   CHECK_THROWS_WITH_AS(Executor(g, 1), doctest::Contains("layer 'r'"), InputError);
 }
 
+TEST_CASE("a pool's bad window is reported once, with its layer") {
+  Graph g = graph({1, 3, 8, 8}, {layer("p", OpKind::max_pool, "maxpool", {"x"},
+                                       {{"kernel", std::vector<int64_t>{2, 2}}})});
+  g.layers[0].attrs.set("kernel", std::vector<int64_t>{0, 2});
+  CHECK_THROWS_WITH_AS(Executor(g, 1),
+                       "perfmodel: error: layer 'p' (maxpool): cpu executor: kernel must be "
+                       "positive",
+                       InputError);
+}
+
 TEST_CASE("executor: a dropped scalar operand, graph constants and input-less layers") {
   Graph g;
   g.inputs = {TensorDesc{"x", {2, 3}, DType::fp32}};
