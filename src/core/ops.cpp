@@ -123,6 +123,50 @@ std::string_view to_string(OpKind k) {
   return "?";
 }
 
+const std::vector<std::string_view>& op_attributes(OpKind k) {
+  using List = std::vector<std::string_view>;
+  static const List none, conv{"out_channels", "kernel", "stride", "pad", "dilation", "groups",
+                               "bias"},
+      conv_t{"out_channels", "kernel", "stride", "pad", "output_padding", "dilation", "groups",
+             "bias"},
+      linear{"out_features", "bias"},
+      max_pool{"kernel", "stride", "pad", "dilation", "ceil_mode"},
+      avg_pool{"kernel", "stride", "pad", "dilation", "ceil_mode", "count_include_pad"},
+      activation{"alpha", "min", "max"}, batch_norm{"epsilon"},
+      layer_norm{"axis", "elementwise_affine", "epsilon"}, axis{"axis"},
+      reduce{"axes", "keepdims"}, split{"axis", "split"}, slice{"starts", "ends", "axes", "steps"},
+      reshape{"shape"}, transpose{"perm"}, dropout{"ratio"},
+      embedding{"num_embeddings", "embedding_dim"};
+  switch (k) {
+    case OpKind::conv2d: return conv;
+    case OpKind::conv_transpose2d: return conv_t;
+    case OpKind::linear: return linear;
+    case OpKind::max_pool: return max_pool;
+    case OpKind::avg_pool: return avg_pool;
+    case OpKind::activation: return activation;
+    case OpKind::batch_norm: return batch_norm;
+    case OpKind::layer_norm: return layer_norm;
+    case OpKind::reduce: return reduce;
+    case OpKind::softmax:
+    case OpKind::concat:
+    case OpKind::gather:
+    case OpKind::flatten: return axis;
+    case OpKind::split: return split;
+    case OpKind::slice: return slice;
+    case OpKind::reshape: return reshape;
+    case OpKind::transpose: return transpose;
+    case OpKind::dropout: return dropout;
+    case OpKind::embedding: return embedding;
+    case OpKind::matmul:
+    case OpKind::global_avg_pool:
+    case OpKind::global_max_pool:
+    case OpKind::elementwise:
+    case OpKind::identity:
+    case OpKind::generic: return none;
+  }
+  return none;
+}
+
 std::optional<int> activation_flops_per_element(std::string_view f) {
   static const std::array<std::pair<std::string_view, int>, 10> table{{
       {"relu", 1}, {"leaky_relu", 2}, {"relu6", 2}, {"clip", 2}, {"sigmoid", 4}, {"tanh", 5},

@@ -1,6 +1,7 @@
 // Model YAML reader and writer (format: docs/formats.md#model).
 #include "io/model_yaml.hpp"
 
+#include <algorithm>
 #include <cstdio>
 #include <set>
 
@@ -75,6 +76,14 @@ AttrValue read_attr(const YAML::Node& n, const std::string& key, const std::stri
   return n.as<std::string>();
 }
 
+// "out_features, bias", or "no attributes".
+std::string attribute_list(const std::vector<std::string_view>& names) {
+  if (names.empty()) return "no attributes";
+  std::string out;
+  for (std::string_view n : names) out += (out.empty() ? "" : ", ") + std::string(n);
+  return out;
+}
+
 Layer read_layer(const YAML::Node& n, const std::string& file, DType dtype,
                  const std::string& previous) {
   if (!n.IsMap()) throw InputError(loc_of(file, n), "a layer must be a mapping");
@@ -110,9 +119,14 @@ Layer read_layer(const YAML::Node& n, const std::string& file, DType dtype,
       l.params.push_back(t);
     }
   }
+  const std::vector<std::string_view>& known = op_attributes(l.op);
   for (const auto& kv : n) {
     const std::string key = kv.first.as<std::string>();
     if (kReserved.count(key)) continue;
+    if (std::find(known.begin(), known.end(), key) == known.end())
+      throw InputError(loc_of(file, kv.first), "layer '" + l.name + "': unknown attribute '" + key +
+                                                   "' (" + op + " takes " + attribute_list(known) +
+                                                   ")");
     l.attrs.set(key, read_attr(kv.second, key, file));
   }
   return l;

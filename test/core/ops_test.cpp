@@ -1,6 +1,7 @@
 // The op registry: every name resolves, aliases work, every entry documents a rule.
 #include <doctest/doctest.h>
 
+#include <algorithm>
 #include <set>
 
 #include "perfmodel/ops.hpp"
@@ -26,4 +27,22 @@ TEST_CASE("aliases and unknown names") {
   CHECK_FALSE(find_op("conv3d"));
   CHECK(is_gemm_like(OpKind::conv2d));
   CHECK_FALSE(is_gemm_like(OpKind::softmax));
+}
+
+TEST_CASE("each op kind names the attributes a model file may give it") {
+  const auto has = [](OpKind k, std::string_view a) {
+    const auto& v = op_attributes(k);
+    return std::find(v.begin(), v.end(), a) != v.end();
+  };
+  CHECK(has(OpKind::conv2d, "pad"));
+  CHECK_FALSE(has(OpKind::conv2d, "padding"));
+  CHECK_FALSE(has(OpKind::conv2d, "output_padding"));
+  CHECK(has(OpKind::conv_transpose2d, "output_padding"));
+  CHECK(has(OpKind::avg_pool, "count_include_pad"));
+  CHECK_FALSE(has(OpKind::max_pool, "count_include_pad"));
+  CHECK(has(OpKind::layer_norm, "epsilon"));
+  CHECK(op_attributes(OpKind::matmul).empty());
+  CHECK(op_attributes(OpKind::generic).empty());
+  for (const auto& info : op_registry()) // "function" comes from the op's name, never the file
+    CHECK_FALSE_MESSAGE(has(info.kind, "function"), info.name);
 }

@@ -69,6 +69,14 @@ TEST_CASE("bad models fail with a located one-line error") {
   CHECK(error_of("version: 1\nname: x\nbogus: 1\ninputs: []\n").find("unknown key 'bogus'") != std::string::npos);
   CHECK(error_of("version: 1\nname: x\ninputs: [{name: d, shape: [1, 3, 4, 4]}]\nlayers:\n  - {name: c, op: conv2d, out_channels: 2, kernel: 7}\n")
             .find("m.yaml:5:5: error: layer 'c' (conv2d): window larger") == 0);
+  // A key the op does not take is a typo, not an attribute to drop in silence (PyTorch's name).
+  CHECK(error_of("version: 1\nname: x\ninputs: [{name: d, shape: [1, 3, 4, 4]}]\nlayers:\n  - {name: c, op: conv2d, out_channels: 2, kernel: 3, padding: 1}\n") ==
+        "m.yaml:5:55: error: layer 'c': unknown attribute 'padding' (conv2d takes out_channels, "
+        "kernel, stride, pad, dilation, groups, bias)");
+  CHECK(error_of("version: 1\nname: x\ninputs: [{name: d, shape: [1, 4]}]\nlayers:\n  - {name: a, op: add, inputs: [d, d], axis: 1}\n") ==
+        "m.yaml:5:40: error: layer 'a': unknown attribute 'axis' (add takes no attributes)");
+  CHECK(error_of("version: 1\nname: x\ninputs: [{name: d, shape: [1, 4]}]\nlayers:\n  - {name: a, op: relu, function: tanh}\n")
+            .find("unknown attribute 'function'") != std::string::npos);
   CHECK(error_of("- just a list\n").find("expected a YAML mapping") != std::string::npos);
 }
 
