@@ -8,7 +8,9 @@
 #include "kernels/cpu/host_allocator.hpp"
 #include "kernels/cpu/parallel.hpp"
 #include "kernels/cpu/pool.hpp"
+#include "kernels/cpu/stream.hpp"
 #include "kernels/cpu/tensor.hpp"
+#include "kernels/cpu/timing.hpp"
 
 namespace kc = perfmodel::kernels::cpu;
 
@@ -29,6 +31,41 @@ BENCHMARK(BM_Gemm)
     ->Args({256, 256, 256})
     ->Args({1, 4096, 4096})
     ->Args({64, 3136, 576})
+    ->UseRealTime();
+
+// A batch-1 linear layer, y[n] = W[n x k] x[k] (W's layout: the executor's), in the state its
+// weights are read in (third argument, set up untimed before each run):
+//   0: W flushed from every cache (clflush), the GEMM microbenchmarks' state;
+//   1: W flushed, then 256 MiB of other data read by both threads: no free way left in the
+//      caches, so every line read evicts another;
+//   2: 400 MiB of other data read, no flush: a network's pass between two reads of W;
+//   3: 64 MiB of other data read, no flush: some of W survives in the last-level cache.
+// Whether a linear layer inside a network reads its weights slower than the flushed
+// microbenchmark (docs/calibration.md, Limits: "Batch-1 linear layers").
+void BM_GemvCacheState(benchmark::State &st) {
+  const int64_t n = st.range(0), k = st.range(1), state = st.range(2);
+  kc::Tensor x = kc::random_tensor({1, k}, 1), w = kc::random_tensor({n, k}, 2);
+  kc::Tensor y = kc::zero_tensor({1, n});
+  const int64_t other_floats = (state == 3 ? int64_t(64) : state == 2 ? 400 : 256) << 18;
+  kc::Tensor other = kc::zero_tensor({state == 0 ? 1 : other_floats});
+  for (auto _ : st) {
+    st.PauseTiming();
+    if (state <= 1)
+      kc::evict_from_caches(w.ptr(), w.size());
+    if (state >= 1)
+      kc::parallel_for(other.size(), 1 << 16, [&](int64_t i0, int64_t i1) {
+        benchmark::DoNotOptimize(kc::stream_read(other.ptr() + i0, i1 - i0));
+      });
+    st.ResumeTiming();
+    kc::gemm(1, n, k, x.ptr(), k, false, w.ptr(), k, true, y.ptr(), n);
+    benchmark::DoNotOptimize(y.ptr());
+  }
+  st.counters["B/s"] =
+      benchmark::Counter(4.0 * n * k, benchmark::Counter::kIsIterationInvariantRate);
+}
+BENCHMARK(BM_GemvCacheState)
+    ->ArgsProduct({{4096}, {4096}, {0, 1, 2, 3}})
+    ->ArgsProduct({{1000}, {2048}, {0, 1, 2, 3}})
     ->UseRealTime();
 
 // Times C[m x n] = epilogue(A[m x k] * B[k x n]) for m, n, k = the state's first three
