@@ -27,6 +27,17 @@ struct MemoryLevel {
   double energy_per_byte_joules = 0;
 };
 
+/// The CPU a spec was measured on, as /proc/cpuinfo names it (vendor_id, cpu family, model):
+/// `calibrate --device cpu` and `measure` take the shipped spec whose id is this host's.
+struct CpuId {
+  std::string vendor; // "AuthenticAMD", "GenuineIntel"
+  int family = 0;
+  int model = 0;
+  bool operator==(const CpuId& o) const {
+    return vendor == o.vendor && family == o.family && model == o.model;
+  }
+};
+
 struct HwSpec {
   std::string name;
   std::string kind;                  // "gpu" or "cpu"
@@ -38,6 +49,7 @@ struct HwSpec {
   double launch_overhead_seconds = 0;
   int units = 0;                     // SMs or cores
   double clock_hz = 0;
+  std::optional<CpuId> cpu_id;       // CPU specs measured on one machine
   SourceLoc loc;
 
   const MemoryLevel& dram() const { return memory.back(); }

@@ -89,4 +89,10 @@ std::string fingerprint_mismatch(const DeviceFingerprint &cal, const DeviceFinge
   return "";
 }
 
+std::string host_mismatch(const DeviceFingerprint &cal, const DeviceFingerprint &here) {
+  if (cal.kind == here.kind && cal.isa_hash.empty())
+    return "";
+  return fingerprint_mismatch(cal, here);
+}
+
 } // namespace perfmodel::calibrate

@@ -23,4 +23,10 @@ std::string utc_now_iso8601();
 /// "" when `cal` was measured on a machine like `here`, else one line saying how it differs.
 std::string fingerprint_mismatch(const DeviceFingerprint &cal, const DeviceFingerprint &here);
 
+/// "" when a calibration with fingerprint `cal` may describe the CPU `here` runs on, else why
+/// not. Only a CPU calibration taken from microbenchmarks (an ISA hash) fingerprints a machine:
+/// one fitted from files (measurement CSV, samples, a trace) names its hardware spec instead and
+/// is compared by kind only, a GPU's never describes a CPU.
+std::string host_mismatch(const DeviceFingerprint &cal, const DeviceFingerprint &here);
+
 } // namespace perfmodel::calibrate

@@ -15,6 +15,7 @@
 #include "core/trace/trace_samples.hpp"
 #include "io/calibration_yaml.hpp"
 #include "io/files.hpp"
+#include "io/host_hw.hpp"
 #include "io/hw_yaml.hpp"
 #include "io/measurements_csv.hpp"
 #include "io/trace/read_trace.hpp"
@@ -230,7 +231,12 @@ int run_calibrate(const CalibrateArgs& a) {
     throw InputError("--hw is needed with --from-measurements, --from-samples and --from-trace");
   if (a.recount && a.samples.empty())
     throw InputError("--recount-networks applies to --from-samples only");
-  const HwSpec hw = io::load_hw(a.hw.empty() ? "zen5-2c" : a.hw);
+  const auto cpu_id = io::this_cpu_id();
+  const HwSpec hw = io::load_hw(a.hw.empty() ? io::hw_for_cpu(cpu_id) : a.hw);
+  if (a.device == "cpu")
+    if (const std::string w = io::cpu_mismatch(hw, cpu_id); !w.empty())
+      std::fprintf(stderr, "calibrate: warning: %s: the calibration refines that CPU's spec\n",
+                   w.c_str());
 
   Calibration meta;
   std::vector<calibrate::Sample> samples;
@@ -310,7 +316,7 @@ void register_calibrate(CLI::App& app, Runner& run) {
       "  perfmodel calibrate --device cuda --hw a100 --quick -o calibration/a100.yaml\n"
       "  perfmodel calibrate --from-measurements runs.csv --hw v100 -o calibration/v100.yaml\n"
       "  perfmodel calibrate --device cpu --save-samples samples.csv -o cal.yaml\n"
-      "  perfmodel calibrate --from-samples samples.csv --hw zen5-2c --format table\n"
+      "  perfmodel calibrate --from-samples samples.csv --hw zen3-2c --format table\n"
       "  perfmodel calibrate --from-trace run.pt.trace.json.gz --hw v100 -o v100-trace.yaml");
   cmd->add_option("--device", a->device,
                   "Measure this device with microbenchmarks: cpu or cuda (GPU 0)");
@@ -320,8 +326,8 @@ void register_calibrate(CLI::App& app, Runner& run) {
   cmd->add_option("--from-trace", a->trace,
                   "Fit the operators of a PyTorch profiler trace (perfmodel trace --view efficiency)");
   cmd->add_option("--hw", a->hw,
-                  "Hardware spec the calibration refines (memory levels, cores; default zen5-2c "
-                  "with --device cpu)");
+                  "Hardware spec the calibration refines (memory levels, cores; with --device cpu "
+                  "the default is the shipped spec whose cpu_id is this CPU's)");
   cmd->add_flag("--quick", a->quick, "Run the short microbenchmark plan (<= 30 s)");
   cmd->add_flag("--no-networks", a->no_networks,
                 "--device cpu: fit the isolated kernel microbenchmarks only, without the layers "

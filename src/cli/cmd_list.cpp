@@ -5,6 +5,7 @@
 #include <sstream>
 
 #include "cli/commands.hpp"
+#include "io/host_hw.hpp"
 #include "io/hw_yaml.hpp"
 #include "io/onnx/load_model.hpp"
 #include "io/resources.hpp"
@@ -29,10 +30,15 @@ struct Table {
 Table list_table(const ListArgs& a) {
   Table t;
   if (a.what == "hw") {
-    t.header = {"name", "kind", "description"};
+    // "cpu": the CPU a CPU spec was measured on; "(this CPU)" marks the spec calibrate and
+    // measure default to here (io::hw_for_cpu).
+    t.header = {"name", "kind", "cpu", "description"};
+    const auto here = io::this_cpu_id();
     for (const auto& n : io::list_resources("hw_specs", {".yaml", ".yml"})) {
       const HwSpec hw = io::load_hw(n);
-      t.rows.push_back({n, hw.kind, hw.description});
+      const std::string cpu = !hw.cpu_id ? ""
+                              : io::describe(*hw.cpu_id) + (hw.cpu_id == here ? " (this CPU)" : "");
+      t.rows.push_back({n, hw.kind, cpu, hw.description});
     }
   } else if (a.what == "models") {
     t.header = {"name", "file"};

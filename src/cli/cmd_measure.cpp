@@ -1,15 +1,18 @@
 // `perfmodel measure`: runs a model layer by layer on this CPU and compares with predict();
 // `--microbench` runs the microbenchmark plan instead and prints what it measured.
+#include <algorithm>
 #include <cstdio>
 #include <fstream>
 #include <memory>
 #include <thread>
 
+#include "calibrate/fingerprint.hpp"
 #include "calibrate/samples_csv.hpp"
 #include "cli/commands.hpp"
 #include "cli/measured_samples.hpp"
 #include "io/files.hpp"
 #include "io/calibration_yaml.hpp"
+#include "io/host_hw.hpp"
 #include "io/hw_yaml.hpp"
 #include "io/onnx/load_model.hpp"
 #include "kernels/cpu/executor.hpp"
@@ -26,7 +29,7 @@ namespace {
 struct MeasureArgs {
   std::string device = "cpu";
   ModelOptions model;
-  std::string hw = "zen5-2c";
+  std::string hw; // "": the shipped spec measured on this CPU (io::hw_for_cpu)
   std::vector<std::string> calibrations; // several: the one nearest the host's state is used
   std::string timing = "network";
   std::string statistic = "p20";
@@ -113,7 +116,10 @@ int run_measure(const MeasureArgs &a) {
   if (a.model.model.empty())
     throw InputError("measure: --model is required (or --microbench)");
   const report::Format fmt = output_format(a.out); // reject a bad --format before running
-  const HwSpec hw = io::load_hw(a.hw);
+  const auto cpu_id = io::this_cpu_id();
+  const HwSpec hw = io::load_hw(a.hw.empty() ? io::hw_for_cpu(cpu_id) : a.hw);
+  if (const std::string w = io::cpu_mismatch(hw, cpu_id); !w.empty())
+    std::fprintf(stderr, "measure: warning: %s: its figures describe that CPU\n", w.c_str());
   std::vector<Calibration> cals;
   for (const std::string &c : a.calibrations)
     cals.push_back(io::load_calibration(c));
@@ -144,21 +150,38 @@ int run_measure(const MeasureArgs &a) {
                  "but executed in fp32\n",
                  std::string(to_string(g.dtype)).c_str());
   const kc::GraphMeasurement m = kc::measure_graph(g, mo);
+  // A calibration taken on another machine (CPU, ISA flags, threads) describes that machine:
+  // the choice below is made among those taken on one like this (among all where none is), and
+  // predicting with a foreign one is a warning.
+  const DeviceFingerprint here = calibrate::this_cpu(m.threads);
+  std::vector<std::string> mismatch;
+  for (const Calibration &c : cals)
+    mismatch.push_back(calibrate::host_mismatch(c.device, here));
+  const auto first_match = std::find(mismatch.begin(), mismatch.end(), std::string());
+  const bool any_match = first_match != mismatch.end();
+  if (any_match)
+    chosen = size_t(first_match - mismatch.begin());
   if (cals.size() > 1) { // the calibration taken in the state the host was in: the probe before
                          // the passes, with the faster convolution figure of the two
     std::vector<std::optional<HostState>> states;
-    for (const Calibration &c : cals)
-      states.push_back(c.host_state);
+    for (size_t i = 0; i < cals.size(); ++i)
+      states.push_back(mismatch[i].empty() || !any_match ? cals[i].host_state : std::nullopt);
     const auto [before, after] = with_faster_conv(m.host_before, m.host_after);
     if (const auto probe = before ? before : after)
-      chosen = nearest_state(states, *probe).value_or(0);
+      chosen = nearest_state(states, *probe).value_or(chosen);
     if (chosen != 0) {
       po.calibration = &cals[chosen];
       p = predict(g, hw, po);
     }
+    const auto foreign = any_match ? std::count_if(mismatch.begin(), mismatch.end(),
+                                                   [](const std::string &w) { return !w.empty(); })
+                                   : 0;
     if (!a.quiet)
-      std::fprintf(stderr, "measure: predicting with %s (the nearest host state of %zu)\n",
-                   a.calibrations[chosen].c_str(), cals.size());
+      std::fprintf(stderr, "measure: predicting with %s (the nearest host state of %zu%s)\n",
+                   a.calibrations[chosen].c_str(), cals.size() - size_t(foreign),
+                   foreign ? (", " + std::to_string(foreign) + " taken on another machine left out")
+                                 .c_str()
+                           : "");
   }
 
   report::MeasurementRun run;
@@ -168,8 +191,16 @@ int run_measure(const MeasureArgs &a) {
   run.buffers = std::string(kc::to_string(m.buffers));
   run.activation_bytes = double(m.activation_bytes);
   run.workspace_bytes = double(m.workspace_bytes);
-  if (!cals.empty())
+  if (!cals.empty()) {
     run.calibration = a.calibrations[chosen];
+    run.calibration_mismatch = mismatch[chosen];
+    if (!mismatch[chosen].empty()) // a warning, not progress: printed with --quiet too
+      std::fprintf(stderr,
+                   "measure: warning: calibration %s was taken on another machine (%s): its "
+                   "rates describe that machine; calibrate this one with `perfmodel calibrate "
+                   "--device cpu --hw SPEC`\n",
+                   a.calibrations[chosen].c_str(), mismatch[chosen].c_str());
+  }
   if (cals.size() > 1)
     run.calibration_candidates = a.calibrations;
   run.min_layer_seconds = a.min_layer_us * 1e-6;
@@ -218,7 +249,7 @@ void register_measure(CLI::App &app, Runner &run) {
       "max); a layer whose (max-min)/median > 50% or sd/mean > 10% is flagged noisy.\n"
       "Examples:\n"
       "  perfmodel measure --device cpu --model nin --batch 5\n"
-      "  perfmodel measure --model resnet50 --calibration calibration/zen5-2c.yaml --format json "
+      "  perfmodel measure --model resnet50 --calibration calibration/zen3-2c.yaml --format json "
       "-o m.json\n"
       "  perfmodel measure --microbench --quick --format csv");
   cmd->add_option("--device", a->device, "Device to run on (cpu)")
@@ -226,8 +257,9 @@ void register_measure(CLI::App &app, Runner &run) {
       ->capture_default_str();
   add_model_options(cmd, a->model);
   cmd->get_option("--model")->required(false);
-  cmd->add_option("--hw", a->hw, "Hardware the prediction uses: a .yaml path or a name")
-      ->capture_default_str();
+  cmd->add_option("--hw", a->hw,
+                  "Hardware the prediction uses: a .yaml path or a name (default: the shipped "
+                  "spec whose cpu_id is this CPU's)");
   cmd->add_option("--calibration", a->calibrations,
                   "Calibration file (from `perfmodel calibrate`): predict with the fitted model. "
                   "Repeatable: with several, the one whose host probes the host drifted least "

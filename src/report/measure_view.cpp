@@ -223,6 +223,9 @@ std::string render_measurement(const MeasurementView &v, Format f) {
     j["calibrated"] = v.calibrated;
     j["calibration"] = v.run.calibration;
     j["calibration_candidates"] = v.run.calibration_candidates;
+    j["calibration_mismatch"] = v.run.calibration_mismatch.empty()
+                                    ? json(nullptr)
+                                    : json(v.run.calibration_mismatch);
     j["min_layer_seconds"] = v.run.min_layer_seconds;
     j["noisy_thresholds"] = {{"range_fraction", v.run.noisy_range_fraction},
                              {"sd_fraction", v.run.noisy_sd_fraction}};
@@ -304,7 +307,10 @@ std::string render_measurement(const MeasurementView &v, Format f) {
                                                   : " timed runs per layer")
     << ", caches " << v.run.network.cache_state << ", buffers " << v.run.buffers << " ("
     << si(v.run.activation_bytes, "B") << " of activations, " << si(v.run.workspace_bytes, "B")
-    << " of workspace)\n\n";
+    << " of workspace)\n";
+  if (!v.run.calibration_mismatch.empty())
+    o << "calibration taken on another machine: " << v.run.calibration_mismatch << "\n";
+  o << "\n";
   if (md) {
     o << md_table(header, rows);
   } else {

@@ -51,6 +51,9 @@ struct MeasurementRun {
   /// Every --calibration given when there were several; `calibration` is the one predicted
   /// with (the nearest host state, perfmodel/host_state.hpp nearest_state).
   std::vector<std::string> calibration_candidates;
+  /// "" when `calibration` was taken on a machine like this one (or there is none), else how
+  /// its device differs (calibrate/fingerprint.hpp host_mismatch).
+  std::string calibration_mismatch;
   double min_layer_seconds = 50e-6; // layers below this are listed but not in the MAPE
   /// The statistic errors are computed against. On a shared host a low percentile is far more
   /// reproducible than the median.

@@ -35,3 +35,14 @@ TEST_CASE("mismatches are explained, matches are silent") {
   CHECK_FALSE(fingerprint_mismatch(a, b).empty());
   CHECK(utc_now_iso8601().size() == 20);
 }
+
+TEST_CASE("only a calibration taken from microbenchmarks fingerprints a machine") {
+  const DeviceFingerprint here{"cpu", "AMD EPYC", 2, "fnv1a:1"};
+  CHECK(host_mismatch({"cpu", "zen3-2c", 2, ""}, here).empty()); // fitted from files
+  CHECK(host_mismatch({"cpu", "AMD EPYC", 2, "fnv1a:1"}, here).empty());
+  CHECK(host_mismatch({"cpu", "AMD EPYC", 2, "fnv1a:2"}, here) ==
+        "the ISA flags differ (fnv1a:2 vs fnv1a:1)");
+  CHECK(host_mismatch({"cpu", "AMD EPYC", 1, "fnv1a:1"}, here) ==
+        "calibrated with 1 threads, running with 2");
+  CHECK(host_mismatch({"gpu", "A100", 108, ""}, here) == "calibrated on a gpu, running on a cpu");
+}

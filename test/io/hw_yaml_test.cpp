@@ -75,3 +75,21 @@ TEST_CASE("quantities: prefixes, binary prefixes, bare numbers, errors") {
   CHECK(err.find("unknown unit prefix 'x'") != std::string::npos);
   CHECK_FALSE(parse_quantity("fast", "W", &err));
 }
+
+TEST_CASE("a CPU spec names the CPU it was measured on; a GPU spec cannot") {
+  std::string cpu = kGood;
+  cpu.replace(cpu.find("kind: gpu"), 9, "kind: cpu\ncpu_id: {vendor: AuthenticAMD, family: 25, model: 1}");
+  const HwSpec hw = parse_hw_yaml(cpu, "h.yaml");
+  REQUIRE(hw.cpu_id.has_value());
+  CHECK(*hw.cpu_id == CpuId{"AuthenticAMD", 25, 1});
+  CHECK_FALSE(parse_hw_yaml(kGood, "h.yaml").cpu_id.has_value());
+  std::string gpu = kGood;
+  gpu.replace(gpu.find("kind: gpu"), 9, "kind: gpu\ncpu_id: {vendor: AuthenticAMD, family: 25, model: 1}");
+  CHECK(error_of(gpu).find("h.yaml:4:9: error: cpu_id is for CPU specs (kind: cpu)") == 0);
+  std::string partial = cpu;
+  partial.replace(partial.find(", model: 1"), 10, "");
+  CHECK(error_of(partial).find("h.yaml:4:9: error: cpu_id needs 'model'") == 0);
+  std::string extra = cpu;
+  extra.replace(extra.find("model: 1"), 8, "model: 1, stepping: 1");
+  CHECK(error_of(extra).find("unknown key 'stepping'") != std::string::npos);
+}

@@ -1,0 +1,65 @@
+// This CPU's id and the shipped hardware spec measured on it.
+#include "io/host_hw.hpp"
+
+#include <fstream>
+#include <sstream>
+
+#include "io/hw_yaml.hpp"
+#include "io/resources.hpp"
+
+namespace perfmodel::io {
+
+std::optional<CpuId> parse_cpu_id(const std::string& cpuinfo) {
+  std::optional<std::string> vendor, family, model;
+  std::istringstream in(cpuinfo);
+  for (std::string line; std::getline(in, line) && !(vendor && family && model);) {
+    const auto colon = line.find(':');
+    if (colon == std::string::npos) continue;
+    std::string key = line.substr(0, colon);
+    key.erase(key.find_last_not_of(" \t") + 1);
+    std::string value = line.substr(colon + 1);
+    value.erase(0, value.find_first_not_of(" \t"));
+    if (key == "vendor_id" && !vendor) vendor = value;
+    else if (key == "cpu family" && !family) family = value;
+    else if (key == "model" && !model) model = value;
+  }
+  if (!vendor || !family || !model) return std::nullopt;
+  try {
+    size_t used_f = 0, used_m = 0;
+    const int f = std::stoi(*family, &used_f), m = std::stoi(*model, &used_m);
+    if (used_f != family->size() || used_m != model->size()) return std::nullopt;
+    return CpuId{*vendor, f, m};
+  } catch (const std::exception&) {
+    return std::nullopt;
+  }
+}
+
+std::optional<CpuId> this_cpu_id() {
+  std::ifstream in("/proc/cpuinfo");
+  std::stringstream ss;
+  ss << in.rdbuf();
+  return parse_cpu_id(ss.str());
+}
+
+std::string describe(const CpuId& id) {
+  return id.vendor + " family " + std::to_string(id.family) + " model " + std::to_string(id.model);
+}
+
+std::string hw_for_cpu(const std::optional<CpuId>& id) {
+  if (!id)
+    throw InputError(
+        "cannot read this CPU's vendor_id, cpu family and model from /proc/cpuinfo: pass --hw");
+  for (const std::string& name : list_resources("hw_specs", {".yaml", ".yml"}))
+    if (load_hw(name).cpu_id == id) return name;
+  throw InputError("no hardware spec in hw_specs/ has the cpu_id of this CPU (" + describe(*id) +
+                   "): pass --hw (perfmodel list hw), or write one measured here "
+                   "(docs/hardware.md, \"CPU specs\")");
+}
+
+std::string cpu_mismatch(const HwSpec& hw, const std::optional<CpuId>& here) {
+  if (!hw.cpu_id || !here || *hw.cpu_id == *here) return "";
+  return "hardware spec " + hw.name + " was measured on " + describe(*hw.cpu_id) +
+         ", this CPU is " + describe(*here);
+}
+
+}  // namespace perfmodel::io

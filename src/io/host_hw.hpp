@@ -1,0 +1,32 @@
+// The hardware spec of the CPU this process runs on: the CPU's id from /proc/cpuinfo, and the
+// shipped spec (hw_specs/) whose `cpu_id` is that id. `calibrate --device cpu` and `measure`
+// default to it, so that a machine swapped under the project is not measured against the
+// previous machine's spec.
+#pragma once
+
+#include <optional>
+#include <string>
+
+#include "perfmodel/hw_spec.hpp"
+
+namespace perfmodel::io {
+
+/// vendor_id, cpu family and model of the first processor in /proc/cpuinfo text; nullopt where
+/// one of them is missing (no x86 cpuinfo).
+std::optional<CpuId> parse_cpu_id(const std::string& cpuinfo);
+
+/// This machine's id (reads /proc/cpuinfo).
+std::optional<CpuId> this_cpu_id();
+
+/// "AuthenticAMD family 25 model 1".
+std::string describe(const CpuId& id);
+
+/// The bare name of the first spec among the shipped ones (io::list_resources, by name) whose
+/// cpu_id is `id`. Throws InputError naming the id and the way out (--hw) when none is.
+std::string hw_for_cpu(const std::optional<CpuId>& id);
+
+/// "" when `hw` may describe the CPU `here` (no cpu_id, or the same one), else one line saying
+/// which CPU it was measured on and which this is.
+std::string cpu_mismatch(const HwSpec& hw, const std::optional<CpuId>& here);
+
+}  // namespace perfmodel::io
