@@ -11,11 +11,13 @@
 # attempt is kept. After an odd-numbered attempt it waits ATTEMPT_WAIT seconds first (default
 # 20: a dip passes); after an even-numbered one the host is taken to be in a state no
 # calibration of the run describes (the caches' slow spells last minutes), and, unless
-# CALIBRATION was given, a new calibration joins the run's pool (OUT_DIR/zen5-2c-2.yaml, ...;
+# CALIBRATION was given, a new calibration joins the run's pool (OUT_DIR/HW-2.yaml, ...;
 # at most CAL_POOL=3 in all), from which `measure` predicts with the one nearest the host's
 # state. Every attempt's figures stay in OUT_DIR/attempts.log; the table says how many
 # attempts were taken and which calibration predicted.
 # CALIBRATE_ARGS: extra arguments for calibrate (e.g. --no-networks: isolated kernels only).
+# HW: the hardware spec calibrate refines and measure predicts for (default: the one
+# `perfmodel list hw` marks "(this CPU)", by its cpu_id: zen3-2c since 2026-11-25 20:12Z).
 # BUFFERS=reuse (default) or distinct: the executor's memory plan (measure --buffers).
 # THREADS=0 (default: every hardware thread) or N: threads for calibrate and measure alike.
 # STATISTIC=p20 (default), min or median: what calibrate fits and what measure compares against.
@@ -28,7 +30,9 @@ build=${1:-build}
 out=${2:-out/accuracy}
 bin=$build/perfmodel
 mkdir -p "$out"
-cal=${CALIBRATION:-$out/zen5-2c.yaml}
+hw=${HW:-$("$bin" list hw --format csv | awk -F, '/\(this CPU\)/ {print $1; exit}')}
+[ -n "$hw" ] || { echo "no shipped hw spec has this CPU's cpu_id: set HW" >&2; exit 2; }
+cal=${CALIBRATION:-$out/$hw.yaml}
 cal_args=()
 for c in $cal; do cal_args+=(--calibration "$c"); done
 stat=${STATISTIC:-p20}
@@ -40,7 +44,7 @@ threads=${THREADS:-0}
 : > "$out/attempts.log"
 # calibrate OUTPUT SAMPLES LOG: a calibration of this CPU from its microbenchmarks
 calibrate() {
-  /usr/bin/time -f "calibrate took %e s" "$bin" calibrate --device cpu --hw zen5-2c \
+  /usr/bin/time -f "calibrate took %e s" "$bin" calibrate --device cpu --hw "$hw" \
     --statistic "$stat" --threads "$threads" --save-samples "$2" \
     ${CALIBRATE_ARGS:-} -o "$1" 2>&1 | tee "$3" >&2
 }
@@ -61,7 +65,7 @@ runs=("resnet50 1 80" "mobilenet_v2 1 400" "vgg16 1 40" "nin 5 60")
 for r in "${runs[@]}"; do
   set -- $r
   for a in $(seq 1 "$attempts"); do
-    "$bin" measure --model "$1" --batch "$2" --hw zen5-2c "${cal_args[@]}" --iters "$3" \
+    "$bin" measure --model "$1" --batch "$2" --hw "$hw" "${cal_args[@]}" --iters "$3" \
       --statistic "$stat" --buffers "$buffers" --threads "$threads" -q --format json \
       -o "$out/$1-b$2-calibrated.json"
     changed=$(python3 - "$out/$1-b$2-calibrated.json" "$a" >> "$out/attempts.log" <<'PY'
@@ -82,14 +86,14 @@ PY
     [ "$changed" = "True" ] || break
     [ "$a" = "$attempts" ] && break
     if [ $((a % 2)) = 0 ] && [ -z "${CALIBRATION:-}" ] && [ "${#cal_args[@]}" -lt $((2 * cal_pool)) ]; then
-      next="$out/zen5-2c-$((${#cal_args[@]} / 2 + 1)).yaml"
+      next="$out/$hw-$((${#cal_args[@]} / 2 + 1)).yaml"
       calibrate "$next" "${next%.yaml}-samples.csv" "${next%.yaml}.log"
       cal_args+=(--calibration "$next")
     else
       sleep "$attempt_wait"
     fi
   done
-  "$bin" measure --model "$1" --batch "$2" --hw zen5-2c --iters "$3" --statistic "$stat" \
+  "$bin" measure --model "$1" --batch "$2" --hw "$hw" --iters "$3" --statistic "$stat" \
     --buffers "$buffers" --threads "$threads" -q --format json -o "$out/$1-b$2-roofline.json"
 done
 python3 - "$out" "${runs[@]}" <<'PY'
