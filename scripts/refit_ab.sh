@@ -7,12 +7,15 @@
 # |error| over layers >= 50 us).
 # Prints each run's medians, then per network the mean median, the runs under 10% and the runs
 # whose median B made better / worse, and per op class each side's median fit MAPE. A refit
-# from samples has no pass excess: the run's calibration's (RUN_DIR/zen5-2c.yaml) is copied into
+# from samples has no pass excess: the run's calibration's (RUN_DIR/HW.yaml) is copied into
 # both refits, so that their end-to-end errors are the run's too.
 # ZERO_COLUMN=NAME: A refits the samples with that column of the sample CSV set to 0 (a feature
 # of the model turned off on the same samples: BIN_A = BIN_B), e.g. weight_bytes.
 # DROP_ROWS=REGEX: A refits the samples without the rows matching the (Python) regular
 # expression, e.g. '^depthwise.*,network:' (a source of samples left out).
+# FIT_ROWS=REGEX: B refits the samples with the held-out calibration-network rows matching the
+# (Python) regular expression fitted too (their source renamed "fitted-network:…"), e.g.
+# '^(conv|pointwise),' (a class's network layers fitted, not held out).
 # STRIDE_COLUMN=1: B refits sample files written before the strided_lowered_bytes column with
 # that column added (scripts/add_stride_column.py: a microbenchmark's im2col matrix counts as
 # gathered where its stride is > 1).
@@ -21,8 +24,10 @@
 # counted (its cross-core or reuse bytes).
 # KEEP=DIR: also writes each run's measurements rescored with each refit to DIR/a/RUN and
 # DIR/b/RUN (compare_predictions.py --keep), for scripts/layer_errors.py, and the refits there
-# as zen5-2c.yaml.
-# HW_A=SPEC, HW_B=SPEC: the hardware spec each side fits with (default zen5-2c): the memory
+# as SPEC.yaml (HW).
+# HW=SPEC: the spec the runs were calibrated for (default zen5-2c; zen3-2c for runs since
+# 2026-11-25 20:12Z): the run's calibration is RUN_DIR/SPEC.yaml.
+# HW_A=SPEC, HW_B=SPEC: the hardware spec each side fits with (default HW): the memory
 # levels' capacities come from it, e.g. a copy of hw_specs/zen5-2c.yaml with another L3 size.
 # Usage: scripts/refit_ab.sh BIN_A BIN_B RUN_DIR [RUN_DIR...]
 set -euo pipefail
@@ -31,6 +36,7 @@ bin_a=${1:?usage: scripts/refit_ab.sh BIN_A BIN_B RUN_DIR [RUN_DIR...]}
 bin_b=${2:?usage: scripts/refit_ab.sh BIN_A BIN_B RUN_DIR [RUN_DIR...]}
 shift 2
 [ $# -ge 1 ] || { echo "usage: scripts/refit_ab.sh BIN_A BIN_B RUN_DIR [RUN_DIR...]" >&2; exit 2; }
+hw=${HW:-zen5-2c}
 tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
 for run in "$@"; do
@@ -49,17 +55,27 @@ csv.writer(open(sys.argv[2], "w", newline=""), lineterminator="\n").writerows(ro
 PY
     samples_a="$tmp/a.csv"
   fi
-  "$bin_a" calibrate --from-samples "$samples_a" --hw "${HW_A:-zen5-2c}" -o "$tmp/a.yaml" 2>/dev/null
+  "$bin_a" calibrate --from-samples "$samples_a" --hw "${HW_A:-$hw}" -o "$tmp/a.yaml" 2>/dev/null
   samples_b="$run/samples.csv"
   if [ -n "${STRIDE_COLUMN:-}" ]; then
     scripts/add_stride_column.py "$run/samples.csv" "$tmp/b.csv"
     samples_b="$tmp/b.csv"
   fi
+  if [ -n "${FIT_ROWS:-}" ]; then
+    python3 - "$samples_b" "$tmp/b2.csv" "$FIT_ROWS" <<'PY'
+import re, sys
+lines = open(sys.argv[1]).read().splitlines()
+out = [lines[0]] + [l.replace(",network:", ",fitted-network:", 1) if re.search(sys.argv[3], l)
+                    else l for l in lines[1:]]
+open(sys.argv[2], "w").write("\n".join(out) + "\n")
+PY
+    samples_b="$tmp/b2.csv"
+  fi
   recount=()
   [ -z "${RECOUNT:-}" ] || recount=(--recount-networks)
-  "$bin_b" calibrate --from-samples "$samples_b" --hw "${HW_B:-zen5-2c}" "${recount[@]}" \
+  "$bin_b" calibrate --from-samples "$samples_b" --hw "${HW_B:-$hw}" "${recount[@]}" \
     -o "$tmp/b.yaml" 2>/dev/null
-  excess=$(grep '^pass_excess:' "$run/zen5-2c.yaml" || true)
+  excess=$(grep '^pass_excess:' "$run/$hw.yaml" || true)
   if [ -n "$excess" ]; then
     for f in "$tmp/a.yaml" "$tmp/b.yaml"; do
       sed -i "s|^conv_batch:.*|&\n$excess|" "$f"
@@ -70,7 +86,7 @@ PY
     cp "$tmp/$side.yaml" "$tmp/fits/$(basename "$run")-$side.yaml"
     if [ -n "${KEEP:-}" ]; then
       mkdir -p "$KEEP/$side/$(basename "$run")"
-      cp "$tmp/$side.yaml" "$KEEP/$side/$(basename "$run")/zen5-2c.yaml"
+      cp "$tmp/$side.yaml" "$KEEP/$side/$(basename "$run")/$hw.yaml"
     fi
   done
   keep=()
