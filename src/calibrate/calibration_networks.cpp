@@ -143,11 +143,35 @@ std::string plain_net() {
   return w.text();
 }
 
+// Wide, high-resolution residual blocks: batch norms, ReLUs and adds over 3.8-7 MB tensors
+// after 1x1 convolutions, the sizes of ResNet-50's and MobileNetV2's early streaming layers
+// (3-10 MB of traffic), which the other networks' smaller planes do not reach. On the Zen 3
+// guest the streaming fit without them predicted ResNet-50's batch norms and adds 31-33% fast
+// (docs/calibration.md, "Calibration networks").
+std::string wide_net() {
+  NetWriter w("calib_wide", "[1, 3, 200, 200]");
+  w.conv_bn("c0", 40, 3, 1, 1, "relu");
+  const std::string pool = w.layer("p0", "maxpool", "kernel: 2, stride: 2");
+  w.conv_bn("c1", 176, 1, 1, 1, "relu");
+  const std::string main = w.conv_bn("c2", 96, 1, 1, 1, "");
+  w.layer("c3", "conv2d", "out_channels: 96, kernel: 1, bias: 0, inputs: [" + pool + "]");
+  const std::string shortcut = w.layer("c3_bn", "batchnorm");
+  w.layer("add1", "add", "inputs: [" + main + ", " + shortcut + "]");
+  const std::string x = w.layer("r1", "relu");
+  w.conv_bn("c4", 144, 1, 1, 1, "relu");
+  const std::string main2 = w.conv_bn("c5", 96, 1, 1, 1, "");
+  w.layer("add2", "add", "inputs: [" + main2 + ", " + x + "]");
+  w.layer("r2", "relu");
+  return w.classifier(100);
+}
+
 } // namespace
 
 std::vector<Graph> calibration_networks() {
-  const std::pair<std::string, std::string> nets[] = {
-      {"calib_res", residual_net()}, {"calib_dw", depthwise_net()}, {"calib_plain", plain_net()}};
+  const std::pair<std::string, std::string> nets[] = {{"calib_res", residual_net()},
+                                                      {"calib_dw", depthwise_net()},
+                                                      {"calib_plain", plain_net()},
+                                                      {"calib_wide", wide_net()}};
   std::vector<Graph> out;
   for (const auto &[name, text] : nets)
     out.push_back(io::parse_model_yaml(text, "<calibration network " + name + ">", {}));

@@ -34,7 +34,7 @@ std::vector<Sample> all_layers(const Graph &g) {
 
 TEST_CASE("calibration networks load and cover every op class of the CNNs they stand in for") {
   const auto nets = calibration_networks();
-  REQUIRE(nets.size() == 3);
+  REQUIRE(nets.size() == 4);
   std::set<OpClass> classes;
   for (const Graph &g : nets) {
     CHECK(g.layers.size() >= 20);
