@@ -5,9 +5,10 @@
 #include <cstdint>
 #include <cstdio>
 #include <ctime>
-#include <fstream>
 #include <sstream>
 #include <vector>
+
+#include "io/host_hw.hpp"
 
 namespace perfmodel::calibrate {
 
@@ -33,39 +34,16 @@ std::string isa_hash(const std::string &flags) {
 }
 
 DeviceFingerprint cpu_fingerprint_from(const std::string &cpuinfo, int threads) {
+  const auto fields = io::cpuinfo_fields(cpuinfo, {"model name", "flags"});
   DeviceFingerprint f;
   f.kind = "cpu";
-  f.name = "unknown cpu";
+  f.name = fields.count("model name") ? fields.at("model name") : "unknown cpu";
   f.cores = threads;
-  std::istringstream in(cpuinfo);
-  std::string flags;
-  bool have_name = false, have_flags = false;
-  for (std::string line; std::getline(in, line) && !(have_name && have_flags);) {
-    const auto colon = line.find(':');
-    if (colon == std::string::npos)
-      continue;
-    std::string key = line.substr(0, colon);
-    key.erase(key.find_last_not_of(" \t") + 1);
-    std::string value = line.substr(colon + 1);
-    value.erase(0, value.find_first_not_of(" \t"));
-    if (key == "model name" && !have_name) {
-      f.name = value;
-      have_name = true;
-    } else if (key == "flags" && !have_flags) {
-      flags = value;
-      have_flags = true;
-    }
-  }
-  f.isa_hash = have_flags ? isa_hash(flags) : "";
+  f.isa_hash = fields.count("flags") ? isa_hash(fields.at("flags")) : "";
   return f;
 }
 
-DeviceFingerprint this_cpu(int threads) {
-  std::ifstream in("/proc/cpuinfo");
-  std::stringstream ss;
-  ss << in.rdbuf();
-  return cpu_fingerprint_from(ss.str(), threads);
-}
+DeviceFingerprint this_cpu(int threads) { return cpu_fingerprint_from(io::read_cpuinfo(), threads); }
 
 std::string utc_now_iso8601() {
   const std::time_t t = std::time(nullptr);

@@ -1,6 +1,7 @@
 // This CPU's id and the shipped hardware spec measured on it.
 #include "io/host_hw.hpp"
 
+#include <algorithm>
 #include <fstream>
 #include <sstream>
 
@@ -9,37 +10,45 @@
 
 namespace perfmodel::io {
 
-std::optional<CpuId> parse_cpu_id(const std::string& cpuinfo) {
-  std::optional<std::string> vendor, family, model;
+std::string read_cpuinfo() {
+  std::ifstream in("/proc/cpuinfo");
+  std::stringstream ss;
+  ss << in.rdbuf();
+  return ss.str();
+}
+
+std::map<std::string, std::string> cpuinfo_fields(const std::string& cpuinfo,
+                                                  const std::vector<std::string>& keys) {
+  std::map<std::string, std::string> out;
   std::istringstream in(cpuinfo);
-  for (std::string line; std::getline(in, line) && !(vendor && family && model);) {
+  for (std::string line; std::getline(in, line) && out.size() < keys.size();) {
     const auto colon = line.find(':');
     if (colon == std::string::npos) continue;
     std::string key = line.substr(0, colon);
     key.erase(key.find_last_not_of(" \t") + 1);
+    if (std::find(keys.begin(), keys.end(), key) == keys.end() || out.count(key)) continue;
     std::string value = line.substr(colon + 1);
     value.erase(0, value.find_first_not_of(" \t"));
-    if (key == "vendor_id" && !vendor) vendor = value;
-    else if (key == "cpu family" && !family) family = value;
-    else if (key == "model" && !model) model = value;
+    out[key] = value;
   }
-  if (!vendor || !family || !model) return std::nullopt;
+  return out;
+}
+
+std::optional<CpuId> parse_cpu_id(const std::string& cpuinfo) {
+  const auto f = cpuinfo_fields(cpuinfo, {"vendor_id", "cpu family", "model"});
+  if (f.size() != 3) return std::nullopt;
+  const std::string &family = f.at("cpu family"), &model = f.at("model");
   try {
     size_t used_f = 0, used_m = 0;
-    const int f = std::stoi(*family, &used_f), m = std::stoi(*model, &used_m);
-    if (used_f != family->size() || used_m != model->size()) return std::nullopt;
-    return CpuId{*vendor, f, m};
+    const int fam = std::stoi(family, &used_f), mod = std::stoi(model, &used_m);
+    if (used_f != family.size() || used_m != model.size()) return std::nullopt;
+    return CpuId{f.at("vendor_id"), fam, mod};
   } catch (const std::exception&) {
     return std::nullopt;
   }
 }
 
-std::optional<CpuId> this_cpu_id() {
-  std::ifstream in("/proc/cpuinfo");
-  std::stringstream ss;
-  ss << in.rdbuf();
-  return parse_cpu_id(ss.str());
-}
+std::optional<CpuId> this_cpu_id() { return parse_cpu_id(read_cpuinfo()); }
 
 std::string describe(const CpuId& id) {
   return id.vendor + " family " + std::to_string(id.family) + " model " + std::to_string(id.model);

@@ -4,12 +4,22 @@
 // previous machine's spec.
 #pragma once
 
+#include <map>
 #include <optional>
 #include <string>
+#include <vector>
 
 #include "perfmodel/hw_spec.hpp"
 
 namespace perfmodel::io {
+
+/// The text of /proc/cpuinfo ("" where it cannot be read).
+std::string read_cpuinfo();
+
+/// The first processor's value of each of `keys` in /proc/cpuinfo text ("key<blanks>: value"
+/// lines, both trimmed); a key that is not there is not in the map.
+std::map<std::string, std::string> cpuinfo_fields(const std::string& cpuinfo,
+                                                  const std::vector<std::string>& keys);
 
 /// vendor_id, cpu family and model of the first processor in /proc/cpuinfo text; nullopt where
 /// one of them is missing (no x86 cpuinfo).
