@@ -200,6 +200,10 @@ struct DeviceFingerprint {
   std::string name;     // CPU model name or GPU name
   int cores = 0;        // hardware threads used / SMs
   std::string isa_hash; // FNV-1a of the sorted ISA flags (CPU); "" for GPUs
+  /// The CPU's vendor, family and model (/proc/cpuinfo): two CPUs of one vendor with the same
+  /// model name and flags (a guest moved from one EPYC generation to another can keep both) are
+  /// told apart by these. Absent: a GPU, or a calibration written before the field.
+  std::optional<CpuId> cpu_id;
 };
 
 /// What a whole forward pass adds to the sum of its layers' times, in the statistic both are

@@ -40,6 +40,7 @@ DeviceFingerprint cpu_fingerprint_from(const std::string &cpuinfo, int threads) 
   f.name = fields.count("model name") ? fields.at("model name") : "unknown cpu";
   f.cores = threads;
   f.isa_hash = fields.count("flags") ? isa_hash(fields.at("flags")) : "";
+  f.cpu_id = io::parse_cpu_id(cpuinfo);
   return f;
 }
 
@@ -64,6 +65,8 @@ std::string fingerprint_mismatch(const DeviceFingerprint &cal, const DeviceFinge
            std::to_string(here.cores);
   if (!cal.isa_hash.empty() && !here.isa_hash.empty() && cal.isa_hash != here.isa_hash)
     return "the ISA flags differ (" + cal.isa_hash + " vs " + here.isa_hash + ")";
+  if (cal.cpu_id && here.cpu_id && !(*cal.cpu_id == *here.cpu_id))
+    return "calibrated on " + io::describe(*cal.cpu_id) + ", this is " + io::describe(*here.cpu_id);
   return "";
 }
 

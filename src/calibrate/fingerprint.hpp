@@ -1,5 +1,5 @@
-// The fingerprint of the machine a calibration was measured on (CPU model, threads, ISA flags),
-// so that a calibration used on another machine can be noticed.
+// The fingerprint of the machine a calibration was measured on (CPU model name, threads, ISA
+// flags, vendor/family/model), so that a calibration used on another machine can be noticed.
 #pragma once
 
 #include <string>
@@ -11,7 +11,8 @@ namespace perfmodel::calibrate {
 /// FNV-1a (64 bit) of the sorted, space-separated flags, as "fnv1a:%016x".
 std::string isa_hash(const std::string &flags);
 
-/// Parses /proc/cpuinfo text: model name, flags of the first processor; `threads` as given.
+/// Parses /proc/cpuinfo text: model name, flags, vendor, family and model of the first
+/// processor; `threads` as given.
 DeviceFingerprint cpu_fingerprint_from(const std::string &cpuinfo, int threads);
 
 /// This machine's CPU (reads /proc/cpuinfo; name "unknown cpu" where it cannot).

@@ -207,7 +207,7 @@ std::vector<calibrate::Sample> gpu_microbenchmark_samples(const CalibrateArgs& a
   const auto ref = calibrate::microbench_reference(kg::as_bench_results(results));
   std::fprintf(stderr, "calibrate: measured peak %.3g FLOP/s (FMA), best bandwidth %.3g B/s\n",
                ref.fma_flops_per_second, ref.best_bytes_per_second);
-  cal.device = DeviceFingerprint{"gpu", dev.name, dev.sm_count, ""};
+  cal.device = DeviceFingerprint{"gpu", dev.name, dev.sm_count, "", std::nullopt};
   cal.source = a.quick ? "cuda microbenchmarks (quick)" : "cuda microbenchmarks";
   return calibrate::samples_from_benches(kg::as_bench_results(results));
 #else
@@ -247,14 +247,14 @@ int run_calibrate(const CalibrateArgs& a) {
     for (const auto& row : io::read_measurements_csv(a.measurements))
       if (row.seconds) samples.push_back(calibrate::kernel_sample(row));
     meta.source = "measurements:" + a.measurements;
-    meta.device = DeviceFingerprint{hw.kind, hw.name, hw.units, ""};
+    meta.device = DeviceFingerprint{hw.kind, hw.name, hw.units, "", std::nullopt};
   } else if (!a.trace.empty()) {  // the trace's modelled operators (docs/trace.md)
     const trace::Trace t = io::read_trace(a.trace);
     const trace::Links links = trace::link_events(t);
     const trace::OpTree tree = trace::build_op_tree(t, links);
     samples = trace::samples_from_efficiency(trace::efficiency_view(t, links, tree, hw), a.trace);
     meta.source = "trace:" + a.trace;
-    meta.device = DeviceFingerprint{hw.kind, hw.name, hw.units, ""};
+    meta.device = DeviceFingerprint{hw.kind, hw.name, hw.units, "", std::nullopt};
   } else {
     samples = calibrate::read_samples_csv(a.samples);
     // Timed on the spec's cores, as calibrate --device cpu times them.
@@ -262,7 +262,7 @@ int run_calibrate(const CalibrateArgs& a) {
       samples = calibrate::recount_network_samples(samples, std::max(1, hw.units),
                                                    calibrate::cache_bytes_for(hw));
     meta.source = "samples:" + a.samples;
-    meta.device = DeviceFingerprint{hw.kind, hw.name, hw.units, ""};
+    meta.device = DeviceFingerprint{hw.kind, hw.name, hw.units, "", std::nullopt};
   }
   if (samples.empty()) throw InputError("no timed samples to fit (no 'seconds' given?)");
   if (!a.save_samples.empty()) io::write_file_atomic(a.save_samples, calibrate::write_samples_csv(samples));

@@ -169,13 +169,20 @@ Calibration parse_calibration_yaml(const std::string &src, const std::string &fi
               "classes"},
              {"version", "device", "cores", "memory_levels", "classes"});
   const YAML::Node dev = root["device"];
-  check_keys(file, dev, "device", {"kind", "name", "cores", "isa_hash"}, {"kind", "name"});
+  check_keys(file, dev, "device", {"kind", "name", "cores", "isa_hash", "cpu_id"},
+             {"kind", "name"});
   cal.device.kind = text(file, dev["kind"], "kind");
   cal.device.name = text(file, dev["name"], "name");
   if (dev["cores"])
     cal.device.cores = integer(file, dev["cores"], "cores");
   if (dev["isa_hash"])
     cal.device.isa_hash = text(file, dev["isa_hash"], "isa_hash");
+  if (const YAML::Node id = dev["cpu_id"]) {
+    check_keys(file, id, "cpu_id", {"vendor", "family", "model"}, {"vendor", "family", "model"});
+    cal.device.cpu_id = CpuId{text(file, id["vendor"], "vendor"),
+                              static_cast<int>(integer(file, id["family"], "family")),
+                              static_cast<int>(integer(file, id["model"], "model"))};
+  }
   if (root["date"])
     cal.date = text(file, root["date"], "date");
   if (root["perfmodel_version"])
@@ -281,6 +288,10 @@ std::string write_calibration_yaml(const Calibration &cal) {
   e << YAML::Key << "name" << YAML::Value << cal.device.name;
   e << YAML::Key << "cores" << YAML::Value << cal.device.cores;
   e << YAML::Key << "isa_hash" << YAML::Value << YAML::DoubleQuoted << cal.device.isa_hash;
+  if (const auto &id = cal.device.cpu_id)
+    e << YAML::Key << "cpu_id" << YAML::Value << YAML::Flow << YAML::BeginMap << YAML::Key
+      << "vendor" << YAML::Value << id->vendor << YAML::Key << "family" << YAML::Value
+      << id->family << YAML::Key << "model" << YAML::Value << id->model << YAML::EndMap;
   e << YAML::EndMap;
   e << YAML::Key << "date" << YAML::Value << cal.date;
   e << YAML::Key << "perfmodel_version" << YAML::Value << YAML::DoubleQuoted

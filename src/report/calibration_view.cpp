@@ -35,6 +35,9 @@ std::string render_calibration(const Calibration &cal, Format f) {
                    {"name", cal.device.name},
                    {"cores", cal.device.cores},
                    {"isa_hash", cal.device.isa_hash}};
+    if (const auto &id = cal.device.cpu_id)
+      j["device"]["cpu_id"] = {
+          {"vendor", id->vendor}, {"family", id->family}, {"model", id->model}};
     j["date"] = cal.date;
     j["perfmodel_version"] = cal.perfmodel_version;
     j["hardware"] = cal.hardware;

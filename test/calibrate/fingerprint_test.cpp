@@ -19,10 +19,25 @@ TEST_CASE("cpuinfo gives the model name and a hash of the sorted flags") {
   CHECK(f.isa_hash.rfind("fnv1a:", 0) == 0);
   CHECK(f.isa_hash.size() == 6 + 16);
   CHECK(cpu_fingerprint_from("", 1).name == "unknown cpu");
+  CHECK_FALSE(cpu_fingerprint_from(info, 2).cpu_id); // no vendor_id, cpu family, model lines
+}
+
+TEST_CASE("cpuinfo gives the CPU's vendor, family and model, which tell two EPYCs apart") {
+  const std::string zen3 = "processor\t: 0\nvendor_id\t: AuthenticAMD\ncpu family\t: 25\n"
+                           "model\t\t: 1\nmodel name\t: AMD EPYC\nflags\t\t: fma avx2\n";
+  const DeviceFingerprint a = cpu_fingerprint_from(zen3, 2);
+  REQUIRE(a.cpu_id);
+  CHECK(*a.cpu_id == CpuId{"AuthenticAMD", 25, 1});
+  DeviceFingerprint b = a;
+  b.cpu_id = CpuId{"AuthenticAMD", 26, 2};
+  CHECK(fingerprint_mismatch(a, b) == "calibrated on AuthenticAMD family 25 model 1, this is "
+                                      "AuthenticAMD family 26 model 2");
+  b.cpu_id.reset(); // a calibration written before the field: compared without it
+  CHECK(fingerprint_mismatch(b, a).empty());
 }
 
 TEST_CASE("mismatches are explained, matches are silent") {
-  const DeviceFingerprint a{"cpu", "AMD EPYC", 2, "fnv1a:1"};
+  const DeviceFingerprint a{"cpu", "AMD EPYC", 2, "fnv1a:1", std::nullopt};
   DeviceFingerprint b = a;
   CHECK(fingerprint_mismatch(a, b).empty());
   b.cores = 4;
@@ -37,12 +52,13 @@ TEST_CASE("mismatches are explained, matches are silent") {
 }
 
 TEST_CASE("only a calibration taken from microbenchmarks fingerprints a machine") {
-  const DeviceFingerprint here{"cpu", "AMD EPYC", 2, "fnv1a:1"};
-  CHECK(host_mismatch({"cpu", "zen3-2c", 2, ""}, here).empty()); // fitted from files
-  CHECK(host_mismatch({"cpu", "AMD EPYC", 2, "fnv1a:1"}, here).empty());
-  CHECK(host_mismatch({"cpu", "AMD EPYC", 2, "fnv1a:2"}, here) ==
+  const DeviceFingerprint here{"cpu", "AMD EPYC", 2, "fnv1a:1", std::nullopt};
+  CHECK(host_mismatch({"cpu", "zen3-2c", 2, "", std::nullopt}, here).empty()); // fitted from files
+  CHECK(host_mismatch({"cpu", "AMD EPYC", 2, "fnv1a:1", std::nullopt}, here).empty());
+  CHECK(host_mismatch({"cpu", "AMD EPYC", 2, "fnv1a:2", std::nullopt}, here) ==
         "the ISA flags differ (fnv1a:2 vs fnv1a:1)");
-  CHECK(host_mismatch({"cpu", "AMD EPYC", 1, "fnv1a:1"}, here) ==
+  CHECK(host_mismatch({"cpu", "AMD EPYC", 1, "fnv1a:1", std::nullopt}, here) ==
         "calibrated with 1 threads, running with 2");
-  CHECK(host_mismatch({"gpu", "A100", 108, ""}, here) == "calibrated on a gpu, running on a cpu");
+  CHECK(host_mismatch({"gpu", "A100", 108, "", std::nullopt}, here) ==
+        "calibrated on a gpu, running on a cpu");
 }

@@ -12,7 +12,7 @@ namespace {
 
 Calibration sample_calibration() {
   Calibration c;
-  c.device = DeviceFingerprint{"cpu", "AMD EPYC", 2, "fnv1a:0123456789abcdef"};
+  c.device = DeviceFingerprint{"cpu", "AMD EPYC", 2, "fnv1a:0123456789abcdef", std::nullopt};
   c.date = "2026-11-22T01:00:00Z";
   c.perfmodel_version = "0.1.0";
   c.hardware = "zen5-2c";
@@ -115,6 +115,21 @@ TEST_CASE("calibration YAML errors carry file:line:col") {
   bad = good;
   bad.replace(bad.find("peak_flops_per_second: 1.234e+11"), 32, "peak_flops_per_second: fast");
   CHECK(error_of(bad).find("'peak_flops_per_second' must be a number") != std::string::npos);
+}
+
+TEST_CASE("calibration YAML keeps the CPU's vendor, family and model, which are optional") {
+  Calibration c = sample_calibration();
+  CHECK(write_calibration_yaml(c).find("cpu_id") == std::string::npos); // absent: not written
+  CHECK_FALSE(parse_calibration_yaml(write_calibration_yaml(c), "c.yaml").device.cpu_id);
+  c.device.cpu_id = CpuId{"AuthenticAMD", 25, 1};
+  const std::string text = write_calibration_yaml(c);
+  CHECK(text.find("cpu_id: {vendor: AuthenticAMD, family: 25, model: 1}") != std::string::npos);
+  const Calibration back = parse_calibration_yaml(text, "c.yaml");
+  REQUIRE(back.device.cpu_id);
+  CHECK(*back.device.cpu_id == CpuId{"AuthenticAMD", 25, 1});
+  std::string bad = text;
+  bad.replace(bad.find("family: 25, "), 12, "");
+  CHECK(error_of(bad).find("error: cpu_id needs 'family'") != std::string::npos);
 }
 
 TEST_CASE("calibration YAML keeps the host probe figures, which are optional") {

@@ -12,7 +12,7 @@ namespace {
 
 Calibration small() {
   Calibration c;
-  c.device = DeviceFingerprint{"cpu", "AMD EPYC", 2, "fnv1a:00"};
+  c.device = DeviceFingerprint{"cpu", "AMD EPYC", 2, "fnv1a:00", std::nullopt};
   c.hardware = "zen5-2c";
   c.source = "microbenchmarks";
   c.cores = 2;
