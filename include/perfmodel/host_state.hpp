@@ -116,4 +116,19 @@ HostState median_state(const std::vector<HostState> &probes);
 std::optional<size_t> nearest_state(const std::vector<std::optional<HostState>> &references,
                                     const HostState &now);
 
+/// Which of several calibrations `measure` predicts with, and how many it left out.
+struct CalibrationChoice {
+  size_t index = 0;    // the calibration predicted with
+  size_t left_out = 0; // calibrations taken on another machine, left out of the choice
+};
+
+/// The choice among calibrations whose host states are `states` (nullopt: no probes), of which
+/// `foreign[i]` were taken on another machine (a foreign one describes that machine). Where
+/// some are not foreign the foreign ones are left out (where all are, none is); of the rest,
+/// the one whose state `probe` (the measurement's probe before its passes) drifted least from
+/// (nearest_state), else the first of them.
+CalibrationChoice choose_calibration(const std::vector<bool> &foreign,
+                                     const std::vector<std::optional<HostState>> &states,
+                                     const std::optional<HostState> &probe);
+
 } // namespace perfmodel

@@ -123,7 +123,6 @@ int run_measure(const MeasureArgs &a) {
   std::vector<Calibration> cals;
   for (const std::string &c : a.calibrations)
     cals.push_back(io::load_calibration(c));
-  size_t chosen = 0; // the calibration predicted with
   const Graph g = io::load_model(a.model.model, load_options(a.model));
   PredictOptions po;
   po.calibration = cals.empty() ? nullptr : &cals[0];
@@ -155,33 +154,31 @@ int run_measure(const MeasureArgs &a) {
   // predicting with a foreign one is a warning.
   const DeviceFingerprint here = calibrate::this_cpu(m.threads);
   std::vector<std::string> mismatch;
-  for (const Calibration &c : cals)
+  std::vector<bool> foreign;
+  std::vector<std::optional<HostState>> states;
+  for (const Calibration &c : cals) {
     mismatch.push_back(calibrate::host_mismatch(c.device, here));
-  const auto first_match = std::find(mismatch.begin(), mismatch.end(), std::string());
-  const bool any_match = first_match != mismatch.end();
-  if (any_match)
-    chosen = size_t(first_match - mismatch.begin());
-  if (cals.size() > 1) { // the calibration taken in the state the host was in: the probe before
-                         // the passes, with the faster convolution figure of the two
-    std::vector<std::optional<HostState>> states;
-    for (size_t i = 0; i < cals.size(); ++i)
-      states.push_back(mismatch[i].empty() || !any_match ? cals[i].host_state : std::nullopt);
-    const auto [before, after] = with_faster_conv(m.host_before, m.host_after);
-    if (const auto probe = before ? before : after)
-      chosen = nearest_state(states, *probe).value_or(chosen);
-    if (chosen != 0) {
-      po.calibration = &cals[chosen];
-      p = predict(g, hw, po);
-    }
-    const auto foreign = any_match ? std::count_if(mismatch.begin(), mismatch.end(),
-                                                   [](const std::string &w) { return !w.empty(); })
-                                   : 0;
-    if (!a.quiet)
-      std::fprintf(stderr, "measure: predicting with %s (the nearest host state of %zu%s)\n",
-                   a.calibrations[chosen].c_str(), cals.size() - size_t(foreign),
-                   foreign ? (", " + std::to_string(foreign) + " taken on another machine left out")
-                                 .c_str()
-                           : "");
+    foreign.push_back(!mismatch.back().empty());
+    states.push_back(c.host_state);
+  }
+  // Of several, the calibration taken in the state the host was in: the probe before the
+  // passes, with the faster convolution figure of the two.
+  const auto [before, after] = with_faster_conv(m.host_before, m.host_after);
+  const std::optional<HostState> probe = before ? before : after;
+  const CalibrationChoice choice =
+      choose_calibration(foreign, states, cals.size() > 1 ? probe : std::nullopt);
+  const size_t chosen = choice.index;
+  if (chosen != 0) {
+    po.calibration = &cals[chosen];
+    p = predict(g, hw, po);
+  }
+  if (cals.size() > 1 && !a.quiet) {
+    const std::string left_out =
+        choice.left_out
+            ? ", " + std::to_string(choice.left_out) + " taken on another machine left out"
+            : "";
+    std::fprintf(stderr, "measure: predicting with %s (the nearest host state of %zu%s)\n",
+                 a.calibrations[chosen].c_str(), cals.size() - choice.left_out, left_out.c_str());
   }
 
   report::MeasurementRun run;

@@ -73,6 +73,26 @@ std::optional<size_t> nearest_state(const std::vector<std::optional<HostState>> 
   return best;
 }
 
+CalibrationChoice choose_calibration(const std::vector<bool> &foreign,
+                                     const std::vector<std::optional<HostState>> &states,
+                                     const std::optional<HostState> &probe) {
+  CalibrationChoice c;
+  const auto first_local = std::find(foreign.begin(), foreign.end(), false);
+  const bool any_local = first_local != foreign.end();
+  if (any_local) {
+    c.index = size_t(first_local - foreign.begin());
+    c.left_out = size_t(std::count(foreign.begin(), foreign.end(), true));
+  }
+  if (!probe)
+    return c;
+  std::vector<std::optional<HostState>> candidates;
+  for (size_t i = 0; i < states.size(); ++i)
+    candidates.push_back(!any_local || (i < foreign.size() && !foreign[i]) ? states[i]
+                                                                          : std::nullopt);
+  c.index = nearest_state(candidates, *probe).value_or(c.index);
+  return c;
+}
+
 HostState median_state(const std::vector<HostState> &probes) {
   auto median = [&probes](double HostState::*figure) {
     std::vector<double> v;

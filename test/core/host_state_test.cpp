@@ -91,6 +91,30 @@ TEST_CASE("nearest_state tells a calibration of a slow spell from one of the qui
   CHECK(nearest_state({quiet, spell}, HostState{4.0e11, 5e10, 6e10, 2.05e11}) == size_t(0));
 }
 
+TEST_CASE("choose_calibration: this machine's calibrations first, then the nearest state") {
+  const HostState now{4.2e11, 4e10, 1.3e11};
+  const HostState apart{4.1e11, 6.5e10, 5.7e10}, together{4.25e11, 3.7e10, 1.37e11};
+  // one calibration: taken whatever the probe
+  CHECK(choose_calibration({false}, {apart}, now).index == 0);
+  CHECK(choose_calibration({true}, {apart}, std::nullopt).index == 0);
+  // the nearest state among this machine's; the foreign one, nearer still, is left out
+  auto c = choose_calibration({true, false, false}, {together, apart, together}, now);
+  CHECK(c.index == 2);
+  CHECK(c.left_out == 1);
+  c = choose_calibration({true, false, true}, {together, apart, together}, now);
+  CHECK(c.index == 1);
+  CHECK(c.left_out == 2);
+  // all foreign: chosen among all, none left out
+  c = choose_calibration({true, true}, {apart, together}, now);
+  CHECK(c.index == 1);
+  CHECK(c.left_out == 0);
+  // no probe, or no states: the first of this machine's
+  CHECK(choose_calibration({true, false, false}, {together, apart, together}, std::nullopt).index ==
+        1);
+  CHECK(choose_calibration({true, false, false}, {together, std::nullopt, std::nullopt}, now)
+            .index == 1);
+}
+
 TEST_CASE("calibration_changed: any probe's placement, a third of them compute or conv") {
   const HostState median{4e11, 5e10, 6e10, 2.1e11};
   const HostState steady{4e11, 5e10, 6e10, 2.1e11}, slow{4e11, 5e10, 6e10, 1.75e11};
