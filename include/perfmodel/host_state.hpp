@@ -123,12 +123,14 @@ struct CalibrationChoice {
 };
 
 /// The choice among calibrations whose host states are `states` (nullopt: no probes), of which
-/// `foreign[i]` were taken on another machine (a foreign one describes that machine). Where
-/// some are not foreign the foreign ones are left out (where all are, none is); of the rest,
-/// the one whose state `probe` (the measurement's probe before its passes) drifted least from
+/// `foreign[i]` were taken on another machine (a foreign one describes that machine), for a
+/// measurement probed `before` and `after` its passes. Where some are not foreign the foreign
+/// ones are left out (where all are, none is); of the rest, the one whose state the probe
+/// before the passes (else after; with_faster_conv's figures) drifted least from
 /// (nearest_state), else the first of them.
 CalibrationChoice choose_calibration(const std::vector<bool> &foreign,
                                      const std::vector<std::optional<HostState>> &states,
-                                     const std::optional<HostState> &probe);
+                                     const std::optional<HostState> &before,
+                                     const std::optional<HostState> &after);
 
 } // namespace perfmodel

@@ -161,12 +161,8 @@ int run_measure(const MeasureArgs &a) {
     foreign.push_back(!mismatch.back().empty());
     states.push_back(c.host_state);
   }
-  // Of several, the calibration taken in the state the host was in: the probe before the
-  // passes, with the faster convolution figure of the two.
-  const auto [before, after] = with_faster_conv(m.host_before, m.host_after);
-  const std::optional<HostState> probe = before ? before : after;
-  const CalibrationChoice choice =
-      choose_calibration(foreign, states, cals.size() > 1 ? probe : std::nullopt);
+  // Of several, the calibration taken in the state the host was in.
+  const CalibrationChoice choice = choose_calibration(foreign, states, m.host_before, m.host_after);
   const size_t chosen = choice.index;
   if (chosen != 0) {
     po.calibration = &cals[chosen];

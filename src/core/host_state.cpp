@@ -75,8 +75,11 @@ std::optional<size_t> nearest_state(const std::vector<std::optional<HostState>> 
 
 CalibrationChoice choose_calibration(const std::vector<bool> &foreign,
                                      const std::vector<std::optional<HostState>> &states,
-                                     const std::optional<HostState> &probe) {
+                                     const std::optional<HostState> &before_passes,
+                                     const std::optional<HostState> &after_passes) {
   CalibrationChoice c;
+  const auto [before, after] = with_faster_conv(before_passes, after_passes);
+  const std::optional<HostState> probe = before ? before : after;
   const auto first_local = std::find(foreign.begin(), foreign.end(), false);
   const bool any_local = first_local != foreign.end();
   if (any_local) {

@@ -9,6 +9,7 @@
 
 #include "io/files.hpp"
 #include "io/resources.hpp"
+#include "io/yaml_util.hpp"
 
 namespace perfmodel::io {
 
@@ -177,12 +178,8 @@ Calibration parse_calibration_yaml(const std::string &src, const std::string &fi
     cal.device.cores = integer(file, dev["cores"], "cores");
   if (dev["isa_hash"])
     cal.device.isa_hash = text(file, dev["isa_hash"], "isa_hash");
-  if (const YAML::Node id = dev["cpu_id"]) {
-    check_keys(file, id, "cpu_id", {"vendor", "family", "model"}, {"vendor", "family", "model"});
-    cal.device.cpu_id = CpuId{text(file, id["vendor"], "vendor"),
-                              static_cast<int>(integer(file, id["family"], "family")),
-                              static_cast<int>(integer(file, id["model"], "model"))};
-  }
+  if (const YAML::Node id = dev["cpu_id"])
+    cal.device.cpu_id = read_cpu_id(id, file);
   if (root["date"])
     cal.date = text(file, root["date"], "date");
   if (root["perfmodel_version"])

@@ -37,14 +37,9 @@ MemoryLevel read_level(const YAML::Node& n, const std::string& file) {
   return m;
 }
 
-CpuId read_cpu_id(const YAML::Node& n, const std::string& kind, const std::string& file) {
+CpuId read_spec_cpu_id(const YAML::Node& n, const std::string& kind, const std::string& file) {
   if (kind != "cpu") throw InputError(loc_of(file, n), "cpu_id is for CPU specs (kind: cpu)");
-  if (!n.IsMap()) throw InputError(loc_of(file, n), "cpu_id must be a mapping");
-  check_keys(n, {"vendor", "family", "model"}, file, "cpu_id");
-  for (const char* key : {"vendor", "family", "model"})
-    if (!n[key]) throw InputError(loc_of(file, n), std::string("cpu_id needs '") + key + "'");
-  return CpuId{get_string(n, "vendor", file), static_cast<int>(get_int(n["family"], "family", file)),
-               static_cast<int>(get_int(n["model"], "model", file))};
+  return read_cpu_id(n, file);
 }
 
 }  // namespace
@@ -69,7 +64,7 @@ HwSpec parse_hw_yaml(const std::string& text, const std::string& file) {
     if (root["static_power"]) hw.static_watts = get_quantity(root["static_power"], "W", file);
     if (root["launch_overhead"])
       hw.launch_overhead_seconds = get_quantity(root["launch_overhead"], "s", file);
-    if (const YAML::Node id = root["cpu_id"]) hw.cpu_id = read_cpu_id(id, hw.kind, file);
+    if (const YAML::Node id = root["cpu_id"]) hw.cpu_id = read_spec_cpu_id(id, hw.kind, file);
     const YAML::Node compute = root["compute"], memory = root["memory"];
     if (!compute || !compute.IsSequence())
       throw InputError(loc_of(file, root), "'compute' must be a list of units");

@@ -7,6 +7,15 @@
 
 namespace perfmodel::io {
 
+CpuId read_cpu_id(const YAML::Node& n, const std::string& file) {
+  if (!n.IsMap()) throw InputError(loc_of(file, n), "cpu_id must be a mapping");
+  check_keys(n, {"vendor", "family", "model"}, file, "cpu_id");
+  for (const char* key : {"vendor", "family", "model"})
+    if (!n[key]) throw InputError(loc_of(file, n), std::string("cpu_id needs '") + key + "'");
+  return CpuId{get_string(n, "vendor", file), static_cast<int>(get_int(n["family"], "family", file)),
+               static_cast<int>(get_int(n["model"], "model", file))};
+}
+
 SourceLoc loc_of(const std::string& file, const YAML::Node& node) {
   const YAML::Mark m = node.Mark();
   if (m.line < 0) return SourceLoc{file};

@@ -7,6 +7,7 @@
 #include <vector>
 
 #include "perfmodel/error.hpp"
+#include "perfmodel/hw_spec.hpp"
 
 namespace perfmodel::io {
 
@@ -28,5 +29,8 @@ double get_quantity(const YAML::Node& node, const char* unit, const std::string&
 /// Keys of `map` that are not in `allowed` are an error (catches typos).
 void check_keys(const YAML::Node& map, const std::vector<std::string>& allowed,
                 const std::string& file, const char* where);
+
+/// A `cpu_id: {vendor, family, model}` mapping (a CPU hw spec's, a calibration's device's).
+CpuId read_cpu_id(const YAML::Node& n, const std::string& file);
 
 }  // namespace perfmodel::io

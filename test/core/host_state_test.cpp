@@ -95,23 +95,28 @@ TEST_CASE("choose_calibration: this machine's calibrations first, then the neare
   const HostState now{4.2e11, 4e10, 1.3e11};
   const HostState apart{4.1e11, 6.5e10, 5.7e10}, together{4.25e11, 3.7e10, 1.37e11};
   // one calibration: taken whatever the probe
-  CHECK(choose_calibration({false}, {apart}, now).index == 0);
-  CHECK(choose_calibration({true}, {apart}, std::nullopt).index == 0);
+  CHECK(choose_calibration({false}, {apart}, now, std::nullopt).index == 0);
+  CHECK(choose_calibration({true}, {apart}, std::nullopt, std::nullopt).index == 0);
   // the nearest state among this machine's; the foreign one, nearer still, is left out
-  auto c = choose_calibration({true, false, false}, {together, apart, together}, now);
+  auto c =
+      choose_calibration({true, false, false}, {together, apart, together}, now, std::nullopt);
   CHECK(c.index == 2);
   CHECK(c.left_out == 1);
-  c = choose_calibration({true, false, true}, {together, apart, together}, now);
+  c = choose_calibration({true, false, true}, {together, apart, together}, now, std::nullopt);
   CHECK(c.index == 1);
   CHECK(c.left_out == 2);
   // all foreign: chosen among all, none left out
-  c = choose_calibration({true, true}, {apart, together}, now);
+  c = choose_calibration({true, true}, {apart, together}, now, std::nullopt);
   CHECK(c.index == 1);
   CHECK(c.left_out == 0);
   // no probe, or no states: the first of this machine's
-  CHECK(choose_calibration({true, false, false}, {together, apart, together}, std::nullopt).index ==
-        1);
-  CHECK(choose_calibration({true, false, false}, {together, std::nullopt, std::nullopt}, now)
+  CHECK(choose_calibration({true, false, false}, {together, apart, together}, std::nullopt,
+                           std::nullopt)
+            .index == 1);
+  // no probe before the passes: the one after them
+  CHECK(choose_calibration({false, false}, {apart, together}, std::nullopt, now).index == 1);
+  CHECK(choose_calibration({true, false, false}, {together, std::nullopt, std::nullopt}, now,
+                           std::nullopt)
             .index == 1);
 }
 
