@@ -10,6 +10,7 @@
 #include <vector>
 
 #include "kernels/cpu/buffer_pool.hpp"
+#include "kernels/cpu/pass_placement.hpp"
 #include "kernels/cpu/tensor.hpp"
 #include "kernels/cpu/timing.hpp"
 #include "perfmodel/host_state.hpp"
@@ -81,6 +82,10 @@ struct MeasureOptions {
   /// warm-up pass, which warms the caches again) and just after the last one, so that a report
   /// can say whether the host was in its calibrated state.
   bool probe_host = false;
+  /// In-network timing with 2+ threads: probe the core round trip before every timed pass and
+  /// after the last, and compute the statistics over the passes that ran in the faster
+  /// placement of the vCPUs (pass_placement.hpp). `measure` and `calibrate` set it.
+  bool faster_placement = false;
   /// Called before each layer is timed: (index, count, layer name).
   std::function<void(size_t, size_t, const std::string &)> progress;
 };
@@ -96,6 +101,14 @@ struct GraphMeasurement {
   std::vector<LayerMeasurement> layers; // graph order
   TimingStats network;                  // whole forward passes, layer after layer
   std::optional<HostState> host_before, host_after; // with MeasureOptions::probe_host
+  /// With MeasureOptions::faster_placement: the round trips probed around the timed passes
+  /// (one before each, one after the last) and the passes the statistics were computed over.
+  struct Placement {
+    std::vector<double> round_trip_seconds;
+    PassSelection selection;
+    int passes_timed = 0;
+  };
+  std::optional<Placement> placement;
   int threads = 1;
   std::string executed_dtype = "fp32";
   BufferPlan buffers = BufferPlan::reuse;

@@ -41,6 +41,20 @@ double cross_core_read_bytes_per_second(int rounds) {
   return median > 0 ? double(kCrossCoreBlockBytes) * threads / median : 0;
 }
 
+double core_round_trip_seconds(int calls) {
+  if (num_threads() < 2 || calls < 1)
+    return 0;
+  std::vector<double> seconds;
+  seconds.reserve(size_t(calls));
+  for (int i = 0; i < calls; ++i) {
+    const double t0 = now_seconds();
+    parallel_for(num_threads(), 1, [](int64_t, int64_t) {});
+    seconds.push_back(now_seconds() - t0);
+  }
+  std::nth_element(seconds.begin(), seconds.begin() + seconds.size() / 2, seconds.end());
+  return seconds[seconds.size() / 2];
+}
+
 BenchCase conv_probe_case() { return conv_case(1, 48, 40, 96, 3, 1); }
 
 HostState probe_host(int runs) {

@@ -34,6 +34,7 @@ struct MeasureArgs {
   std::string timing = "network";
   std::string statistic = "p20";
   std::string buffers = "reuse";
+  std::string passes = "faster-placement"; // --passes: which timed passes the statistics use
   int warmup = 3, iters = 10, threads = 0;
   double min_time = 0;
   double min_layer_us = 50;
@@ -139,6 +140,7 @@ int run_measure(const MeasureArgs &a) {
     throw InputError("measure: unknown --buffers '" + a.buffers + "'");
   mo.buffers = *plan;
   mo.probe_host = true;
+  mo.faster_placement = a.passes == "faster-placement";
   if (!a.quiet)
     mo.progress = [](size_t i, size_t n, const std::string &name) {
       std::fprintf(stderr, "measure [%zu/%zu] %s\n", i + 1, n, name.c_str());
@@ -206,6 +208,15 @@ int run_measure(const MeasureArgs &a) {
   for (const auto &l : m.layers)
     run.layers.push_back({l.name, l.path, to_view(l.time)});
   run.network = to_view(m.network);
+  if (m.placement) {
+    report::PassPlacement pp;
+    pp.passes_timed = m.placement->passes_timed;
+    pp.passes_kept = int(m.placement->selection.kept.size());
+    pp.reference_round_trip_seconds = m.placement->selection.reference_seconds;
+    pp.round_trip_factor = kc::kPlacementRoundTripFactor;
+    pp.all_kept_for_too_few = m.placement->selection.all_kept_for_too_few;
+    run.placement = pp;
+  }
   run.host_before = m.host_before;
   run.host_after = m.host_after;
   if (!cals.empty())
@@ -267,6 +278,12 @@ void register_measure(CLI::App &app, Runner &run) {
                   "reuse: layer outputs reuse the buffers of consumed tensors, as inference "
                   "runtimes plan memory; distinct: every tensor its own buffer")
       ->check(CLI::IsMember({"reuse", "distinct"}))
+      ->capture_default_str();
+  cmd->add_option("--passes", a->passes,
+                  "With --timing network and 2+ threads: faster-placement: the statistics over "
+                  "the passes that ran with the vCPUs in the faster placement (core round trip "
+                  "probed between passes); all: every timed pass")
+      ->check(CLI::IsMember({"faster-placement", "all"}))
       ->capture_default_str();
   cmd->add_option("--statistic", a->statistic,
                   "Errors against the median of the timed runs, their 20th percentile or their "

@@ -137,6 +137,21 @@ std::string summary_lines(const MeasurementView &v) {
   return o.str();
 }
 
+// "statistics over 68 of 80 timed passes, those in the faster placement of the threads (core
+// round trip within 2x of 0.35 us between passes)"
+std::string placement_line(const PassPlacement &p) {
+  char rule[160];
+  std::snprintf(rule, sizeof rule, "core round trip within %.3gx of %.3g us between passes",
+                p.round_trip_factor, 1e6 * p.reference_round_trip_seconds);
+  if (p.all_kept_for_too_few)
+    return "statistics over all " + std::to_string(p.passes_timed) +
+           " timed passes: too few ran in the faster placement of the threads (" + rule +
+           ") to keep them alone";
+  return "statistics over " + std::to_string(p.passes_kept) + " of " +
+         std::to_string(p.passes_timed) +
+         " timed passes, those in the faster placement of the threads (" + rule + ")";
+}
+
 } // namespace
 
 MeasurementView make_measurement_view(const Prediction &p, const MeasurementRun &run) {
@@ -246,6 +261,15 @@ std::string render_measurement(const MeasurementView &v, Format f) {
     }
     j["layers"] = std::move(layers);
     j["network"] = stats_json(v.run.network);
+    if (const auto &pp = v.run.placement)
+      j["passes"] = {{"filter", "faster-placement"},
+                     {"timed", pp->passes_timed},
+                     {"kept", pp->passes_kept},
+                     {"reference_round_trip_seconds", pp->reference_round_trip_seconds},
+                     {"round_trip_factor", pp->round_trip_factor},
+                     {"all_kept_for_too_few", pp->all_kept_for_too_few}};
+    else
+      j["passes"] = {{"filter", "all"}};
     j["statistic"] = std::string(to_string(v.run.statistic));
     j["summary"] = {{"mape", s.mape},
                     {"median_abs_error", s.median_abs_error},
@@ -302,12 +326,14 @@ std::string render_measurement(const MeasurementView &v, Format f) {
                   " calibrations"
             : "")
     << "), model " << v.model << " batch " << v.batch << "; " << v.run.network.warmup
-    << " warm-up + " << v.run.network.iters
+    << " warm-up + " << (v.run.placement ? v.run.placement->passes_timed : v.run.network.iters)
     << (v.run.network.cache_state == "in-network" ? " timed passes, every layer timed inside them"
                                                   : " timed runs per layer")
     << ", caches " << v.run.network.cache_state << ", buffers " << v.run.buffers << " ("
     << si(v.run.activation_bytes, "B") << " of activations, " << si(v.run.workspace_bytes, "B")
     << " of workspace)\n";
+  if (const auto &pp = v.run.placement)
+    o << placement_line(*pp) << "\n";
   if (!v.run.calibration_mismatch.empty())
     o << "calibration taken on another machine: " << v.run.calibration_mismatch << "\n";
   o << "\n";

@@ -40,6 +40,15 @@ struct MeasuredLayer {
   MeasuredStats stats;
 };
 
+/// Which timed passes the statistics are over (`measure --passes faster-placement`,
+/// kernels/cpu/pass_placement.hpp).
+struct PassPlacement {
+  int passes_timed = 0, passes_kept = 0;
+  double reference_round_trip_seconds = 0; // the faster placement's core round trip
+  double round_trip_factor = 0;            // a pass is kept with probes within this multiple
+  bool all_kept_for_too_few = false;       // too few passes in the faster placement: all kept
+};
+
 struct MeasurementRun {
   std::string device;         // "cpu (2 threads)"
   std::string executed_dtype; // the executor's data type
@@ -61,6 +70,8 @@ struct MeasurementRun {
   double noisy_range_fraction = 0, noisy_sd_fraction = 0; // the thresholds of the noisy flag
   std::vector<MeasuredLayer> layers;                      // same order as the prediction's layers
   MeasuredStats network;                                  // whole forward passes
+  /// With `--passes faster-placement` (in-network, 2+ threads): the passes kept.
+  std::optional<PassPlacement> placement;
   /// The host probes: the calibration's, and this run's just before and after its timed runs.
   std::optional<HostState> host_reference, host_before, host_after;
 };

@@ -265,6 +265,37 @@ TEST_CASE("measure_graph: a minimum time adds timed passes beyond --iters") {
   CHECK_THROWS_AS(measure_graph(conv_relu(), o), InputError);
 }
 
+TEST_CASE("measure_graph: faster_placement probes around every timed pass and keeps a subset") {
+  MeasureOptions o;
+  o.warmup = 1;
+  o.iters = 8;
+  o.threads = 2;
+  o.faster_placement = true;
+  const GraphMeasurement m = measure_graph(conv_relu(), o);
+  if (m.threads < 2) { // a one-core machine: nothing to probe
+    CHECK_FALSE(m.placement);
+    return;
+  }
+  REQUIRE(m.placement);
+  CHECK(m.placement->passes_timed == 8);
+  REQUIRE(m.placement->round_trip_seconds.size() == 9);
+  for (double r : m.placement->round_trip_seconds)
+    CHECK(r > 0);
+  const size_t kept = m.placement->selection.kept.size();
+  CHECK(kept >= 1);
+  CHECK(kept <= 8);
+  // the statistics are over the kept passes only, layers and passes alike
+  CHECK(m.network.iters == int(kept));
+  CHECK(m.layers[0].time.iters == int(kept));
+  CHECK(m.network.samples_seconds[0] ==
+        doctest::Approx(m.layers[0].time.samples_seconds[0] + m.layers[1].time.samples_seconds[0]));
+  o.threads = 1;
+  CHECK_FALSE(measure_graph(conv_relu(), o).placement); // one thread: no round trip
+  o.threads = 2;
+  o.faster_placement = false;
+  CHECK_FALSE(measure_graph(conv_relu(), o).placement);
+}
+
 TEST_CASE("measure_graph probes the host before and after the timed runs when asked") {
   MeasureOptions o;
   o.warmup = 0;

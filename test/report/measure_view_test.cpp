@@ -261,6 +261,37 @@ TEST_CASE("with several calibrations the report names the one used and lists the
             .empty());
 }
 
+TEST_CASE("the passes kept in the faster placement: header, JSON; without the filter, all") {
+  Fixture f;
+  const auto none = nlohmann::json::parse(render_measurement(make_measurement_view(f.p, f.run),
+                                                             Format::json));
+  CHECK(none["passes"] == nlohmann::json{{"filter", "all"}});
+  PassPlacement pp;
+  pp.passes_timed = 12;
+  pp.passes_kept = 10; // run.network.iters is the kept count in a real run
+  pp.reference_round_trip_seconds = 0.35e-6;
+  pp.round_trip_factor = 2;
+  f.run.placement = pp;
+  f.run.network.cache_state = "in-network";
+  const MeasurementView v = make_measurement_view(f.p, f.run);
+  const std::string table = render_measurement(v, Format::table);
+  CHECK(table.find("3 warm-up + 12 timed passes") != std::string::npos);
+  CHECK(table.find("statistics over 10 of 12 timed passes, those in the faster placement of the "
+                   "threads (core round trip within 2x of 0.35 us between passes)") !=
+        std::string::npos);
+  const auto j = nlohmann::json::parse(render_measurement(v, Format::json));
+  CHECK(j["passes"]["filter"] == "faster-placement");
+  CHECK(j["passes"]["timed"] == 12);
+  CHECK(j["passes"]["kept"] == 10);
+  CHECK(j["passes"]["reference_round_trip_seconds"].get<double>() == doctest::Approx(0.35e-6));
+  CHECK(j["passes"]["all_kept_for_too_few"] == false);
+  f.run.placement->all_kept_for_too_few = true;
+  f.run.placement->passes_kept = 12;
+  CHECK(render_measurement(make_measurement_view(f.p, f.run), Format::table)
+            .find("statistics over all 12 timed passes: too few ran in the faster placement") !=
+        std::string::npos);
+}
+
 TEST_CASE("table, CSV and Markdown show the same numbers") {
   Fixture f;
   const MeasurementView v = make_measurement_view(f.p, f.run);
