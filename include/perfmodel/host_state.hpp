@@ -24,6 +24,11 @@ struct HostState {
   /// contending for the caches and memory bus slows the network's convolutions by a sixth to a
   /// third while the FMA chains, which touch no memory, keep their rate.
   double conv_flops_per_second = 0;
+  /// The core round trip: the median of empty parallel_for calls over every thread, seconds (0:
+  /// not probed, one thread, a calibration from before this probe). Where the hypervisor put
+  /// the vCPUs, and little else: on the 2-core Zen 3 guest 0.29-0.43 us in one placement and
+  /// 1.06-1.98 us in the other (kernels/cpu/host_probe.hpp, core_round_trip_seconds).
+  double core_round_trip_seconds = 0;
 };
 
 /// A measurement whose compute probe drifts further than this from the calibration's was taken
@@ -41,6 +46,15 @@ inline constexpr double kHostComputeTolerance = 0.10;
 /// its batch norms after a convolution 3-5x longer (half of their input sits in the other
 /// core's cache).
 inline constexpr double kHostCrossCoreTolerance = 0.25;
+
+/// A measurement whose core round trip is more than this factor from the calibration's (slower
+/// or faster) ran with the threads placed otherwise than calibrated. The two placements of the
+/// Zen 3 guest differ by 3-6x (0.29-0.43 against 1.06-1.98 us); within one the probe holds
+/// within +-40%. Where both have it, the placement is judged on it rather than on the cross-core
+/// read, which also moves with what ran before it (88-97 GB/s in probes back to back, 34-53
+/// with 200 ms pauses between them, in one placement). `measure`'s passes are kept by the same
+/// factor (kernels/cpu/pass_placement.hpp).
+inline constexpr double kHostRoundTripFactor = 2.0;
 
 /// A measurement whose convolution probe drifts further than this from the calibration's ran
 /// in a slow spell of the host's caches or memory bus (a neighbour's traffic) that the FMA probe
@@ -69,9 +83,14 @@ struct HostDrift {
   double memory = 0;
   double cross_core = 0;
   double conv = 0;
+  double round_trip = 0; // the core round trip: now / reference - 1 (0 where either lacks it)
+  /// Whether the placement is judged on the round trip (both have it) or on the cross-core read.
+  bool placement_by_round_trip = false;
+  /// The placement's drift in tolerances: max(now / ref, ref / now) - 1 of the round trip over
+  /// kHostRoundTripFactor - 1 where judged on it, else |cross_core| / kHostCrossCoreTolerance.
+  double placement() const;
   /// How far from the reference, in tolerances: max(|compute| / kHostComputeTolerance,
-  /// |cross_core| / kHostCrossCoreTolerance, |conv| / kHostConvTolerance). The memory drift is
-  /// not judged (above).
+  /// placement(), |conv| / kHostConvTolerance). The memory drift is not judged (above).
   double severity() const;
   /// compute, cross_core or conv beyond its tolerance (severity() > 1)
   bool beyond_tolerance() const;
@@ -92,7 +111,7 @@ bool measurement_changed(const HostState &reference, const std::optional<HostSta
                          const std::optional<HostState> &after);
 
 /// Whether the host's state changed during a calibration whose probes' median is `median`:
-/// a probe's cross-core drift beyond its tolerance (the vCPUs moved to another placement, which
+/// a probe's placement drift beyond its tolerance (HostDrift::placement) (the vCPUs moved to another placement, which
 /// changes what the fit sees for minutes); over a third of the probes' compute or convolution
 /// drifts beyond theirs; or fewer than two thirds of the convolution figures within half their
 /// tolerance of the median (within one state they hold within +-5%; a calibration that ran half

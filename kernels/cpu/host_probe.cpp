@@ -78,6 +78,7 @@ HostState probe_host(int runs) {
   s.fp32_flops_per_second = run_bench(fma, o).flops_per_second();
   s.dram_bytes_per_second = run_bench(read, o).bytes_per_second();
   s.cross_core_bytes_per_second = cross_core_read_bytes_per_second(3 * runs);
+  s.core_round_trip_seconds = core_round_trip_seconds(3 * runs);
   s.conv_flops_per_second = std::max(conv_first, run_bench(conv, o).flops_per_second());
   return s;
 }

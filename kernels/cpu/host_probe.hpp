@@ -42,7 +42,7 @@ BenchCase conv_probe_case();
 
 /// Runs the fma/fp32 case and a read sweep over kHostProbeDramBytes on every thread of the pool
 /// (`runs` timed runs each after one warm-up) and the cross-core probe (3 x `runs` rounds), and
-/// returns the rates of their medians; and the conv probe before and after them (`runs` timed
+/// returns the rates of their medians; the core round trip (3 x `runs` calls); and the conv probe before and after them (`runs` timed
 /// runs each after one warm-up), the faster of its two medians: a dip of tens of milliseconds
 /// (one vCPU taken away) halves one of them now and then (a single 14-run probe read under 150
 /// GFLOP/s in 16 of 30 probes before `measure`'s passes and 5 of 30 after them), while the slow

@@ -13,11 +13,14 @@
 #include <cstddef>
 #include <vector>
 
+#include "perfmodel/host_state.hpp"
+
 namespace perfmodel::kernels::cpu {
 
 /// A probe above this multiple of the reference round trip finds the slower placement. The two
-/// placements seen differ by 3-6x; within one, the probe holds within +-40%.
-inline constexpr double kPlacementRoundTripFactor = 2.0;
+/// placements seen differ by 3-6x; within one, the probe holds within +-40%. The host-state
+/// check judges a measurement's placement against its calibration's by the same factor.
+inline constexpr double kPlacementRoundTripFactor = kHostRoundTripFactor;
 
 /// The reference round trip: this quantile of a run's probes (the faster placement's figure as
 /// long as a tenth of the probes saw it; when none did, the whole run is in one placement).

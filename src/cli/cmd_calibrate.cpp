@@ -151,24 +151,23 @@ std::vector<calibrate::Sample> microbenchmark_samples(const CalibrateArgs& a, co
   std::string listed;
   for (const HostState& p : probes) {
     char buf[128];
-    std::snprintf(buf, sizeof buf, "%s%.3g/%.3g/%.3g/%.3g", listed.empty() ? "" : ", ",
+    std::snprintf(buf, sizeof buf, "%s%.3g/%.3g/%.3g/%.3g/%.3g", listed.empty() ? "" : ", ",
                   p.fp32_flops_per_second, p.dram_bytes_per_second, p.cross_core_bytes_per_second,
-                  p.conv_flops_per_second);
+                  p.conv_flops_per_second, p.core_round_trip_seconds);
     listed += buf;
   }
   const bool moved = calibration_changed(*cal.host_state, probes);
   std::fprintf(stderr,
                "calibrate: host probes (fp32 FMA FLOP/s / DRAM read B/s / cross-core read B/s / "
-               "conv FLOP/s): %s\n",
+               "conv FLOP/s / core round trip s): %s\n",
                listed.c_str());
   if (moved)
     std::fprintf(stderr,
                  "calibrate: warning: the host's state changed during calibration (a probe's "
-                 "cross-core read beyond %.0f%% from the probes' median, or over a third of "
-                 "them compute beyond %.0f%% or conv beyond %.0f%%); a calibration taken in a "
-                 "steady state predicts better\n",
-                 100 * kHostCrossCoreTolerance, 100 * kHostComputeTolerance,
-                 100 * kHostConvTolerance);
+                 "core round trip beyond a factor of %g from the probes' median: the threads "
+                 "placed otherwise; or over a third of them compute beyond %.0f%% or conv "
+                 "beyond %.0f%%); a calibration taken in a steady state predicts better\n",
+                 kHostRoundTripFactor, 100 * kHostComputeTolerance, 100 * kHostConvTolerance);
   int noisy = 0;
   for (const auto& r : results) noisy += r.time.noisy ? 1 : 0;
   std::fprintf(stderr, "calibrate: %zu microbenchmarks in %.1f s (%d noisy)\n", results.size(),

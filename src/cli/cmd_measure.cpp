@@ -108,6 +108,17 @@ int run_microbench(const MeasureArgs &a) {
   return 0;
 }
 
+// How the threads' placement is judged: "a factor of 2 (core round trip)" or "25% (cross-core
+// read)", for a calibration without the round-trip probe.
+std::string placement_rule(bool by_round_trip) {
+  char buf[64];
+  if (by_round_trip)
+    std::snprintf(buf, sizeof buf, "a factor of %g (core round trip)", kHostRoundTripFactor);
+  else
+    std::snprintf(buf, sizeof buf, "%.0f%% (cross-core read)", 100 * kHostCrossCoreTolerance);
+  return buf;
+}
+
 int run_measure(const MeasureArgs &a) {
   namespace kc = kernels::cpu;
   if (a.device != "cpu")
@@ -227,13 +238,14 @@ int run_measure(const MeasureArgs &a) {
     const HostDrift e = view.host.drift_after.value_or(HostDrift{});
     std::fprintf(stderr,
                  "measure: warning: the host's probes drifted from the calibration's beyond "
-                 "%.0f%% (compute), %.0f%% (cross-core read) or %.0f%% (conv, the faster): "
-                 "compute %+.0f%% / %+.0f%%, cross-core %+.0f%% / %+.0f%%, conv %+.0f%% / "
+                 "%.0f%% (compute), %s or %.0f%% (conv, the faster): compute %+.0f%% / %+.0f%%, "
+                 "cross-core %+.0f%% / %+.0f%%, round trip %+.0f%% / %+.0f%%, conv %+.0f%% / "
                  "%+.0f%%, memory %+.0f%% / %+.0f%% (before / after); the errors reflect the "
                  "host's state\n",
-                 100 * kHostComputeTolerance, 100 * kHostCrossCoreTolerance,
+                 100 * kHostComputeTolerance, placement_rule(b.placement_by_round_trip).c_str(),
                  100 * kHostConvTolerance, 100 * b.compute, 100 * e.compute, 100 * b.cross_core,
-                 100 * e.cross_core, 100 * b.conv, 100 * e.conv, 100 * b.memory, 100 * e.memory);
+                 100 * e.cross_core, 100 * b.round_trip, 100 * e.round_trip, 100 * b.conv,
+                 100 * e.conv, 100 * b.memory, 100 * e.memory);
   }
   if (!a.save_samples.empty())
     io::write_file_atomic(a.save_samples, calibrate::write_samples_csv(measured_layer_samples(

@@ -7,10 +7,15 @@ namespace perfmodel {
 
 HostDrift host_drift(const HostState &reference, const HostState &now) {
   auto rel = [](double ref, double v) { return ref > 0 && v > 0 ? v / ref - 1 : 0.0; };
-  return {rel(reference.fp32_flops_per_second, now.fp32_flops_per_second),
-          rel(reference.dram_bytes_per_second, now.dram_bytes_per_second),
-          rel(reference.cross_core_bytes_per_second, now.cross_core_bytes_per_second),
-          rel(reference.conv_flops_per_second, now.conv_flops_per_second)};
+  HostDrift d;
+  d.compute = rel(reference.fp32_flops_per_second, now.fp32_flops_per_second);
+  d.memory = rel(reference.dram_bytes_per_second, now.dram_bytes_per_second);
+  d.cross_core = rel(reference.cross_core_bytes_per_second, now.cross_core_bytes_per_second);
+  d.conv = rel(reference.conv_flops_per_second, now.conv_flops_per_second);
+  d.round_trip = rel(reference.core_round_trip_seconds, now.core_round_trip_seconds);
+  d.placement_by_round_trip =
+      reference.core_round_trip_seconds > 0 && now.core_round_trip_seconds > 0;
+  return d;
 }
 
 bool steady_compute(const HostState &probe, double undisturbed_flops) {
@@ -18,9 +23,15 @@ bool steady_compute(const HostState &probe, double undisturbed_flops) {
          probe.fp32_flops_per_second >= kSteadyComputeFraction * undisturbed_flops;
 }
 
+double HostDrift::placement() const {
+  if (!placement_by_round_trip)
+    return std::abs(cross_core) / kHostCrossCoreTolerance;
+  const double ratio = 1 + round_trip; // now / reference, > 0
+  return (std::max(ratio, 1 / ratio) - 1) / (kHostRoundTripFactor - 1);
+}
+
 double HostDrift::severity() const {
-  return std::max({std::abs(compute) / kHostComputeTolerance,
-                   std::abs(cross_core) / kHostCrossCoreTolerance,
+  return std::max({std::abs(compute) / kHostComputeTolerance, placement(),
                    std::abs(conv) / kHostConvTolerance});
 }
 
@@ -48,7 +59,7 @@ bool calibration_changed(const HostState &median, const std::vector<HostState> &
   size_t conv_near = 0; // probes with their convolution figure within half its tolerance
   for (const HostState &p : probes) {
     const HostDrift d = host_drift(median, p);
-    if (std::abs(d.cross_core) > kHostCrossCoreTolerance)
+    if (d.placement() > 1)
       return true;
     off += std::abs(d.compute) > kHostComputeTolerance || std::abs(d.conv) > kHostConvTolerance;
     conv_near += std::abs(d.conv) <= kHostConvTolerance / 2;
@@ -109,7 +120,8 @@ HostState median_state(const std::vector<HostState> &probes) {
   };
   return {median(&HostState::fp32_flops_per_second), median(&HostState::dram_bytes_per_second),
           median(&HostState::cross_core_bytes_per_second),
-          median(&HostState::conv_flops_per_second)};
+          median(&HostState::conv_flops_per_second),
+          median(&HostState::core_round_trip_seconds)};
 }
 
 } // namespace perfmodel

@@ -213,7 +213,7 @@ Calibration parse_calibration_yaml(const std::string &src, const std::string &fi
     const std::set<std::string> required{"fp32_flops_per_second", "dram_bytes_per_second"};
     check_keys(file, h, "host_state",
                {"fp32_flops_per_second", "dram_bytes_per_second", "cross_core_bytes_per_second",
-                "conv_flops_per_second"},
+                "conv_flops_per_second", "core_round_trip_seconds"},
                required);
     HostState hs;
     hs.fp32_flops_per_second = number(file, h["fp32_flops_per_second"], "fp32_flops_per_second");
@@ -221,7 +221,8 @@ Calibration parse_calibration_yaml(const std::string &src, const std::string &fi
     // Optional figures, absent in files from before their probe (and cross-core with one thread).
     for (auto [key, figure] : {std::pair{"cross_core_bytes_per_second",
                                          &HostState::cross_core_bytes_per_second},
-                               {"conv_flops_per_second", &HostState::conv_flops_per_second}})
+                               {"conv_flops_per_second", &HostState::conv_flops_per_second},
+                               {"core_round_trip_seconds", &HostState::core_round_trip_seconds}})
       if (const YAML::Node v = h[key]) {
         hs.*figure = number(file, v, key);
         if (!(hs.*figure > 0))
@@ -313,6 +314,9 @@ std::string write_calibration_yaml(const Calibration &cal) {
         << num(h.cross_core_bytes_per_second);
     if (h.conv_flops_per_second > 0)
       e << YAML::Key << "conv_flops_per_second" << YAML::Value << num(h.conv_flops_per_second);
+    if (h.core_round_trip_seconds > 0)
+      e << YAML::Key << "core_round_trip_seconds" << YAML::Value
+        << num(h.core_round_trip_seconds);
     e << YAML::EndMap;
   }
   if (cal.pass_excess) {

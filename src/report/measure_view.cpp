@@ -58,6 +58,8 @@ std::string probe_text(const HostState &h) {
     t += ", " + si(h.cross_core_bytes_per_second, "B/s");
   if (h.conv_flops_per_second > 0)
     t += ", conv " + si(h.conv_flops_per_second, "FLOP/s");
+  if (h.core_round_trip_seconds > 0)
+    t += ", round trip " + si(h.core_round_trip_seconds, "s");
   return t;
 }
 
@@ -65,7 +67,7 @@ std::string host_lines(const HostCheck &h) {
   if (!h.before && !h.after)
     return "";
   std::ostringstream o;
-  o << "host probes (fp32 FMA, DRAM read, cross-core read, conv):";
+  o << "host probes (fp32 FMA, DRAM read, cross-core read, conv, core round trip):";
   if (h.before)
     o << " before " << probe_text(*h.before) << ";";
   if (h.after)
@@ -88,11 +90,19 @@ std::string host_lines(const HostCheck &h) {
   if (h.reference->conv_flops_per_second > 0) // a calibration with the convolution probe
     o << ", conv " << drift(h.drift_before, &HostDrift::conv) << " / "
       << drift(h.drift_after, &HostDrift::conv);
+  const bool by_round_trip = h.reference->core_round_trip_seconds > 0;
+  if (by_round_trip) // a calibration with the round-trip probe
+    o << ", round trip " << drift(h.drift_before, &HostDrift::round_trip) << " / "
+      << drift(h.drift_after, &HostDrift::round_trip);
   o << "\n";
+  char factor[32];
+  std::snprintf(factor, sizeof factor, "%gx", kHostRoundTripFactor);
   if (h.changed)
     o << "the host was not in its calibrated state (compute drift beyond "
-      << pct_abs(kHostComputeTolerance) << ", cross-core beyond "
-      << pct_abs(kHostCrossCoreTolerance) << ", or the faster conv probe beyond "
+      << pct_abs(kHostComputeTolerance) << ", "
+      << (by_round_trip ? std::string("the core round trip beyond ") + factor + " either way"
+                        : "cross-core beyond " + pct_abs(kHostCrossCoreTolerance))
+      << ", or the faster conv probe beyond "
       << pct_abs(kHostConvTolerance) << "): these errors measure the host as much as the model\n";
   return o.str();
 }
@@ -103,7 +113,8 @@ json state_json(const std::optional<HostState> &h) {
   return json{{"fp32_flops_per_second", h->fp32_flops_per_second},
               {"dram_bytes_per_second", h->dram_bytes_per_second},
               {"cross_core_bytes_per_second", h->cross_core_bytes_per_second},
-              {"conv_flops_per_second", h->conv_flops_per_second}};
+              {"conv_flops_per_second", h->conv_flops_per_second},
+              {"core_round_trip_seconds", h->core_round_trip_seconds}};
 }
 
 json drift_json(const std::optional<HostDrift> &d) {
@@ -112,7 +123,9 @@ json drift_json(const std::optional<HostDrift> &d) {
   return json{{"compute", d->compute},
               {"memory", d->memory},
               {"cross_core", d->cross_core},
-              {"conv", d->conv}};
+              {"conv", d->conv},
+              {"round_trip", d->round_trip},
+              {"placement_by_round_trip", d->placement_by_round_trip}};
 }
 
 std::string summary_lines(const MeasurementView &v) {
@@ -283,6 +296,7 @@ std::string render_measurement(const MeasurementView &v, Format f) {
                     {"noisy_layers", s.noisy_layers}};
     j["host_state"] = {{"compute_tolerance", kHostComputeTolerance},
                        {"cross_core_tolerance", kHostCrossCoreTolerance},
+                       {"round_trip_factor", kHostRoundTripFactor},
                        {"conv_tolerance", kHostConvTolerance},
                        {"reference", state_json(v.host.reference)},
                        {"before", state_json(v.host.before)},

@@ -2,6 +2,7 @@
 // measurement or a calibration counts as taken in another state, and the nearest calibration.
 #include <doctest/doctest.h>
 
+#include <cmath>
 #include <optional>
 #include <vector>
 
@@ -30,6 +31,43 @@ TEST_CASE("a cross-core drift beyond 25% is another host state; a missing figure
   // one thread (no probe) or a calibration from before the probe: nothing to compare
   CHECK(host_drift(ref, HostState{4e11, 5e10, 0}).cross_core == 0);
   CHECK_FALSE(host_drift(HostState{4e11, 5e10}, HostState{4e11, 5e10, 3.8e10}).beyond_tolerance());
+}
+
+TEST_CASE("with the core round trip on both sides the placement is judged on it, a factor of 2") {
+  // the Zen 3 guest: 0.36 us in one placement, 1.31 us in the other (medians, 2026-11-26)
+  const HostState ref{1.85e11, 2.2e10, 4.7e10, 7.5e10, 0.36e-6};
+  const HostDrift apart = host_drift(ref, HostState{1.85e11, 2.2e10, 2.2e10, 7.5e10, 1.31e-6});
+  CHECK(apart.placement_by_round_trip);
+  CHECK(apart.round_trip == doctest::Approx(1.31 / 0.36 - 1));
+  CHECK(apart.beyond_tolerance());
+  // the cross-core read 36% fast (it moves with what ran before it), the round trip unmoved:
+  // the same placement, not another state
+  const HostDrift same = host_drift(ref, HostState{1.85e11, 2.2e10, 6.4e10, 7.5e10, 0.33e-6});
+  CHECK(std::abs(same.cross_core) > kHostCrossCoreTolerance);
+  CHECK_FALSE(same.beyond_tolerance());
+  // a factor of 2 either way is the limit: 1.9x slower or faster within, 2.2x beyond
+  CHECK(host_drift(ref, HostState{1.85e11, 2.2e10, 4.7e10, 7.5e10, 0.684e-6}).placement() ==
+        doctest::Approx(0.9));
+  CHECK(host_drift(ref, HostState{1.85e11, 2.2e10, 4.7e10, 7.5e10, 0.36e-6 / 1.9}).placement() ==
+        doctest::Approx(0.9));
+  CHECK(host_drift(ref, HostState{1.85e11, 2.2e10, 4.7e10, 7.5e10, 0.36e-6 / 2.2})
+            .beyond_tolerance());
+  // a calibration from before the round-trip probe: judged on the cross-core read as before
+  const HostDrift old = host_drift(HostState{1.85e11, 2.2e10, 4.7e10, 7.5e10},
+                                   HostState{1.85e11, 2.2e10, 6.4e10, 7.5e10, 0.33e-6});
+  CHECK_FALSE(old.placement_by_round_trip);
+  CHECK(old.round_trip == 0);
+  CHECK(old.beyond_tolerance());
+  // a calibration taken in the other placement, probes in both: another state too
+  std::vector<HostState> probes(9, ref);
+  CHECK_FALSE(calibration_changed(ref, probes));
+  probes[4].core_round_trip_seconds = 1.2e-6;
+  CHECK(calibration_changed(ref, probes));
+  probes[4] = ref;
+  probes[4].cross_core_bytes_per_second = 9e10; // the read alone moved: no change
+  CHECK_FALSE(calibration_changed(ref, probes));
+  CHECK(median_state({ref, probes[4], HostState{1.85e11, 2.2e10, 4.7e10, 7.5e10, 1.3e-6}})
+            .core_round_trip_seconds == doctest::Approx(0.36e-6));
 }
 
 TEST_CASE("a convolution drift beyond its tolerance is another host state, the FMA rate unmoved") {

@@ -175,6 +175,8 @@ TEST_CASE("calibration YAML keeps the host probe figures, which are optional") {
                       3.8e10, "dram_bytes_per_second: 4.5e+10, cross_core_bytes_per_second: 3.8e+10}");
   optional_figure(&HostState::conv_flops_per_second, "conv_flops_per_second", 2.1e11,
                   "cross_core_bytes_per_second: 3.8e+10, conv_flops_per_second: 2.1e+11}");
+  optional_figure(&HostState::core_round_trip_seconds, "core_round_trip_seconds", 3.6e-7,
+                  "conv_flops_per_second: 2.1e+11, core_round_trip_seconds: 3.6e-07}");
   bad = with;
   bad.replace(bad.find("cross_core_bytes_per_second"), 27, "cross_core");
   CHECK(error_of(bad).find("unknown key 'cross_core' in host_state") != std::string::npos);

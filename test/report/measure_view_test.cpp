@@ -202,7 +202,8 @@ TEST_CASE("the cross-core probe: reported, and a thread placement unlike the cal
   const MeasurementView v = make_measurement_view(f.p, f.run);
   CHECK(v.host.changed);
   const std::string t = render_measurement(v, Format::table);
-  CHECK(t.find("host probes (fp32 FMA, DRAM read, cross-core read, conv): before 470GFLOP/s, "
+  CHECK(t.find("host probes (fp32 FMA, DRAM read, cross-core read, conv, core round trip): before "
+               "470GFLOP/s, "
                "45.0GB/s, 95.0GB/s;") != std::string::npos);
   CHECK(t.find("memory +0.0% / +0.0%, cross-core -5.0% / -62.0%\n") != std::string::npos);
   CHECK(t.find(", cross-core beyond 25.0%, or the faster conv probe beyond") != std::string::npos);
@@ -210,6 +211,30 @@ TEST_CASE("the cross-core probe: reported, and a thread placement unlike the cal
   CHECK(j["host_state"]["after"]["cross_core_bytes_per_second"].get<double>() ==
         doctest::Approx(3.8e10));
   CHECK(j["host_state"]["drift_after"]["cross_core"].get<double>() == doctest::Approx(-0.62));
+}
+
+TEST_CASE("the core round trip: reported, and it judges the placement where both have it") {
+  Fixture f;
+  f.run.host_reference = HostState{1.85e11, 2.2e10, 4.7e10, 7.5e10, 0.36e-6};
+  // the cross-core read 36% fast, the round trip unmoved: the same placement
+  f.run.host_before = HostState{1.85e11, 2.2e10, 6.4e10, 7.5e10, 0.33e-6};
+  f.run.host_after = HostState{1.85e11, 2.2e10, 6.4e10, 7.5e10, 0.40e-6};
+  CHECK_FALSE(make_measurement_view(f.p, f.run).host.changed);
+  f.run.host_after = HostState{1.85e11, 2.2e10, 2.2e10, 7.5e10, 1.31e-6}; // the other placement
+  const MeasurementView v = make_measurement_view(f.p, f.run);
+  CHECK(v.host.changed);
+  const std::string t = render_measurement(v, Format::table);
+  CHECK(t.find("conv 75.0GFLOP/s, round trip 1.31us;") != std::string::npos);
+  CHECK(t.find(", round trip -8.3% / +263.9%\n") != std::string::npos);
+  CHECK(t.find(", the core round trip beyond 2x either way, or the faster conv probe") !=
+        std::string::npos);
+  const auto j = nlohmann::json::parse(render_measurement(v, Format::json));
+  CHECK(j["host_state"]["after"]["core_round_trip_seconds"].get<double>() ==
+        doctest::Approx(1.31e-6));
+  CHECK(j["host_state"]["drift_after"]["round_trip"].get<double>() ==
+        doctest::Approx(1.31 / 0.36 - 1));
+  CHECK(j["host_state"]["drift_after"]["placement_by_round_trip"] == true);
+  CHECK(j["host_state"]["round_trip_factor"].get<double>() == doctest::Approx(2));
 }
 
 TEST_CASE("the convolution probe: reported; a slow spell the FMA probe misses is another state") {
