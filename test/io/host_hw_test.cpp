@@ -36,6 +36,7 @@ TEST_CASE("the CPU's id is the first processor's vendor_id, cpu family and model
 TEST_CASE("the shipped CPU specs are found by the id of the CPU they were measured on") {
   CHECK(hw_for_cpu(CpuId{"AuthenticAMD", 25, 1}) == "zen3-2c");
   CHECK(hw_for_cpu(CpuId{"AuthenticAMD", 26, 2}) == "zen5-2c");
+  CHECK(hw_for_cpu(CpuId{"GenuineIntel", 6, 207}) == "xeon-emr-2c");
   CHECK(error_of(CpuId{"GenuineIntel", 6, 85}) ==
         "no hardware spec in hw_specs/ has the cpu_id of this CPU "
         "(GenuineIntel family 6 model 85): pass --hw (perfmodel list hw), or write one measured "
