@@ -113,7 +113,7 @@ void measure_in_network(Executor &ex, const Graph &g, const MeasureOptions &opts
     round_trips.push_back(core_round_trip_seconds(kRoundTripCalls));
     GraphMeasurement::Placement p;
     p.passes_timed = int(passes.size());
-    p.selection = select_faster_placement(round_trips);
+    p.selection = select_faster_placement(round_trips, passes);
     p.round_trip_seconds = std::move(round_trips);
     if (p.selection.kept.size() < passes.size()) {
       passes = pick_indices(passes, p.selection.kept);

@@ -7,23 +7,57 @@
 
 namespace perfmodel::kernels::cpu {
 
-PassSelection select_faster_placement(const std::vector<double> &round_trips) {
+namespace {
+
+double median_of(const std::vector<double> &pass_seconds, const std::vector<size_t> &idx) {
+  if (idx.empty())
+    return 0;
+  std::vector<double> v;
+  v.reserve(idx.size());
+  for (size_t i : idx)
+    v.push_back(pass_seconds[i]);
+  std::sort(v.begin(), v.end());
+  return quantile_sorted(v, 0.5);
+}
+
+} // namespace
+
+PassSelection select_faster_placement(const std::vector<double> &round_trips,
+                                      const std::vector<double> &pass_seconds) {
   PassSelection s;
-  if (round_trips.size() < 2)
+  if (round_trips.size() < 2 || pass_seconds.size() + 1 != round_trips.size())
     return s;
-  const size_t passes = round_trips.size() - 1;
+  const size_t passes = pass_seconds.size();
   std::vector<double> sorted = round_trips;
   std::sort(sorted.begin(), sorted.end());
   s.reference_seconds = quantile_sorted(sorted, kPlacementReferenceQuantile);
   const double limit = kPlacementRoundTripFactor * s.reference_seconds;
-  for (size_t i = 0; i < passes; ++i)
-    if (round_trips[i] <= limit && round_trips[i + 1] <= limit)
-      s.kept.push_back(i);
-  if (s.kept.size() < std::min(kPlacementMinPasses, passes)) {
+  std::vector<size_t> short_rt, long_rt;
+  for (size_t i = 0; i < passes; ++i) {
+    const bool before = round_trips[i] <= limit, after = round_trips[i + 1] <= limit;
+    if (before && after)
+      short_rt.push_back(i);
+    else if (!before && !after)
+      long_rt.push_back(i);
+  }
+  s.short_passes = short_rt.size();
+  s.long_passes = long_rt.size();
+  s.short_median_seconds = median_of(pass_seconds, short_rt);
+  s.long_median_seconds = median_of(pass_seconds, long_rt);
+  const size_t enough = std::min(kPlacementMinPasses, passes);
+  const bool short_ok = short_rt.size() >= enough && !short_rt.empty();
+  const bool long_ok = long_rt.size() >= enough && !long_rt.empty();
+  if (short_ok && long_ok)
+    s.kept_long_round_trip = s.long_median_seconds < s.short_median_seconds;
+  else if (long_ok)
+    s.kept_long_round_trip = true;
+  else if (!short_ok) {
     s.kept.resize(passes);
     std::iota(s.kept.begin(), s.kept.end(), size_t(0));
     s.all_kept_for_too_few = true;
+    return s;
   }
+  s.kept = s.kept_long_round_trip ? std::move(long_rt) : std::move(short_rt);
   return s;
 }
 

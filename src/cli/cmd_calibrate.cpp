@@ -72,12 +72,8 @@ std::vector<calibrate::Sample> network_samples(const CalibrateArgs& a, const HwS
     mo.faster_placement = true; // as `measure` does by default (docs/measure.md)
     const kernels::cpu::GraphMeasurement m = kernels::cpu::measure_graph(g, mo);
     if (m.placement)
-      std::fprintf(stderr,
-                   "calibrate: network %s: %zu of %d passes in the faster placement (core round "
-                   "trip %.3g us)%s\n",
-                   g.name.c_str(), m.placement->selection.kept.size(), m.placement->passes_timed,
-                   1e6 * m.placement->selection.reference_seconds,
-                   m.placement->selection.all_kept_for_too_few ? ": too few, all kept" : "");
+      std::fprintf(stderr, "calibrate: network %s: %s\n", g.name.c_str(),
+                   report::placement_line(pass_placement_view(*m.placement)).c_str());
     // Every layer is kept: the GEMM classes' layers are held out of the fit and scored
     // against it (held_out_report).
     for (auto& s : measured_layer_samples(g, m, stat, "network:", hw)) out.push_back(std::move(s));

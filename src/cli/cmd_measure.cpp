@@ -219,15 +219,8 @@ int run_measure(const MeasureArgs &a) {
   for (const auto &l : m.layers)
     run.layers.push_back({l.name, l.path, to_view(l.time)});
   run.network = to_view(m.network);
-  if (m.placement) {
-    report::PassPlacement pp;
-    pp.passes_timed = m.placement->passes_timed;
-    pp.passes_kept = int(m.placement->selection.kept.size());
-    pp.reference_round_trip_seconds = m.placement->selection.reference_seconds;
-    pp.round_trip_factor = kc::kPlacementRoundTripFactor;
-    pp.all_kept_for_too_few = m.placement->selection.all_kept_for_too_few;
-    run.placement = pp;
-  }
+  if (m.placement)
+    run.placement = pass_placement_view(*m.placement);
   run.host_before = m.host_before;
   run.host_after = m.host_after;
   if (!cals.empty())

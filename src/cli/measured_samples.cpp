@@ -28,4 +28,20 @@ calibrate::PassSample measured_pass_sample(const Graph &g, const kernels::cpu::G
   return s;
 }
 
+report::PassPlacement pass_placement_view(const kernels::cpu::GraphMeasurement::Placement &p) {
+  const kernels::cpu::PassSelection &sel = p.selection;
+  report::PassPlacement pp;
+  pp.passes_timed = p.passes_timed;
+  pp.passes_kept = int(sel.kept.size());
+  pp.reference_round_trip_seconds = sel.reference_seconds;
+  pp.round_trip_factor = kernels::cpu::kPlacementRoundTripFactor;
+  pp.all_kept_for_too_few = sel.all_kept_for_too_few;
+  pp.kept_long_round_trip = sel.kept_long_round_trip;
+  pp.short_passes = int(sel.short_passes);
+  pp.long_passes = int(sel.long_passes);
+  pp.short_median_seconds = sel.short_median_seconds;
+  pp.long_median_seconds = sel.long_median_seconds;
+  return pp;
+}
+
 } // namespace perfmodel::cli

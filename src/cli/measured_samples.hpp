@@ -10,6 +10,7 @@
 #include "kernels/cpu/executor.hpp"
 #include "perfmodel/hw_spec.hpp"
 #include "perfmodel/time_statistic.hpp"
+#include "report/measure_view.hpp"
 
 namespace perfmodel::cli {
 
@@ -25,5 +26,8 @@ std::vector<calibrate::Sample> measured_layer_samples(const Graph &g,
 /// `stat`: a sample of the pass excess (calibrate/pass_excess.hpp).
 calibrate::PassSample measured_pass_sample(const Graph &g, const kernels::cpu::GraphMeasurement &m,
                                            TimeStatistic stat);
+
+/// Which of the timed passes of `p` the statistics kept, as the report shows it.
+report::PassPlacement pass_placement_view(const kernels::cpu::GraphMeasurement::Placement &p);
 
 } // namespace perfmodel::cli

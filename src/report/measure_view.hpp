@@ -45,9 +45,16 @@ struct MeasuredLayer {
 struct PassPlacement {
   int passes_timed = 0, passes_kept = 0;
   double reference_round_trip_seconds = 0; // the faster placement's core round trip
-  double round_trip_factor = 0;            // a pass is kept with probes within this multiple
-  bool all_kept_for_too_few = false;       // too few passes in the faster placement: all kept
+  double round_trip_factor = 0;            // the placements split at this multiple of it
+  bool kept_long_round_trip = false;       // the faster placement is the long round trip's
+  int short_passes = 0, long_passes = 0;   // passes with both probes in each placement
+  double short_median_seconds = 0, long_median_seconds = 0; // their median pass times (0: none)
+  bool all_kept_for_too_few = false;       // too few passes in either placement: all kept
 };
+
+/// "statistics over 68 of 80 timed passes, those in the faster placement of the threads (...)":
+/// the report's header line, and calibrate's for its networks.
+std::string placement_line(const PassPlacement &p);
 
 struct MeasurementRun {
   std::string device;         // "cpu (2 threads)"

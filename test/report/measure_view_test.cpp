@@ -296,24 +296,43 @@ TEST_CASE("the passes kept in the faster placement: header, JSON; without the fi
   pp.passes_kept = 10; // run.network.iters is the kept count in a real run
   pp.reference_round_trip_seconds = 0.35e-6;
   pp.round_trip_factor = 2;
+  pp.short_passes = 10;
+  pp.short_median_seconds = 0.0401;
+  pp.long_passes = 1;
+  pp.long_median_seconds = 0.0453;
   f.run.placement = pp;
   f.run.network.cache_state = "in-network";
   const MeasurementView v = make_measurement_view(f.p, f.run);
   const std::string table = render_measurement(v, Format::table);
   CHECK(table.find("3 warm-up + 12 timed passes") != std::string::npos);
   CHECK(table.find("statistics over 10 of 12 timed passes, those in the faster placement of the "
-                   "threads (core round trip within 2x of 0.35 us between passes)") !=
-        std::string::npos);
+                   "threads (core round trip between passes within 2x of 0.35 us: 10 passes, "
+                   "median 40.1 ms; beyond: 1 pass, median 45.3 ms)") != std::string::npos);
   const auto j = nlohmann::json::parse(render_measurement(v, Format::json));
   CHECK(j["passes"]["filter"] == "faster-placement");
   CHECK(j["passes"]["timed"] == 12);
   CHECK(j["passes"]["kept"] == 10);
   CHECK(j["passes"]["reference_round_trip_seconds"].get<double>() == doctest::Approx(0.35e-6));
   CHECK(j["passes"]["all_kept_for_too_few"] == false);
+  CHECK(j["passes"]["kept_placement"] == "short_round_trip");
+  CHECK(j["passes"]["short_round_trip"]["passes"] == 10);
+  CHECK(j["passes"]["long_round_trip"]["median_pass_seconds"].get<double>() ==
+        doctest::Approx(0.0453));
+  // the long round trip's placement kept (SMT siblings of one core were the short one)
+  f.run.placement->kept_long_round_trip = true;
+  f.run.placement->long_passes = 10;
+  f.run.placement->short_passes = 1;
+  const MeasurementView lv = make_measurement_view(f.p, f.run);
+  CHECK(render_measurement(lv, Format::table)
+            .find("(core round trip between passes beyond 2x of 0.35 us: 10 passes, median "
+                  "45.3 ms; within: 1 pass, median 40.1 ms)") != std::string::npos);
+  CHECK(nlohmann::json::parse(render_measurement(lv, Format::json))["passes"]["kept_placement"] ==
+        "long_round_trip");
+  f.run.placement->kept_long_round_trip = false;
   f.run.placement->all_kept_for_too_few = true;
   f.run.placement->passes_kept = 12;
   CHECK(render_measurement(make_measurement_view(f.p, f.run), Format::table)
-            .find("statistics over all 12 timed passes: too few ran in the faster placement") !=
+            .find("statistics over all 12 timed passes: too few ran in either placement") !=
         std::string::npos);
 }
 
