@@ -20,7 +20,8 @@
 # attempts were taken and which calibration predicted.
 # CALIBRATE_ARGS: extra arguments for calibrate (e.g. --no-networks: isolated kernels only).
 # HW: the hardware spec calibrate refines and measure predicts for (default: the one
-# `perfmodel list hw` marks "(this CPU)", by its cpu_id: zen3-2c since 2026-11-25 20:12Z).
+# `perfmodel list hw` marks "(this CPU)", by its cpu_id: xeon-emr-2c since 2026-11-26 20:08Z,
+# zen3-2c from 2026-11-25 20:12Z).
 # BUFFERS=reuse (default) or distinct: the executor's memory plan (measure --buffers).
 # THREADS=0 (default: every hardware thread) or N: threads for calibrate and measure alike.
 # STATISTIC=p20 (default), min or median: what calibrate fits and what measure compares against.

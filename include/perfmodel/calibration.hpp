@@ -46,7 +46,9 @@
 //   of C, for a conv, pointwise or gemm call of a CPU executor calibration that splits its
 //   product over the threads by columns (work_split::gemm_splits_rows); 0 otherwise.
 //   t_w = weight_bytes / weight_bytes_per_second: the first read of a conv or pointwise call's
-//   weights, from DRAM (they were last touched a pass ago), in a calibration whose convolutions
+//   weights, from DRAM (they were last touched a pass ago and the pass's other data pushed them
+//   out: 0 for a layer of a graph whose weights and activations all fit in the outermost cache,
+//   weights_stay_cached), in a calibration whose convolutions
 //   run image by image (conv_per_image): once per layer, not per image (one_call divides the
 //   bytes among the images), since the later images find the weights in cache. The GEMM packs
 //   its weights block by block between its compute steps, so the read does not overlap the
@@ -130,9 +132,17 @@ OpClass op_class_of(const Graph &g, const Layer &layer);
 /// parts (their GEMM shapes are the transposed products dX = dY W^T and dW = X^T dY).
 /// `reuse_bytes` (input_reuse_bytes) applies to the fwd pass only: the backward passes run in
 /// another order, and are given 0.
+/// `weights_cached`: the layer runs in a pass of a graph whose weights stay cached between
+/// passes (weights_stay_cached): no cold-weight read (weight_bytes 0).
 KernelFeatures layer_features(const Graph &g, const Layer &layer, const LayerCost &cost,
                               KernelPass pass, double reuse_bytes = 0,
-                              double cross_core_bytes = 0);
+                              double cross_core_bytes = 0, bool weights_cached = false);
+
+/// Whether a forward pass of g finds its weights still cached from the pass before: its weights
+/// and the activations live at its peak (memory_footprint) fit in `cache_bytes`, the outermost
+/// cache (Calibration::cache_bytes). ResNet-50 at batch 1 (112 MB) does in the 128 MiB the Intel
+/// guest's spec gives its L3, not in the Zen guests' 32 MiB; VGG-16 (553 MB) in neither.
+bool weights_stay_cached(const Graph &g, double cache_bytes);
 /// Per layer (graph order), the LRU stack distance of its activation inputs in a forward pass:
 /// for each input, the distinct bytes touched since the pass last touched it (by the layer that
 /// wrote or last read it, and every layer after): each activation storage once (a view shares
@@ -385,8 +395,10 @@ LayerTiming calibrated_time(const Calibration &cal, const HwSpec &hw, const Kern
 /// Time of a layer for a whole pass (fwd: one call; train: fwd + bwd_data + bwd_weight).
 /// `reuse_bytes`, `cross_core_bytes`: the layer's entries of input_reuse_bytes and
 /// input_cross_core_bytes (0 for a layer run alone).
+/// `weights_cached`: weights_stay_cached for the layer's graph (layer_features).
 LayerTiming calibrated_layer_time(const Calibration &cal, const HwSpec &hw, const Graph &g,
                                   const Layer &layer, const LayerCost &cost, Pass pass,
-                                  double reuse_bytes = 0, double cross_core_bytes = 0);
+                                  double reuse_bytes = 0, double cross_core_bytes = 0,
+                                  bool weights_cached = false);
 
 } // namespace perfmodel

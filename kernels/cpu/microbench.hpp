@@ -77,6 +77,11 @@ struct MicrobenchOptions {
   /// host (2x on memory-bound kernels on the VM) instead of catching one of them whole.
   int rounds = 0;
   std::string only;   // run only cases whose name contains this ("" = all)
+  /// The outermost cache's capacity (the hw spec's level before DRAM; 0 = unknown). A lowered
+  /// convolution whose input, output and im2col workspace fit in it is timed with the
+  /// workspace as the previous call left it, larger ones with it evicted (microbench.cpp,
+  /// timed_in_network).
+  double cache_bytes = 0;
   /// Called by run_cases before the first round and after every round: calibrate takes its
   /// host probes there. Returns whether the host is in its steady state (nullptr: always). A
   /// round counts only when the calls before and after it both said so; run_cases runs up to
@@ -91,6 +96,12 @@ struct MicrobenchOptions {
 /// over the rounds that count.
 std::vector<BenchResult> run_cases(const std::vector<BenchCase> &cases,
                                    const MicrobenchOptions &opts);
+
+/// Whether a lowered convolution of `input`, `output` and `workspace` elements (fp32) is timed
+/// with its im2col workspace as the previous call left it: they all fit in `cache_bytes`
+/// (MicrobenchOptions::cache_bytes; 0 = unknown: evicted).
+bool conv_workspace_stays_cached(double input, double output, double workspace,
+                                 double cache_bytes);
 
 /// A convolution case of the plan: batch x c x hw x hw input, `oc` outputs, a `k`x`k` kernel at
 /// `stride` with "same" padding, `groups` groups; a bias, no fused activation. Named

@@ -238,6 +238,7 @@ std::vector<Sample> samples_from_layer_times(const Graph &g, const std::vector<L
   const std::vector<LayerCost> costs = graph_cost(g, Pass::fwd);
   const std::vector<double> reuse = input_reuse_bytes(g, costs);
   const std::vector<double> cross = input_cross_core_bytes(g, costs, threads, cache_bytes);
+  const bool weights_cached = weights_stay_cached(g, cache_bytes);
   for (const LayerTime &t : times) {
     const auto it = std::find_if(g.layers.begin(), g.layers.end(),
                                  [&](const Layer &l) { return l.name == t.name; });
@@ -245,7 +246,7 @@ std::vector<Sample> samples_from_layer_times(const Graph &g, const std::vector<L
       continue;
     Sample s = sample_from_layer(g, *it, KernelPass::fwd, t.seconds, prefix + g.name + ":" + t.name,
                                  reuse[size_t(it - g.layers.begin())],
-                                 cross[size_t(it - g.layers.begin())]);
+                                 cross[size_t(it - g.layers.begin())], weights_cached);
     if (s.flops > 0 || s.bytes > 0) // views (flatten, reshape) move nothing
       out.push_back(std::move(s));
   }

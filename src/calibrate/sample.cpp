@@ -4,9 +4,11 @@
 namespace perfmodel::calibrate {
 
 Sample sample_from_layer(const Graph &g, const Layer &layer, KernelPass pass, double seconds,
-                         std::string source, double reuse_bytes, double cross_core_bytes) {
+                         std::string source, double reuse_bytes, double cross_core_bytes,
+                         bool weights_cached) {
   const LayerCost cost = layer_cost(g, layer, pass == KernelPass::fwd ? Pass::fwd : Pass::train);
-  const KernelFeatures f = layer_features(g, layer, cost, pass, reuse_bytes, cross_core_bytes);
+  const KernelFeatures f =
+      layer_features(g, layer, cost, pass, reuse_bytes, cross_core_bytes, weights_cached);
   Sample s;
   s.set_features(f);
   s.pass = pass;

@@ -62,9 +62,10 @@ struct Sample {
 /// perfmodel::layer_cost (train pass parts for bwd_data / bwd_weight), so samples and
 /// predictions always count the same way. `reuse_bytes`: the layer's input_reuse_bytes when it
 /// was timed inside its network (0 when timed alone), `cross_core_bytes` its
-/// input_cross_core_bytes.
+/// input_cross_core_bytes, `weights_cached` whether its graph's weights stayed cached between
+/// passes (weights_stay_cached).
 Sample sample_from_layer(const Graph &g, const Layer &layer, KernelPass pass, double seconds,
                          std::string source, double reuse_bytes = 0,
-                         double cross_core_bytes = 0);
+                         double cross_core_bytes = 0, bool weights_cached = false);
 
 } // namespace perfmodel::calibrate

@@ -105,6 +105,7 @@ std::vector<calibrate::Sample> microbenchmark_samples(const CalibrateArgs& a, co
   mo.warmup = a.warmup;
   mo.iters = a.iters;
   mo.rounds = a.rounds;
+  mo.cache_bytes = calibrate::cache_bytes_for(hw);
   mo.progress = [](size_t i, size_t n, const kernels::cpu::BenchCase& c) {
     std::fprintf(stderr, "calibrate: [%zu/%zu] %s\n", i + 1, n, c.name.c_str());
   };

@@ -9,6 +9,7 @@
 #include "calibrate/fingerprint.hpp"
 #include "calibrate/samples_csv.hpp"
 #include "cli/commands.hpp"
+#include "calibrate/fit.hpp"
 #include "cli/measured_samples.hpp"
 #include "io/files.hpp"
 #include "io/calibration_yaml.hpp"
@@ -82,6 +83,15 @@ int run_microbench(const MeasureArgs &a) {
   o.quick = a.quick;
   o.threads = a.threads;
   o.only = a.only;
+  // The outermost cache decides which convolution workspaces stay cached between calls, as in
+  // calibrate: --hw's, else this CPU's shipped spec; with neither every workspace is evicted.
+  try {
+    o.cache_bytes = calibrate::cache_bytes_for(
+        io::load_hw(a.hw.empty() ? io::hw_for_cpu(io::this_cpu_id()) : a.hw));
+  } catch (const InputError &) {
+    if (!a.hw.empty())
+      throw;
+  }
   if (!a.quiet)
     o.progress = [](size_t i, size_t n, const kc::BenchCase &c) {
       std::fprintf(stderr, "microbench [%zu/%zu] %s\n", i + 1, n, c.name.c_str());

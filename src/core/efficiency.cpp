@@ -6,6 +6,7 @@
 #include <string>
 
 #include "perfmodel/calibration.hpp"
+#include "perfmodel/memory_footprint.hpp"
 #include "perfmodel/epilogue.hpp"
 #include "perfmodel/pool_window.hpp"
 #include "perfmodel/work_split.hpp"
@@ -212,7 +213,8 @@ GemmShape depthwise_rows(const Graph &g, const Layer &layer, const GemmShape &s)
 } // namespace
 
 KernelFeatures layer_features(const Graph &g, const Layer &layer, const LayerCost &cost,
-                              KernelPass pass, double reuse_bytes, double cross_core_bytes) {
+                              KernelPass pass, double reuse_bytes, double cross_core_bytes,
+                              bool weights_cached) {
   KernelFeatures f;
   f.reuse_bytes = pass == KernelPass::fwd ? reuse_bytes : 0;
   f.cross_core_bytes = pass == KernelPass::fwd ? cross_core_bytes : 0;
@@ -272,7 +274,7 @@ KernelFeatures layer_features(const Graph &g, const Layer &layer, const LayerCos
   }
   if (pass == KernelPass::fwd) {
     f.epilogue_passes = double(epilogue_passes(layer));
-    if (f.op_class == OpClass::conv || f.op_class == OpClass::pointwise)
+    if ((f.op_class == OpClass::conv || f.op_class == OpClass::pointwise) && !weights_cached)
       f.weight_bytes = double(cost.fwd.bytes_weights);
   }
   return f;
@@ -504,11 +506,18 @@ LayerTiming calibrated_time(const Calibration &cal, const HwSpec &hw, const Kern
   return t;
 }
 
+bool weights_stay_cached(const Graph &g, double cache_bytes) {
+  return double(memory_footprint(g, Pass::fwd).total_bytes()) <= cache_bytes;
+}
+
 LayerTiming calibrated_layer_time(const Calibration &cal, const HwSpec &hw, const Graph &g,
                                   const Layer &layer, const LayerCost &cost, Pass pass,
-                                  double reuse_bytes, double cross_core_bytes) {
-  LayerTiming sum = calibrated_time(
-      cal, hw, layer_features(g, layer, cost, KernelPass::fwd, reuse_bytes, cross_core_bytes));
+                                  double reuse_bytes, double cross_core_bytes,
+                                  bool weights_cached) {
+  LayerTiming sum =
+      calibrated_time(cal, hw,
+                      layer_features(g, layer, cost, KernelPass::fwd, reuse_bytes,
+                                     cross_core_bytes, weights_cached));
   if (pass == Pass::train) {
     for (KernelPass kp : {KernelPass::bwd_data, KernelPass::bwd_weight}) {
       const KernelFeatures f = layer_features(g, layer, cost, kp);

@@ -78,6 +78,9 @@ Prediction predict(const Graph& g, const HwSpec& hw, const PredictOptions& opts,
                                         ? input_cross_core_bytes(g, costs, opts.calibration->cores,
                                                                  opts.calibration->cache_bytes())
                                         : std::vector<double>(g.layers.size(), 0.0);
+  // ... and find its weights still cached from the pass before when the whole pass fits.
+  const bool weights_cached =
+      opts.calibration && weights_stay_cached(g, opts.calibration->cache_bytes());
   for (size_t i = 0; i < g.layers.size(); ++i) {
     const Layer& l = g.layers[i];
     LayerPrediction lp;
@@ -86,7 +89,7 @@ Prediction predict(const Graph& g, const HwSpec& hw, const PredictOptions& opts,
     // The pure roofline is the uncalibrated baseline; a calibration swaps in its fitted model.
     lp.timing = opts.calibration
                     ? calibrated_layer_time(*opts.calibration, hw, g, l, lp.cost, opts.pass,
-                                            reuse[i], cross[i])
+                                            reuse[i], cross[i], weights_cached)
                     : roofline_time(hw, lp.cost, l.dtype);
     lp.energy_joules = component_energy_joules(hw, lp.cost, lp.timing);
     lp.energy_power_time_joules = power_time_energy_joules(p.power_watts, lp.timing.seconds);

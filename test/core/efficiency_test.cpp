@@ -4,6 +4,8 @@
 #include <cmath>
 
 #include "perfmodel/calibration.hpp"
+#include "perfmodel/predict.hpp"
+#include "perfmodel/memory_footprint.hpp"
 #include "perfmodel/time_statistic.hpp"
 #include "test_graphs.hpp"
 
@@ -364,6 +366,37 @@ TEST_CASE("a CPU calibration charges a convolution's cold weight read once, not 
   fc.op_name = "linear";
   fc.attrs.set("out_features", int64_t{100});
   CHECK(fwd_features(one_layer_graph(fc, {8, 300})).weight_bytes == 0);
+}
+
+TEST_CASE("a graph whose weights and activations fit in the outermost cache reads no cold "
+          "weights") {
+  // 3x3, 64 -> 128 over 14 x 14: weights 295 KB, input 50 KB, output 100 KB
+  const Graph g = one_layer_graph(conv_layer(128, 3), {1, 64, 14, 14});
+  const double footprint = double(memory_footprint(g, Pass::fwd).total_bytes());
+  CHECK(footprint >= 128.0 * 64 * 9 * 4);
+  CHECK(weights_stay_cached(g, footprint));
+  CHECK_FALSE(weights_stay_cached(g, footprint - 1));
+  CHECK_FALSE(weights_stay_cached(g, 0));
+  const Layer &l = g.layers[0];
+  const LayerCost cost = layer_cost(g, l, Pass::fwd);
+  CHECK(layer_features(g, l, cost, KernelPass::fwd, 0, 0, false).weight_bytes ==
+        128.0 * 64 * 9 * 4);
+  CHECK(layer_features(g, l, cost, KernelPass::fwd, 0, 0, true).weight_bytes == 0);
+  // predict applies it with the calibration's outermost cache: the cold read is charged only
+  // when the cache is smaller than the graph's footprint
+  Calibration c = cpu_calibration_with(OpClass::conv);
+  c.classes.back().params.weight_bytes_per_second = 5e10;
+  const HwSpec hw = tiny_hw();
+  PredictOptions opts;
+  opts.calibration = &c;
+  for (const double cache : {0.5 * footprint, footprint}) {
+    c.memory_levels = {{"l1", cache}, {"dram", 0}};
+    const double cold = calibrated_layer_time(c, hw, g, l, cost, Pass::fwd, 0, 0, false).seconds;
+    const double warm = calibrated_layer_time(c, hw, g, l, cost, Pass::fwd, 0, 0, true).seconds;
+    CHECK(cold - warm == doctest::Approx(128.0 * 64 * 9 * 4 / 5e10));
+    CHECK(predict(g, hw, opts).layers[0].timing.seconds ==
+          doctest::Approx(cache < footprint ? cold : warm));
+  }
 }
 
 TEST_CASE("a windowed pool pays its plane's Hockney size, plane by plane") {

@@ -253,3 +253,14 @@ TEST_CASE("run_cases defaults to nine rounds for the full plan and one for the q
     CHECK(results[0].rounds.size() == (quick ? 0u : 9u));
   }
 }
+
+TEST_CASE("a lowered convolution's workspace stays cached when it fits with its operands") {
+  // n1c40h150o40k3s1 of the plan: input and output 40 x 150 x 150, workspace 9 x that (32 MB)
+  const double plane = 40.0 * 150 * 150;
+  const double total = 4.0 * (plane + plane + 9 * plane);
+  CHECK(conv_workspace_stays_cached(plane, plane, 9 * plane, 128.0 * (1 << 20))); // Intel: L3
+  CHECK_FALSE(conv_workspace_stays_cached(plane, plane, 9 * plane, 32.0 * (1 << 20))); // Zen
+  CHECK(conv_workspace_stays_cached(plane, plane, 9 * plane, total));
+  CHECK_FALSE(conv_workspace_stays_cached(plane, plane, 9 * plane, total - 1));
+  CHECK_FALSE(conv_workspace_stays_cached(1, 1, 1, 0)); // no cache known: evicted
+}
