@@ -8,7 +8,8 @@ Usage: scripts/held_out_medians.py LOG_OR_DIR [LOG_OR_DIR...]
 A DIR (as scripts/calibration_accuracy.sh writes) stands for its kept calibrations' logs: the
 last calibrate-N.log (the attempt kept as HW.yaml) and every HW-K.log (HW-K.yaml).
 The last line names the calibration whose largest |median| is smallest: the rule that chose
-the shipped calibration/zen3-2c.yaml (docs/calibration.md, "Measured on this machine").
+the shipped calibration/xeon-emr-2c.yaml and zen3-2c.yaml (docs/calibration.md, "Measured on
+this machine").
 """
 import glob, os, re, statistics, sys
 
@@ -26,7 +27,7 @@ def logs_of(path):
 
 def main():
     if len(sys.argv) < 2:
-        sys.exit(__doc__.strip().splitlines()[-5])
+        sys.exit(next(l for l in __doc__.splitlines() if l.startswith("Usage:")))
     rows, per_class = [], {}
     for arg in sys.argv[1:]:
         for log in logs_of(arg):

@@ -26,7 +26,8 @@
 # DIR/b/RUN (compare_predictions.py --keep), for scripts/layer_errors.py, and the refits there
 # as SPEC.yaml (HW).
 # HW=SPEC: the spec the runs were calibrated for (default zen5-2c; zen3-2c for runs since
-# 2026-11-25 20:12Z): the run's calibration is RUN_DIR/SPEC.yaml.
+# 2026-11-25 20:12Z, xeon-emr-2c since 2026-11-26 20:08Z): the run's calibration is
+# RUN_DIR/SPEC.yaml.
 # HW_A=SPEC, HW_B=SPEC: the hardware spec each side fits with (default HW): the memory
 # levels' capacities come from it, e.g. a copy of hw_specs/zen5-2c.yaml with another L3 size.
 # Usage: scripts/refit_ab.sh BIN_A BIN_B RUN_DIR [RUN_DIR...]
