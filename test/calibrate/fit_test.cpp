@@ -370,6 +370,24 @@ TEST_CASE("fit recovers the cross-core rate from network samples, with the probe
   }
 }
 
+TEST_CASE("the fitted cross-core rate stays within 10x below the probe's") {
+  // Samples whose few cross-core bytes carry a fixed extra time (a dispatch, not a transfer):
+  // a free rate would fall to explain it; the floor holds it at a tenth of the probe's.
+  FitOptions o = test_options();
+  o.cross_core_bytes_per_second = 2e10;
+  std::vector<Sample> samples;
+  for (double bytes = 4e3; bytes < 3e7; bytes *= 1.7)
+    samples.push_back(streaming_sample(o, OpClass::reduce, bytes, 1));
+  for (double bytes : {2e5, 4e6}) {
+    Sample s = streaming_sample(o, OpClass::reduce, bytes, 1,
+                                [](Sample &x) { x.cross_core_bytes = 2000; });
+    s.seconds += 5e-6;
+    samples.push_back(s);
+  }
+  const ClassCalibration cc = fit_class(samples, o);
+  CHECK(cc.params.cross_core_bytes_per_second >= 2e9 * 0.999);
+}
+
 TEST_CASE("a class without cross-core samples gets no cross-core term, probe or not") {
   FitOptions o = test_options();
   std::vector<Sample> samples;
