@@ -1,0 +1,162 @@
+// Tests of the CPU executor's terms of the efficiency model: convolutions image by image, a
+// fused epilogue over a column-split product, the cold weight read and when weights stay cached.
+#include <doctest/doctest.h>
+
+#include "efficiency_fixtures.hpp"
+#include "perfmodel/calibration.hpp"
+#include "perfmodel/memory_footprint.hpp"
+#include "perfmodel/predict.hpp"
+
+using namespace perfmodel;
+using namespace perfmodel::test;
+
+TEST_CASE("a CPU calibration times a batch of convolutions as one call per image") {
+  Calibration c = two_level_calibration();
+  for (OpClass cls : {OpClass::conv, OpClass::pointwise, OpClass::depthwise}) {
+    ClassCalibration cc = c.classes[0];
+    cc.op_class = cls;
+    cc.params.m_half = 50; // one image's m is 4x smaller: its Hockney factor differs
+    cc.params.overhead_seconds = 3e-6;
+    c.classes.push_back(cc);
+  }
+  const HwSpec hw = tiny_hw();
+  for (int64_t k : {3, 1}) { // im2col (conv) and 1x1 (pointwise)
+    Graph one = conv_graph(8, 16, k, 1, 1);
+    Graph four = one;
+    four.inputs[0].shape[0] = 4;
+    infer_shapes(four);
+    const Layer &l1 = one.layers[0], &l4 = four.layers[0];
+    const KernelFeatures f1 = layer_features(one, l1, layer_cost(one, l1, Pass::fwd), KernelPass::fwd);
+    const KernelFeatures f4 =
+        layer_features(four, l4, layer_cost(four, l4, Pass::fwd), KernelPass::fwd);
+    CHECK(f1.images == 1);
+    CHECK(f4.images == 4);
+    double calls = 0;
+    const KernelFeatures per = one_call(c, f4, &calls);
+    CHECK(calls == 1); // batched: the calibration does not say per image
+    CHECK(per.gemm->m == f4.gemm->m);
+    const double batched = calibrated_time(c, hw, f4).seconds;
+    c.conv_per_image = true;
+    const KernelFeatures img = one_call(c, f4, &calls);
+    CHECK(calls == 4);
+    CHECK(img.gemm->m == f1.gemm->m);
+    CHECK(img.flops == doctest::Approx(f1.flops));
+    CHECK(img.bytes == doctest::Approx(f4.bytes / 4));
+    CHECK(img.lowered_bytes == doctest::Approx(f1.lowered_bytes));
+    const LayerTiming t4 = calibrated_time(c, hw, f4), t1 = calibrated_time(c, hw, f1);
+    CHECK(t4.seconds == doctest::Approx(4 * t1.seconds));
+    CHECK(t4.overhead_seconds == doctest::Approx(4 * 3e-6));
+    CHECK(t4.seconds > batched); // four overheads, and the one-image Hockney factor
+    CHECK(t4.attainable_flops_per_second == doctest::Approx(f4.flops / t4.seconds));
+    c.conv_per_image = false;
+  }
+  // A depthwise convolution runs over all planes in one call, per image or not.
+  c.conv_per_image = true;
+  KernelFeatures dw;
+  dw.op_class = OpClass::depthwise;
+  dw.gemm = GemmShape{16, 64, 9, 8};
+  dw.flops = 2.0 * 16 * 64 * 9 * 8;
+  dw.images = 4;
+  double calls = 0;
+  CHECK(one_call(c, dw, &calls).flops == dw.flops);
+  CHECK(calls == 1);
+}
+
+TEST_CASE("a CPU calibration charges a fused epilogue's passes over a column-split product") {
+  Calibration c = cpu_calibration_with(OpClass::pointwise);
+  c.classes.back().params.epilogue_bytes_per_second = 2e10;
+  const HwSpec hw = tiny_hw();
+  // A 1x1 convolution, c -> oc channels over hw x hw, with a bias (the default) and `act`.
+  auto features = [](int64_t ch, int64_t oc, int64_t hw_, const std::string &act, bool bias) {
+    Layer l = conv_layer(oc, 1);
+    l.attrs.set("bias", int64_t{bias ? 1 : 0});
+    l.activation = act;
+    return fwd_features(one_layer_graph(l, {1, ch, hw_, hw_}));
+  };
+  // C[160 x 1600] = W[160 x 40] * x[40 x 1600]: split by columns on 2 threads.
+  const KernelFeatures relu = features(40, 160, 40, "relu", true);
+  CHECK(relu.epilogue_passes == 2);
+  CHECK(features(40, 160, 40, "", true).epilogue_passes == 1);
+  CHECK(features(40, 160, 40, "sigmoid", false).epilogue_passes == 0); // not fused
+  CHECK(efficiency_terms(c, 1, 1, relu).epilogue_bytes == 2.0 * 160 * 1600 * 4);
+  const LayerTiming with = calibrated_time(c, hw, relu);
+  c.classes.back().params.epilogue_bytes_per_second = 0; // a calibration without the term
+  const LayerTiming without = calibrated_time(c, hw, relu);
+  CHECK(with.seconds - without.seconds == doctest::Approx(2.0 * 160 * 1600 * 4 / 2e10));
+  // The passes are memory traffic: they show in the memory part of the breakdown.
+  CHECK(with.memory_seconds - without.memory_seconds ==
+        doctest::Approx(2.0 * 160 * 1600 * 4 / 2e10));
+  // No charge where the executor splits rows (C[160 x 400], k = 160 <= 160 rows: the lines of
+  // a row stay with one core), on one thread, or for a GPU's calibration (no per-image flag).
+  c.classes.back().params.epilogue_bytes_per_second = 2e10;
+  CHECK(efficiency_terms(c, 1, 1, features(160, 160, 20, "relu", true)).epilogue_bytes == 0);
+  c.cores = 1;
+  CHECK(efficiency_terms(c, 1, 1, relu).epilogue_bytes == 0);
+  c.cores = 2;
+  c.conv_per_image = false;
+  CHECK(efficiency_terms(c, 1, 1, relu).epilogue_bytes == 0);
+}
+
+TEST_CASE("a CPU calibration charges a convolution's cold weight read once, not per image") {
+  Calibration c = cpu_calibration_with(OpClass::conv);
+  c.classes.back().params.weight_bytes_per_second = 5e10;
+  const HwSpec hw = tiny_hw();
+  // A 3x3 convolution, 64 -> 128 channels over 14 x 14, at a batch of `n`.
+  auto features = [](int64_t n) {
+    return fwd_features(one_layer_graph(conv_layer(128, 3), {n, 64, 14, 14}));
+  };
+  const double weights = 128.0 * 64 * 9 * 4;
+  const KernelFeatures f1 = features(1), f4 = features(4);
+  CHECK(f1.weight_bytes == weights);
+  CHECK(f4.weight_bytes == weights);
+  CHECK(efficiency_terms(c, 1, 1, f1).weight_bytes == weights);
+  double calls = 0;
+  CHECK(one_call(c, f4, &calls).weight_bytes == weights / 4); // a quarter per image call
+  const LayerTiming with1 = calibrated_time(c, hw, f1), with4 = calibrated_time(c, hw, f4);
+  c.classes.back().params.weight_bytes_per_second = 0; // a calibration without the term
+  const LayerTiming without1 = calibrated_time(c, hw, f1), without4 = calibrated_time(c, hw, f4);
+  CHECK(with1.seconds - without1.seconds == doctest::Approx(weights / 5e10));
+  CHECK(with4.seconds - without4.seconds == doctest::Approx(weights / 5e10)); // once
+  CHECK(with4.memory_seconds - without4.memory_seconds == doctest::Approx(weights / 5e10));
+  // None for a GPU's calibration (batched convolutions) or for other classes.
+  c.classes.back().params.weight_bytes_per_second = 5e10;
+  c.conv_per_image = false;
+  CHECK(efficiency_terms(c, 1, 1, f1).weight_bytes == 0);
+  Layer fc;
+  fc.name = "fc";
+  fc.op = OpKind::linear;
+  fc.op_name = "linear";
+  fc.attrs.set("out_features", int64_t{100});
+  CHECK(fwd_features(one_layer_graph(fc, {8, 300})).weight_bytes == 0);
+}
+
+TEST_CASE("a graph whose weights and activations fit in the outermost cache reads no cold "
+          "weights") {
+  // 3x3, 64 -> 128 over 14 x 14: weights 295 KB, input 50 KB, output 100 KB
+  const Graph g = one_layer_graph(conv_layer(128, 3), {1, 64, 14, 14});
+  const double footprint = double(memory_footprint(g, Pass::fwd).total_bytes());
+  CHECK(footprint >= 128.0 * 64 * 9 * 4);
+  CHECK(weights_stay_cached(g, footprint));
+  CHECK_FALSE(weights_stay_cached(g, footprint - 1));
+  CHECK_FALSE(weights_stay_cached(g, 0));
+  const Layer &l = g.layers[0];
+  const LayerCost cost = layer_cost(g, l, Pass::fwd);
+  CHECK(layer_features(g, l, cost, KernelPass::fwd, 0, 0, false).weight_bytes ==
+        128.0 * 64 * 9 * 4);
+  CHECK(layer_features(g, l, cost, KernelPass::fwd, 0, 0, true).weight_bytes == 0);
+  // predict applies it with the calibration's outermost cache: the cold read is charged only
+  // when the cache is smaller than the graph's footprint
+  Calibration c = cpu_calibration_with(OpClass::conv);
+  c.classes.back().params.weight_bytes_per_second = 5e10;
+  const HwSpec hw = tiny_hw();
+  PredictOptions opts;
+  opts.calibration = &c;
+  for (const double cache : {0.5 * footprint, footprint}) {
+    c.memory_levels = {{"l1", cache}, {"dram", 0}};
+    const double cold = calibrated_layer_time(c, hw, g, l, cost, Pass::fwd, 0, 0, false).seconds;
+    const double warm = calibrated_layer_time(c, hw, g, l, cost, Pass::fwd, 0, 0, true).seconds;
+    CHECK(cold - warm == doctest::Approx(128.0 * 64 * 9 * 4 / 5e10));
+    CHECK(predict(g, hw, opts).layers[0].timing.seconds ==
+          doctest::Approx(cache < footprint ? cold : warm));
+  }
+}
