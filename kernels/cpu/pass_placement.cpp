@@ -44,9 +44,8 @@ PassSelection select_faster_placement(const std::vector<double> &round_trips,
   s.long_passes = long_rt.size();
   s.short_median_seconds = median_of(pass_seconds, short_rt);
   s.long_median_seconds = median_of(pass_seconds, long_rt);
-  const size_t enough = std::min(kPlacementMinPasses, passes);
-  const bool short_ok = short_rt.size() >= enough && !short_rt.empty();
-  const bool long_ok = long_rt.size() >= enough && !long_rt.empty();
+  const size_t enough = std::min(kPlacementMinPasses, passes); // >= 1: passes >= 1 here
+  const bool short_ok = short_rt.size() >= enough, long_ok = long_rt.size() >= enough;
   if (short_ok && long_ok)
     s.kept_long_round_trip = s.long_median_seconds < s.short_median_seconds;
   else if (long_ok)

@@ -63,7 +63,8 @@ namespace {
 // are not ordered among themselves, so they overlap. On the Intel Emerald Rapids guest
 // clflush took 0.60 s for 256 MiB (143 ns a line: a third of the full calibration's time went
 // to evicting GEMV and DRAM-sized convolution operands) and clflushopt 0.010 s, the lines
-// as cold afterwards (a 4 MiB read 230-320 us after either, 139 us warm).
+// as cold afterwards (a 4 MiB read 230-320 us after either, 139 us warm; a scratch program timing
+// both loops, 2026-11-26 20:30Z, not kept).
 inline void flush_line(const char *c) {
 #ifdef __CLFLUSHOPT__
   _mm_clflushopt(const_cast<char *>(c));

@@ -8,8 +8,8 @@
 
 #include "calibrate/fingerprint.hpp"
 #include "calibrate/samples_csv.hpp"
-#include "cli/commands.hpp"
 #include "calibrate/fit.hpp"
+#include "cli/commands.hpp"
 #include "cli/measured_samples.hpp"
 #include "io/files.hpp"
 #include "io/calibration_yaml.hpp"

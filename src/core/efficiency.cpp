@@ -6,8 +6,8 @@
 #include <string>
 
 #include "perfmodel/calibration.hpp"
-#include "perfmodel/memory_footprint.hpp"
 #include "perfmodel/epilogue.hpp"
+#include "perfmodel/memory_footprint.hpp"
 #include "perfmodel/pool_window.hpp"
 #include "perfmodel/work_split.hpp"
 
