@@ -2,6 +2,7 @@
 #include "calibrate/microbench_samples.hpp"
 
 #include <algorithm>
+#include <cmath>
 
 #include "calibrate/kernel_graph.hpp"
 #include "kernels/cpu/timing.hpp"
@@ -65,7 +66,18 @@ Sample counted(const kc::BenchResult &r, OpClass c, TimeStatistic stat) {
 
 } // namespace
 
-std::vector<kc::BenchCase> supplementary_cases(bool quick) {
+int64_t dram_conv_side(int64_t c, int64_t oc, int64_t k, int64_t base_side, double cache_bytes) {
+  // A same-size ("same" padding, stride 1) convolution's fp32 bytes per output pixel: the
+  // input's and output's channels and the im2col matrix's column of c*k*k.
+  const double per_pixel = 4.0 * double(c + oc + c * k * k);
+  const double target = kDramCaseCacheMultiple * cache_bytes;
+  if (!(target > 0) || !std::isfinite(target))
+    return base_side;
+  const auto side = int64_t(std::ceil(std::sqrt(target / per_pixel)));
+  return std::max(base_side, (side + 7) / 8 * 8); // a multiple of 8, for a tidy name
+}
+
+std::vector<kc::BenchCase> supplementary_cases(bool quick, double cache_bytes) {
   std::vector<kc::BenchCase> out;
   // 1 x n x k with the matrix (4nk bytes) at ~48 KB, 0.5 MB, 1.5 MB, 8 MB, 24 MB, 64 MB, 256 MB.
   const std::vector<std::pair<int64_t, int64_t>> full = {
@@ -79,8 +91,11 @@ std::vector<kc::BenchCase> supplementary_cases(bool quick) {
     c.gemm = kc::GemmDims{1, n, k, 1};
     out.push_back(c);
   }
-  // Lowered convolutions whose im2col matrix (46, 59, 105 MB) lives in DRAM: the plan's largest
-  // stay in L3, and large-image CNN layers lower through DRAM.
+  // Lowered convolutions whose working set (input, output, im2col matrix) lives in DRAM: the
+  // plan's largest stay in the caches, and large-image CNN layers lower through DRAM. Each
+  // family's image grows from its base size until the working set is kDramCaseCacheMultiple
+  // times the outermost cache, so that the model's level rule puts it in DRAM on this host too
+  // (dram_conv_side).
   struct Big {
     int64_t c, hw, oc, k;
   };
@@ -92,10 +107,11 @@ std::vector<kc::BenchCase> supplementary_cases(bool quick) {
     c.kind = kc::BenchKind::conv;
     c.variant = "im2col";
     kc::ConvDims d;
-    d.c = b.c, d.h = d.w = b.hw, d.out_channels = b.oc, d.kernel_h = d.kernel_w = b.k;
+    d.c = b.c, d.out_channels = b.oc, d.kernel_h = d.kernel_w = b.k;
+    d.h = d.w = dram_conv_side(b.c, b.oc, b.k, b.hw, cache_bytes);
     d.pad_h = d.pad_w = b.k / 2;
     c.conv = d;
-    c.name = "conv/im2col-dram/c" + std::to_string(b.c) + "h" + std::to_string(b.hw) + "o" +
+    c.name = "conv/im2col-dram/c" + std::to_string(b.c) + "h" + std::to_string(d.h) + "o" +
              std::to_string(b.oc) + "k" + std::to_string(b.k);
     out.push_back(c);
   }

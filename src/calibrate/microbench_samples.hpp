@@ -19,9 +19,20 @@
 namespace perfmodel::calibrate {
 
 /// Cases calibration adds to kernels/cpu's plan: matrix-vector products (the linear layers of a
-/// batch-1 network) over working sets from L1 to DRAM, and lowered convolutions whose im2col
-/// matrix exceeds the L3; sizes on a geometric grid, not taken from any model.
-std::vector<kernels::cpu::BenchCase> supplementary_cases(bool quick);
+/// batch-1 network) over working sets from L1 to DRAM, and lowered convolutions whose working
+/// set lies in DRAM beyond `cache_bytes` (the spec's outermost cache, cache_bytes_for); sizes on
+/// a geometric grid, not taken from any model.
+std::vector<kernels::cpu::BenchCase> supplementary_cases(bool quick, double cache_bytes);
+
+/// A DRAM convolution case's working set is at least this many times the outermost cache: the
+/// model's level rule (memory_level_for) then puts it in DRAM with a margin for the neighbours'
+/// share of a cache that the spec's capacity only estimates.
+inline constexpr double kDramCaseCacheMultiple = 1.5;
+
+/// The image side of a DRAM convolution case (c -> oc channels, k x k kernel, stride 1, "same"
+/// padding): `base_side`, or the smallest multiple of 8 above it whose input + output + im2col
+/// matrix (fp32) reach kDramCaseCacheMultiple x `cache_bytes` (base_side for no finite cache).
+int64_t dram_conv_side(int64_t c, int64_t oc, int64_t k, int64_t base_side, double cache_bytes);
 
 /// The sample of one result, or nullopt for the kinds that are not fitted.
 std::optional<Sample> sample_from_bench(const kernels::cpu::BenchResult &r,

@@ -111,7 +111,7 @@ std::vector<calibrate::Sample> microbenchmark_samples(const CalibrateArgs& a, co
   };
   const double t0 = kernels::cpu::now_seconds();
   auto cases = kernels::cpu::microbench_plan(mo);
-  for (const auto& c : calibrate::supplementary_cases(a.quick)) cases.push_back(c);
+  for (const auto& c : calibrate::supplementary_cases(a.quick, mo.cache_bytes)) cases.push_back(c);
   // The host's state around the samples, stored so that `measure` can tell whether it measures
   // in the same state (on a shared host the neighbours move compute and DRAM by up to 2x):
   // probes before the first round and after every round, the median of the steady ones the

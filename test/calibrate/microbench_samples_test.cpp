@@ -1,6 +1,9 @@
 // Tests of the microbenchmark -> sample conversion (on hand-made results: no timing here).
 #include <doctest/doctest.h>
 
+#include <limits>
+#include <string>
+
 #include "calibrate/microbench_samples.hpp"
 
 using namespace perfmodel;
@@ -78,8 +81,9 @@ TEST_CASE("each benchmark kind maps to its class, machine-only kinds give none")
 }
 
 TEST_CASE("supplementary matrix-vector cases span the memory levels") {
-  const auto full = supplementary_cases(false);
-  const auto quick = supplementary_cases(true);
+  const double cache = 32.0 * (1 << 20); // a 32 MiB L3: the DRAM convolutions keep their sizes
+  const auto full = supplementary_cases(false, cache);
+  const auto quick = supplementary_cases(true, cache);
   CHECK(quick.size() < full.size());
   double lo = 1e30, hi = 0;
   int convs = 0;
@@ -102,10 +106,38 @@ TEST_CASE("supplementary matrix-vector cases span the memory levels") {
   CHECK(lo < 96e3);  // inside an L1
   CHECK(hi > 100e6); // beyond any L3
   CHECK(convs == 3);
+  CHECK(full.back().name == "conv/im2col-dram/c16h256o32k5");
   kc::BenchResult r;
   r.bench = full[0];
   r.time.median_seconds = 1e-6;
   CHECK(sample_from_bench(r)->op_class == OpClass::gemv);
+}
+
+TEST_CASE("the DRAM convolution cases grow past a large outermost cache") {
+  // Input + output + im2col matrix of a same-size convolution, fp32.
+  const auto working_set = [](const kc::ConvDims &d) {
+    const double pixels = double(d.out_h()) * double(d.out_w());
+    return 4.0 * pixels * double(d.c + d.out_channels + d.c * d.kernel_h * d.kernel_w);
+  };
+  for (double cache : {32.0 * (1 << 20), 128.0 * (1 << 20), 1024.0 * (1 << 20)}) {
+    CAPTURE(cache);
+    int convs = 0;
+    for (const auto &c : supplementary_cases(false, cache)) {
+      if (c.kind != kc::BenchKind::conv)
+        continue;
+      REQUIRE(c.conv);
+      CHECK(c.conv->out_h() == c.conv->h); // "same" padding, stride 1
+      CHECK(working_set(*c.conv) >= kDramCaseCacheMultiple * cache);
+      CHECK(c.name.find("h" + std::to_string(c.conv->h) + "o") != std::string::npos);
+      ++convs;
+    }
+    CHECK(convs == 3);
+  }
+  // 128 MiB: the c32 -> 64 family's 1,536 B per pixel need a 362-pixel side, rounded to 368.
+  CHECK(dram_conv_side(32, 64, 3, 200, 128.0 * (1 << 20)) == 368);
+  CHECK(dram_conv_side(32, 64, 3, 200, 32.0 * (1 << 20)) == 200); // the base side suffices
+  CHECK(dram_conv_side(32, 64, 3, 200, std::numeric_limits<double>::infinity()) == 200);
+  CHECK(dram_conv_side(32, 64, 3, 200, 0.0) == 200);
 }
 
 TEST_CASE("the min statistic takes the least disturbed run") {
