@@ -160,3 +160,40 @@ TEST_CASE("a graph whose weights and activations fit in the outermost cache read
           doctest::Approx(cache < footprint ? cold : warm));
   }
 }
+
+TEST_CASE("a linear layer's weights stream through the cache: they do not decide whether the "
+          "convolutions' weights stay") {
+  // 3x3, 64 -> 128 over 14 x 14 (weights 295 KB), then flatten and a linear layer of 100
+  // outputs over the 25,088 features (weights 10 MB).
+  Graph g = one_layer_graph(conv_layer(128, 3), {1, 64, 14, 14});
+  Layer flat;
+  flat.name = "flat";
+  flat.op = OpKind::flatten;
+  flat.op_name = "flatten";
+  flat.inputs = {"y"};
+  flat.outputs = {"f"};
+  Layer fc;
+  fc.name = "fc";
+  fc.op = OpKind::linear;
+  fc.op_name = "linear";
+  fc.attrs.set("out_features", int64_t(100));
+  fc.inputs = {"f"};
+  fc.outputs = {"z"};
+  g.layers.push_back(flat);
+  g.layers.push_back(fc);
+  infer_shapes(g);
+  const MemoryFootprint fp = memory_footprint(g, Pass::fwd);
+  int64_t linear_weights = 0;
+  for (const TensorDesc &p : g.layers[2].params)
+    linear_weights += p.bytes();
+  CHECK(linear_weights >= int64_t(100) * 128 * 14 * 14 * 4);
+  const double kept = double(fp.total_bytes() - linear_weights);
+  CHECK(kept < 0.1 * double(fp.total_bytes()));
+  // The cache holds everything but the linear layer's weights: the convolution's stay.
+  CHECK(weights_stay_cached(g, kept));
+  CHECK_FALSE(weights_stay_cached(g, kept - 1));
+  // The same graph without the linear layer needs the same cache.
+  g.layers.pop_back();
+  infer_shapes(g);
+  CHECK(double(memory_footprint(g, Pass::fwd).total_bytes()) <= kept);
+}
