@@ -144,9 +144,9 @@ KernelFeatures layer_features(const Graph &g, const Layer &layer, const LayerCos
 /// reads its weights once per pass in one stream and does not push the others out: with them
 /// counted, VGG-16's 3x3 convolutions and the held-out ones of `calib_plain` (networks whose
 /// linear layers hold most of their weights: VGG-16's 494 of 553 MB) came out 6-17% slow on the
-/// Intel guest (docs/calibration.md, "The weights' first read"). ResNet-50 at batch 1 (112 MB, 8 MB of it
-/// linear) stays in the 128 MiB the Intel guest's spec gives its L3, not in the Zen guests'
-/// 32 MiB; VGG-16 (59 MB of convolution weights) stays in the first, not the second.
+/// Intel guest (docs/calibration.md, "The weights' first read"). ResNet-50 at batch 1 (112 MB,
+/// 8 MB of it linear) stays in the 128 MiB the Intel guest's spec gives its L3, not in the Zen
+/// guests' 32 MiB; VGG-16 (59 MB of convolution weights) stays in the first, not the second.
 bool weights_stay_cached(const Graph &g, double cache_bytes);
 /// Per layer (graph order), the LRU stack distance of its activation inputs in a forward pass:
 /// for each input, the distinct bytes touched since the pass last touched it (by the layer that
