@@ -236,7 +236,7 @@ int run_calibrate(const CalibrateArgs& a) {
   if (a.recount && a.samples.empty())
     throw InputError("--recount-networks applies to --from-samples only");
   const auto cpu_id = io::this_cpu_id();
-  const HwSpec hw = io::load_hw(a.hw.empty() ? io::hw_for_cpu(cpu_id) : a.hw);
+  const HwSpec hw = io::load_hw_or_for_cpu(a.hw, cpu_id);
   if (a.device == "cpu")
     if (const std::string w = io::cpu_mismatch(hw, cpu_id); !w.empty())
       std::fprintf(stderr, "calibrate: warning: %s: the calibration refines that CPU's spec\n",

@@ -7,8 +7,8 @@
 #include <thread>
 
 #include "calibrate/fingerprint.hpp"
-#include "calibrate/samples_csv.hpp"
 #include "calibrate/fit.hpp"
+#include "calibrate/samples_csv.hpp"
 #include "cli/commands.hpp"
 #include "cli/measured_samples.hpp"
 #include "io/files.hpp"
@@ -86,8 +86,8 @@ int run_microbench(const MeasureArgs &a) {
   // The outermost cache decides which convolution workspaces stay cached between calls, as in
   // calibrate: --hw's, else this CPU's shipped spec; with neither every workspace is evicted.
   try {
-    o.cache_bytes = calibrate::cache_bytes_for(
-        io::load_hw(a.hw.empty() ? io::hw_for_cpu(io::this_cpu_id()) : a.hw));
+    o.cache_bytes =
+        calibrate::cache_bytes_for(io::load_hw_or_for_cpu(a.hw, io::this_cpu_id()));
   } catch (const InputError &) {
     if (!a.hw.empty())
       throw;
@@ -139,7 +139,7 @@ int run_measure(const MeasureArgs &a) {
     throw InputError("measure: --model is required (or --microbench)");
   const report::Format fmt = output_format(a.out); // reject a bad --format before running
   const auto cpu_id = io::this_cpu_id();
-  const HwSpec hw = io::load_hw(a.hw.empty() ? io::hw_for_cpu(cpu_id) : a.hw);
+  const HwSpec hw = io::load_hw_or_for_cpu(a.hw, cpu_id);
   if (const std::string w = io::cpu_mismatch(hw, cpu_id); !w.empty())
     std::fprintf(stderr, "measure: warning: %s: its figures describe that CPU\n", w.c_str());
   std::vector<Calibration> cals;

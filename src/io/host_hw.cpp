@@ -65,6 +65,10 @@ std::string hw_for_cpu(const std::optional<CpuId>& id) {
                    "(docs/hardware.md, \"CPU specs\")");
 }
 
+HwSpec load_hw_or_for_cpu(const std::string& hw, const std::optional<CpuId>& id) {
+  return load_hw(hw.empty() ? hw_for_cpu(id) : hw);
+}
+
 std::string cpu_mismatch(const HwSpec& hw, const std::optional<CpuId>& here) {
   if (!hw.cpu_id || !here || *hw.cpu_id == *here) return "";
   return "hardware spec " + hw.name + " was measured on " + describe(*hw.cpu_id) +

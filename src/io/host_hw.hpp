@@ -35,6 +35,10 @@ std::string describe(const CpuId& id);
 /// cpu_id is `id`. Throws InputError naming the id and the way out (--hw) when none is.
 std::string hw_for_cpu(const std::optional<CpuId>& id);
 
+/// The spec `hw` names (io::load_hw), or with `hw` empty the shipped spec of the CPU `id`
+/// (hw_for_cpu): the --hw default of `calibrate --device cpu` and `measure`.
+HwSpec load_hw_or_for_cpu(const std::string& hw, const std::optional<CpuId>& id);
+
 /// "" when `hw` may describe the CPU `here` (no cpu_id, or the same one), else one line saying
 /// which CPU it was measured on and which this is.
 std::string cpu_mismatch(const HwSpec& hw, const std::optional<CpuId>& here);

@@ -44,6 +44,12 @@ TEST_CASE("the shipped CPU specs are found by the id of the CPU they were measur
   CHECK(error_of(std::nullopt).find("cannot read this CPU's vendor_id") != std::string::npos);
 }
 
+TEST_CASE("--hw names the spec; without it, the spec of the CPU given is loaded") {
+  CHECK(load_hw_or_for_cpu("zen5-2c", CpuId{"GenuineIntel", 6, 207}).name == "zen5-2c");
+  CHECK(load_hw_or_for_cpu("", CpuId{"GenuineIntel", 6, 207}).name == "xeon-emr-2c");
+  CHECK_THROWS_AS(load_hw_or_for_cpu("", std::nullopt), InputError);
+}
+
 TEST_CASE("a spec measured on another CPU is named as such; one without an id never is") {
   const HwSpec zen3 = load_hw("zen3-2c");
   CHECK(cpu_mismatch(zen3, CpuId{"AuthenticAMD", 25, 1}).empty());
