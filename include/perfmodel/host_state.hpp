@@ -77,6 +77,24 @@ inline constexpr double kSteadyComputeFraction = 0.85;
 /// when that is unknown, <= 0).
 bool steady_compute(const HostState &probe, double undisturbed_flops);
 
+/// Which of a calibration's probes found the host steady: its FMA rate steady_compute, and its
+/// convolution within kHostConvTolerance of the fastest convolution among the probes (every
+/// convolution counts as steady where none was probed). A round of microbenchmarks beside a
+/// probe that is not steady does not count (`calibrate --device cpu`).
+///
+/// The convolution rule is for the slow spells of the caches and memory bus, which the FMA
+/// probe does not see. On the Emerald Rapids guest (xeon-emr-2c, 2026-11-26, 57 calibrations)
+/// the convolution probe sat at 180-194 GFLOP/s in the quiet state and at 125-160 in a spell,
+/// flipping between the two every few seconds for tens of minutes at a time; the fastest probe
+/// of every calibration read 172-194. Calibrations whose probes' median read under 178 fitted
+/// the conv class's peak at 180-225 GFLOP/s, against 243-277 for the others, and of the judged
+/// networks that `measure` then found in the quiet state (probe >= 180) they predicted 18 end to
+/// end at -6..+32% (median +23%, none within 5%), the others 106 at -20..+19% (median +1.2%, 77
+/// within 5%). The fastest probe is the reference, as the spec's peak is the FMA rule's: about
+/// the same figure in every calibration, where a median moves with the share of the rounds that
+/// fell in a spell.
+std::vector<bool> steady_probes(const std::vector<HostState> &probes, double undisturbed_flops);
+
 /// now / reference - 1 for each probe figure (0 where the reference is missing).
 struct HostDrift {
   double compute = 0;
@@ -123,6 +141,10 @@ bool measurement_changed(const HostState &reference, const std::optional<HostSta
 /// calibrations at 03:56Z, one FMA probe of 11-12 in each at 11-18% under the median, the
 /// others within 5%).
 bool calibration_changed(const HostState &median, const std::vector<HostState> &probes);
+
+/// Whether any probe ran with the threads placed otherwise than `median`'s (HostDrift::placement
+/// beyond its tolerance): the first condition of calibration_changed.
+bool placement_changed(const HostState &median, const std::vector<HostState> &probes);
 
 /// The median of each figure over several probes (a steadier reference than any one of them).
 HostState median_state(const std::vector<HostState> &probes);

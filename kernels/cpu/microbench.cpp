@@ -359,12 +359,21 @@ std::vector<BenchResult> run_cases(const std::vector<BenchCase> &cases,
   const int iters = opts.iters > 0 ? opts.iters : default_iters(opts);
   MicrobenchOptions per_round = opts;
   per_round.iters = std::max(1, (iters + rounds - 1) / rounds);
-  auto steady = [&] { return opts.at_round_boundary ? opts.at_round_boundary() : true; };
-  // Every round's results, and whether it counts (steady before and after it).
+  // Every round's results, and whether it counts (steady boundaries before and after it, by
+  // the latest judgement of every boundary).
   std::vector<std::vector<BenchResult>> runs;
   std::vector<bool> counts;
-  bool before = steady();
   int counted = 0;
+  auto judge = [&] {
+    std::vector<bool> steady = opts.at_round_boundary ? opts.at_round_boundary()
+                                                      : std::vector<bool>(runs.size() + 1, true);
+    steady.resize(runs.size() + 1, true); // a callback that answered short: the rest steady
+    counts.assign(runs.size(), false);
+    for (size_t r = 0; r < runs.size(); ++r)
+      counts[r] = steady[r] && steady[r + 1];
+    counted = int(std::count(counts.begin(), counts.end(), true));
+  };
+  judge();
   for (int round = 0; round < most && counted < rounds; ++round) {
     const int planned = std::max(rounds, round + 1);
     std::vector<BenchResult> results;
@@ -373,11 +382,8 @@ std::vector<BenchResult> run_cases(const std::vector<BenchCase> &cases,
         opts.progress(size_t(round) * cases.size() + i, size_t(planned) * cases.size(), cases[i]);
       results.push_back(run_bench(cases[i], per_round));
     }
-    const bool after = steady();
-    counts.push_back(before && after);
-    counted += counts.back() ? 1 : 0;
     runs.push_back(std::move(results));
-    before = after;
+    judge();
   }
   std::vector<size_t> kept;
   for (size_t r = 0; r < runs.size(); ++r)

@@ -83,10 +83,13 @@ struct MicrobenchOptions {
   /// timed_in_network).
   double cache_bytes = 0;
   /// Called by run_cases before the first round and after every round: calibrate takes its
-  /// host probes there. Returns whether the host is in its steady state (nullptr: always). A
-  /// round counts only when the calls before and after it both said so; run_cases runs up to
-  /// `extra_rounds` more rounds to get `rounds` that count, and if none counts keeps them all.
-  std::function<bool()> at_round_boundary;
+  /// host probes there. Returns, for every boundary so far (this one last), whether the host
+  /// was in its steady state there (nullptr: always); an earlier boundary may be judged again,
+  /// as calibrate's convolution rule compares each probe with the fastest yet. A round counts
+  /// only when the boundaries before and after it are steady by the latest answer; run_cases
+  /// runs up to `extra_rounds` more rounds to get `rounds` that count, and if none counts keeps
+  /// them all.
+  std::function<std::vector<bool>()> at_round_boundary;
   int extra_rounds = 0;
   /// Called before each case with (index, count, case); progress on stderr in the CLI.
   std::function<void(size_t, size_t, const BenchCase &)> progress;

@@ -115,25 +115,27 @@ std::vector<calibrate::Sample> microbenchmark_samples(const CalibrateArgs& a, co
   // The host's state around the samples, stored so that `measure` can tell whether it measures
   // in the same state (on a shared host the neighbours move compute and DRAM by up to 2x):
   // probes before the first round and after every round, the median of the steady ones the
-  // reference. A round next to a probe that finds the compute rate disturbed (below
-  // kSteadyComputeFraction of the spec's) does not count; up to 3 more rounds replace it.
+  // reference. A round next to a probe that finds the host disturbed does not count
+  // (steady_probes: an FMA rate under kSteadyComputeFraction of the spec's, or a convolution
+  // more than kHostConvTolerance under the fastest probe's, the caches' slow spells); up to 9
+  // more rounds (2 with --quick) replace such rounds. Where the spells come and go every few
+  // seconds about half the rounds lie beside one.
   const double steady_flops =
       undisturbed_flops(hw, a.threads > 0 ? a.threads : kernels::cpu::num_threads());
-  std::vector<HostState> probes, steady;
-  mo.extra_rounds = a.quick ? 1 : 3;
+  std::vector<HostState> probes;
+  mo.extra_rounds = a.quick ? 2 : 9;
   mo.at_round_boundary = [&] {
     probes.push_back(kernels::cpu::probe_host());
-    const bool ok = steady_compute(probes.back(), steady_flops);
-    if (ok) steady.push_back(probes.back());
-    else
-      std::fprintf(stderr,
-                   "calibrate: the host is disturbed (FMA probe %.3g FLOP/s, under %.0f%% of the "
-                   "spec's %.3g): the rounds beside this probe do not count\n",
-                   probes.back().fp32_flops_per_second, 100 * kSteadyComputeFraction,
-                   steady_flops);
-    return ok;
+    return steady_probes(probes, steady_flops);
   };
   auto results = kernels::cpu::run_cases(cases, mo);
+  const std::vector<bool> judged = steady_probes(probes, steady_flops);
+  std::vector<HostState> steady;
+  size_t slow_compute = 0;
+  for (size_t i = 0; i < probes.size(); ++i) {
+    if (judged[i]) steady.push_back(probes[i]);
+    slow_compute += steady_compute(probes[i], steady_flops) ? 0 : 1;
+  }
   cal.host_state = median_state(steady.empty() ? probes : steady);
   if (steady.empty())
     std::fprintf(stderr,
@@ -142,28 +144,36 @@ std::vector<calibrate::Sample> microbenchmark_samples(const CalibrateArgs& a, co
                  "hardware spec, --hw %s, does not describe this CPU)\n",
                  hw.name.c_str());
   else if (steady.size() < probes.size())
-    std::fprintf(stderr, "calibrate: %zu of %zu probes found the host disturbed; the rounds "
-                 "beside them were run again (at most %d more)\n",
-                 probes.size() - steady.size(), probes.size(), mo.extra_rounds);
+    std::fprintf(stderr,
+                 "calibrate: %zu of %zu probes found the host disturbed (%zu an FMA rate under "
+                 "%.0f%% of the spec's %.3g FLOP/s, the others a convolution more than %.0f%% "
+                 "under the fastest probe's); the rounds beside them do not count, and up to %d "
+                 "more rounds replaced them\n",
+                 probes.size() - steady.size(), probes.size(), slow_compute,
+                 100 * kSteadyComputeFraction, steady_flops, 100 * kHostConvTolerance,
+                 mo.extra_rounds);
   std::string listed;
-  for (const HostState& p : probes) {
+  for (size_t i = 0; i < probes.size(); ++i) {
+    const HostState& p = probes[i];
     char buf[128];
-    std::snprintf(buf, sizeof buf, "%s%.3g/%.3g/%.3g/%.3g/%.3g", listed.empty() ? "" : ", ",
+    std::snprintf(buf, sizeof buf, "%s%.3g/%.3g/%.3g/%.3g/%.3g%s", listed.empty() ? "" : ", ",
                   p.fp32_flops_per_second, p.dram_bytes_per_second, p.cross_core_bytes_per_second,
-                  p.conv_flops_per_second, p.core_round_trip_seconds);
+                  p.conv_flops_per_second, p.core_round_trip_seconds, judged[i] ? "" : " (x)");
     listed += buf;
   }
-  const bool moved = calibration_changed(*cal.host_state, probes);
+  // Judged on the probes beside the rounds that count, but for the threads' placement on all.
+  const bool moved = calibration_changed(*cal.host_state, steady.empty() ? probes : steady) ||
+                     placement_changed(*cal.host_state, probes);
   std::fprintf(stderr,
                "calibrate: host probes (fp32 FMA FLOP/s / DRAM read B/s / cross-core read B/s / "
-               "conv FLOP/s / core round trip s): %s\n",
+               "conv FLOP/s / core round trip s; (x): disturbed): %s\n",
                listed.c_str());
   if (moved)
     std::fprintf(stderr,
                  "calibrate: warning: the host's state changed during calibration (a probe's "
                  "core round trip beyond a factor of %g from the probes' median: the threads "
-                 "placed otherwise; or over a third of them compute beyond %.0f%% or conv "
-                 "beyond %.0f%%); a calibration taken in a steady state predicts better\n",
+                 "placed otherwise; or over a third of the steady probes compute beyond %.0f%% "
+                 "or conv beyond %.0f%%); a calibration taken in a steady state predicts better\n",
                  kHostRoundTripFactor, 100 * kHostComputeTolerance, 100 * kHostConvTolerance);
   int noisy = 0;
   for (const auto& r : results) noisy += r.time.noisy ? 1 : 0;

@@ -23,6 +23,17 @@ bool steady_compute(const HostState &probe, double undisturbed_flops) {
          probe.fp32_flops_per_second >= kSteadyComputeFraction * undisturbed_flops;
 }
 
+std::vector<bool> steady_probes(const std::vector<HostState> &probes, double undisturbed_flops) {
+  double fastest_conv = 0;
+  for (const HostState &p : probes)
+    fastest_conv = std::max(fastest_conv, p.conv_flops_per_second);
+  std::vector<bool> steady;
+  for (const HostState &p : probes)
+    steady.push_back(steady_compute(p, undisturbed_flops) &&
+                     p.conv_flops_per_second >= (1 - kHostConvTolerance) * fastest_conv);
+  return steady;
+}
+
 double HostDrift::placement() const {
   if (!placement_by_round_trip)
     return std::abs(cross_core) / kHostCrossCoreTolerance;
@@ -54,13 +65,18 @@ bool measurement_changed(const HostState &reference, const std::optional<HostSta
          (a && host_drift(reference, *a).beyond_tolerance());
 }
 
+bool placement_changed(const HostState &median, const std::vector<HostState> &probes) {
+  return std::any_of(probes.begin(), probes.end(),
+                     [&](const HostState &p) { return host_drift(median, p).placement() > 1; });
+}
+
 bool calibration_changed(const HostState &median, const std::vector<HostState> &probes) {
+  if (placement_changed(median, probes))
+    return true;
   size_t off = 0;       // probes with their compute or convolution figure beyond its tolerance
   size_t conv_near = 0; // probes with their convolution figure within half its tolerance
   for (const HostState &p : probes) {
     const HostDrift d = host_drift(median, p);
-    if (d.placement() > 1)
-      return true;
     off += std::abs(d.compute) > kHostComputeTolerance || std::abs(d.conv) > kHostConvTolerance;
     conv_near += std::abs(d.conv) <= kHostConvTolerance / 2;
   }

@@ -232,3 +232,34 @@ TEST_CASE("steady_compute: a probe under 85% of the undisturbed FMA rate finds t
   CHECK_FALSE(steady_compute({2.1e11, 3e10, 1.2e11}, 4.4e11)); // both vCPUs on one core
   CHECK(steady_compute({1e9, 5e10}, 0));                  // no reference: nothing to judge
 }
+
+TEST_CASE("steady_probes: the FMA rule, and a convolution within 10% of the fastest probe's") {
+  // m1's first calibration (2026-11-26, xeon-emr-2c): the convolution probe flipping between
+  // the quiet state (182-191 GFLOP/s) and a slow spell (132-172), the FMA rate steady
+  std::vector<HostState> probes;
+  for (double conv : {146, 166, 172, 143, 182, 132, 191, 182, 134, 184})
+    probes.push_back(HostState{3.4e11, 3e10, 4.3e10, conv * 1e9});
+  const std::vector<bool> quiet{false, false, true, false, true, false, true, true, false, true};
+  CHECK(steady_probes(probes, 3.5e11) == quiet); // 171.9 GFLOP/s the bar: 172 is in
+  // the FMA rule as steady_compute: one probe's FMA rate at half
+  probes[4].fp32_flops_per_second = 1.7e11;
+  std::vector<bool> expected = quiet;
+  expected[4] = false;
+  CHECK(steady_probes(probes, 3.5e11) == expected);
+  CHECK(steady_probes(probes, 0) == quiet); // no FMA reference: the convolutions only
+  // no convolution probed (calibrations before it): the FMA rule alone
+  const std::vector<HostState> no_conv(3, HostState{4e11, 5e10, 6e10});
+  CHECK(steady_probes(no_conv, 4.4e11) == std::vector<bool>(3, true));
+  CHECK(steady_probes({}, 4.4e11).empty());
+}
+
+TEST_CASE("placement_changed: any probe's threads placed otherwise than the median's") {
+  const HostState median{4e11, 5e10, 6e10, 2e11, 6e-7};
+  std::vector<HostState> probes(5, median);
+  CHECK_FALSE(placement_changed(median, probes));
+  probes[2].conv_flops_per_second = 1.4e11; // a slow spell is not a placement
+  CHECK_FALSE(placement_changed(median, probes));
+  probes[3].core_round_trip_seconds = 1.5e-6; // 2.5x the median's round trip
+  CHECK(placement_changed(median, probes));
+  CHECK(calibration_changed(median, probes));
+}

@@ -141,7 +141,7 @@ TEST_CASE("run_cases spreads each case over the rounds and merges its samples") 
   };
   o.at_round_boundary = [&] {
     order.push_back("|");
-    return true;
+    return std::vector<bool>{}; // no answer for a boundary: steady
   };
   const BenchCase g = small_gemm("gemm/a");
   BenchCase h = g;
@@ -182,7 +182,10 @@ TEST_CASE("run_cases replaces the rounds next to a disturbed host, up to extra_r
   // disturbed one) do not count, rounds 3 and 4 (the two extra ones) do.
   std::vector<bool> script{true, false, true, true, true};
   size_t calls = 0, cases_run = 0;
-  o.at_round_boundary = [&] { return script.at(calls++); };
+  o.at_round_boundary = [&] {
+    ++calls;
+    return std::vector<bool>(script.begin(), script.begin() + calls);
+  };
   o.progress = [&](size_t, size_t, const BenchCase &) { ++cases_run; };
   auto r = run_cases({g}, o);
   CHECK(calls == 5);
@@ -203,6 +206,27 @@ TEST_CASE("run_cases replaces the rounds next to a disturbed host, up to extra_r
   r = run_cases({g}, o);
   CHECK(cases_run == 2);
   CHECK(r[0].rounds.size() == 2);
+}
+
+TEST_CASE("run_cases counts rounds by the latest judgement of every boundary") {
+  MicrobenchOptions o;
+  o.warmup = 0;
+  o.iters = 4;
+  o.rounds = 2;
+  o.extra_rounds = 2;
+  // After the second round the first boundary is judged again and found disturbed (calibrate:
+  // a faster convolution probe came), so round 1 no longer counts and a third round runs.
+  const std::vector<std::vector<bool>> answers{
+      {true}, {true, true}, {false, true, true}, {false, true, true, true}};
+  size_t calls = 0, cases_run = 0;
+  o.at_round_boundary = [&] { return answers.at(calls++); };
+  o.progress = [&](size_t, size_t, const BenchCase &) { ++cases_run; };
+  const auto r = run_cases({small_gemm("gemm/a")}, o);
+  CHECK(calls == 4);
+  CHECK(cases_run == 3);
+  REQUIRE(r.size() == 1);
+  CHECK(r[0].rounds.size() == 2); // rounds 2 and 3
+  CHECK(r[0].time.iters == 4);
 }
 
 TEST_CASE("probe_host measures the FMA rate, a DRAM read, a cross-core read and a convolution") {
@@ -244,7 +268,7 @@ TEST_CASE("run_cases defaults to nine rounds for the full plan and one for the q
     int boundaries = 0;
     o.at_round_boundary = [&] {
       ++boundaries;
-      return true;
+      return std::vector<bool>(size_t(boundaries), true);
     };
     const auto results = run_cases({small_gemm("gemm/a")}, o);
     REQUIRE(results.size() == 1);
