@@ -24,6 +24,17 @@ BenchCase small_gemm(const std::string &name, int64_t batch = 1) {
   return g;
 }
 
+// Two rounds of 2 timed runs per case, no warm-up, up to 2 extra rounds: the disturbed-round
+// tests' plan.
+MicrobenchOptions two_rounds_two_extra() {
+  MicrobenchOptions o;
+  o.warmup = 0;
+  o.iters = 4;
+  o.rounds = 2;
+  o.extra_rounds = 2;
+  return o;
+}
+
 } // namespace
 
 TEST_CASE("plans cover every kind, names are unique, quick is a smaller plan") {
@@ -172,11 +183,7 @@ TEST_CASE("run_cases spreads each case over the rounds and merges its samples") 
 }
 
 TEST_CASE("run_cases replaces the rounds next to a disturbed host, up to extra_rounds") {
-  MicrobenchOptions o;
-  o.warmup = 0;
-  o.iters = 4;
-  o.rounds = 2;
-  o.extra_rounds = 2;
+  MicrobenchOptions o = two_rounds_two_extra();
   const BenchCase g = small_gemm("gemm/a");
   // Boundaries: steady, disturbed, steady, steady, steady: rounds 1 and 2 (each beside the
   // disturbed one) do not count, rounds 3 and 4 (the two extra ones) do.
@@ -209,11 +216,7 @@ TEST_CASE("run_cases replaces the rounds next to a disturbed host, up to extra_r
 }
 
 TEST_CASE("run_cases counts rounds by the latest judgement of every boundary") {
-  MicrobenchOptions o;
-  o.warmup = 0;
-  o.iters = 4;
-  o.rounds = 2;
-  o.extra_rounds = 2;
+  MicrobenchOptions o = two_rounds_two_extra();
   // After the second round the first boundary is judged again and found disturbed (calibrate:
   // a faster convolution probe came), so round 1 no longer counts and a third round runs.
   const std::vector<std::vector<bool>> answers{
