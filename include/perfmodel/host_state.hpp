@@ -123,8 +123,14 @@ HostDrift host_drift(const HostState &reference, const HostState &now);
 std::pair<std::optional<HostState>, std::optional<HostState>>
 with_faster_conv(std::optional<HostState> before, std::optional<HostState> after);
 
+/// How far a measurement probed before and after its timed runs drifted from the calibration's
+/// state, in tolerances: the larger HostDrift::severity of the two probes (with_faster_conv); 0
+/// without probes.
+double measurement_severity(const HostState &reference, const std::optional<HostState> &before,
+                            const std::optional<HostState> &after);
+
 /// Whether a measurement probed before and after its timed runs ran in another state than the
-/// calibration's: either probe (with_faster_conv) beyond tolerance.
+/// calibration's: either probe (with_faster_conv) beyond tolerance (measurement_severity > 1).
 bool measurement_changed(const HostState &reference, const std::optional<HostState> &before,
                          const std::optional<HostState> &after);
 

@@ -58,11 +58,16 @@ with_faster_conv(std::optional<HostState> before, std::optional<HostState> after
   return {before, after};
 }
 
+double measurement_severity(const HostState &reference, const std::optional<HostState> &before,
+                            const std::optional<HostState> &after) {
+  const auto [b, a] = with_faster_conv(before, after);
+  return std::max(b ? host_drift(reference, *b).severity() : 0.0,
+                  a ? host_drift(reference, *a).severity() : 0.0);
+}
+
 bool measurement_changed(const HostState &reference, const std::optional<HostState> &before,
                          const std::optional<HostState> &after) {
-  const auto [b, a] = with_faster_conv(before, after);
-  return (b && host_drift(reference, *b).beyond_tolerance()) ||
-         (a && host_drift(reference, *a).beyond_tolerance());
+  return measurement_severity(reference, before, after) > 1;
 }
 
 bool placement_changed(const HostState &median, const std::vector<HostState> &probes) {

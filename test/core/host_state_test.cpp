@@ -123,6 +123,17 @@ TEST_CASE("measurement_changed: either probe's placement or compute, the faster 
   CHECK_FALSE(measurement_changed(ref, std::nullopt, std::nullopt));
 }
 
+TEST_CASE("measurement_severity: the larger drift of the two probes, in tolerances") {
+  const HostState ref{4e11, 5e10, 6e10, 2e11};
+  // conv 15% under (the faster of the two probes stands for both): 1.5 tolerances
+  CHECK(measurement_severity(ref, HostState{4e11, 5e10, 6e10, 1.7e11},
+                             HostState{4e11, 5e10, 6e10, 1.2e11}) == doctest::Approx(1.5));
+  // compute 5% under in the probe after: half a tolerance
+  CHECK(measurement_severity(ref, HostState{4e11, 5e10, 6e10, 2e11},
+                             HostState{3.8e11, 5e10, 6e10, 2e11}) == doctest::Approx(0.5));
+  CHECK(measurement_severity(ref, std::nullopt, std::nullopt) == 0);
+}
+
 TEST_CASE("nearest_state tells a calibration of a slow spell from one of the quiet host") {
   const HostState quiet{4.1e11, 5e10, 6e10, 2.1e11}, spell{4.05e11, 5e10, 6e10, 1.75e11};
   CHECK(nearest_state({quiet, spell}, HostState{4.1e11, 5e10, 6e10, 1.72e11}) == size_t(1));

@@ -1,0 +1,55 @@
+// measure_graph_in_state: measured again while the host's probes are far from the reference.
+#include <doctest/doctest.h>
+
+#include "kernels/cpu/measure_in_state.hpp"
+#include "test/kernels/test_layer.hpp"
+
+using namespace perfmodel;
+using namespace perfmodel::kernels::cpu;
+
+namespace {
+
+Graph one_relu() {
+  Graph g;
+  g.name = "t";
+  g.inputs.push_back(TensorDesc{"x", {1, 4, 8, 8}, DType::fp32});
+  g.layers = {perfmodel::test::layer("r", OpKind::activation, "relu", {"x"},
+                                     {{"function", std::string("relu")}})};
+  infer_shapes(g);
+  return g;
+}
+
+MeasureOptions one_pass() {
+  MeasureOptions o;
+  o.warmup = 0;
+  o.iters = 1;
+  return o;
+}
+
+} // namespace
+
+TEST_CASE("measure_graph_in_state: no reference, one measurement, probed") {
+  const StateMeasurement s = measure_graph_in_state(one_relu(), one_pass(), std::nullopt, 3);
+  CHECK(s.attempts == 1);
+  CHECK(s.severity == 0);
+  CHECK(s.measurement.host_before);
+  CHECK(s.measurement.host_after);
+  CHECK(s.measurement.layers.size() == 1);
+}
+
+TEST_CASE("measure_graph_in_state: a state no host reaches takes every attempt") {
+  // a reference a thousand times faster than any CPU: every attempt 1000x off in compute
+  const HostState unreachable{1e17, 1e14, 1e14, 1e17, 0};
+  std::vector<int> retries;
+  const StateMeasurement s =
+      measure_graph_in_state(one_relu(), one_pass(), unreachable, 3,
+                             [&](int attempt, double severity) {
+                               retries.push_back(attempt);
+                               CHECK(severity > 1);
+                             });
+  CHECK(s.attempts == 3);
+  CHECK(retries == std::vector<int>{2, 3});
+  CHECK(s.severity > 1);
+  // a reference without figures judges nothing: one attempt
+  CHECK(measure_graph_in_state(one_relu(), one_pass(), HostState{}, 3).attempts == 1);
+}
