@@ -1,5 +1,7 @@
 #include "kernels/cpu/measure_in_state.hpp"
 
+#include <algorithm>
+
 namespace perfmodel::kernels::cpu {
 
 StateMeasurement measure_graph_in_state(const Graph &g, MeasureOptions opts,

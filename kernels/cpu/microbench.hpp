@@ -84,7 +84,8 @@ struct MicrobenchOptions {
   double cache_bytes = 0;
   /// Called by run_cases before the first round and after every round: calibrate takes its
   /// host probes there. Returns, for every boundary so far (this one last), whether the host
-  /// was in its steady state there (nullptr: always); an earlier boundary may be judged again,
+  /// was in its steady state there (nullptr, or an answer short of the boundaries: the rest
+  /// steady); an earlier boundary may be judged again,
   /// as calibrate's convolution rule compares each probe with the fastest yet. A round counts
   /// only when the boundaries before and after it are steady by the latest answer; run_cases
   /// runs up to `extra_rounds` more rounds to get `rounds` that count, and if none counts keeps
