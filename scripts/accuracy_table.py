@@ -7,7 +7,9 @@ and vgg16 at batch 1 and nin at batch 5 (issue 4's models). Prints the Markdown 
 and docs/calibration.md show: per run and model the median per-layer |error| / end-to-end error
 (`*`: the measurement still flagged as taken in another host state than its calibration's) and
 the targets met (median <= 10%, end to end within 5%); a row with the uncalibrated roofline's
-ranges; then the totals, the targets met by model and the measured pass times' ranges.
+ranges; then the totals, the targets met by model, the measured pass times' ranges and the
+predicted ones' (whole passes, and the layers' sums without the pass excess): how far the runs'
+calibrations agree.
 """
 import json, os, sys
 
@@ -25,6 +27,7 @@ def main(runs):
     by_model = {m: 0 for m in MODELS}
     roof = {m: ([], []) for m in MODELS}
     passes = {m: [] for m in MODELS}
+    predicted = {m: ([], []) for m in MODELS}  # whole passes, layers' sums
     for run in runs:
         cells, met = [], 0
         for m in MODELS:
@@ -44,6 +47,8 @@ def main(runs):
             roof[m][0].append(100 * r["median_abs_error"])
             roof[m][1].append(100 * r["end_to_end_error"])
             passes[m].append(1e3 * s["measured_total_seconds"])
+            predicted[m][0].append(1e3 * s["predicted_total_seconds"])
+            predicted[m][1].append(1e3 * s["predicted_layer_sum_seconds"])
         print(f"| {os.path.basename(os.path.normpath(run))} | " + " | ".join(cells) +
               f" | {met}/8 |")
     print("| uncalibrated roofline | " + " | ".join(
@@ -55,6 +60,9 @@ def main(runs):
     print("by model: " + ", ".join(f"{m} {by_model[m]} of {2 * n}" for m in MODELS))
     print("measured passes: " + ", ".join(
         f"{m} {min(passes[m]):.1f}-{max(passes[m]):.1f} ms" for m in MODELS))
+    for i, what in enumerate(("predicted passes", "predicted layer sums")):
+        print(f"{what}: " + ", ".join(
+            f"{m} {min(predicted[m][i]):.1f}-{max(predicted[m][i]):.1f} ms" for m in MODELS))
 
 
 if __name__ == "__main__":

@@ -83,8 +83,9 @@ bool steady_compute(const HostState &probe, double undisturbed_flops);
 /// probe that is not steady does not count (`calibrate --device cpu`).
 ///
 /// The convolution rule is for the slow spells of the caches and memory bus, which the FMA
-/// probe does not see. On the Emerald Rapids guest (xeon-emr-2c, 2026-11-26, 57 calibrations)
-/// the convolution probe sat at 180-194 GFLOP/s in the quiet state and at 125-160 in a spell,
+/// probe does not see. On the Emerald Rapids guest (xeon-emr-2c, 2026-11-26, 56 calibration
+/// logs; scripts/spell_calibrations.py out/i1 … out/u6 prints these figures) the convolution
+/// probe sat mostly at 180-194 GFLOP/s in the quiet state and at 125-160 in a spell,
 /// flipping between the two every few seconds for tens of minutes at a time; the fastest probe
 /// of every calibration read 172-194. Calibrations whose probes' median read under 178 fitted
 /// the conv class's peak at 180-225 GFLOP/s, against 243-277 for the others, and of the judged
