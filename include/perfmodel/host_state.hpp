@@ -74,13 +74,15 @@ inline constexpr double kHostConvTolerance = 0.10;
 inline constexpr double kSteadyComputeFraction = 0.85;
 
 /// Whether a probe's FMA rate is at least kSteadyComputeFraction of `undisturbed_flops` (true
-/// when that is unknown, <= 0).
+/// when that is unknown, <= 0, and for a probe without an FMA figure: calibrate's convolution
+/// probes inside its rounds).
 bool steady_compute(const HostState &probe, double undisturbed_flops);
 
 /// Which of a calibration's probes found the host steady: its FMA rate steady_compute, and its
 /// convolution within kHostConvTolerance of the fastest convolution among the probes (every
-/// convolution counts as steady where none was probed). A round of microbenchmarks beside a
-/// probe that is not steady does not count (`calibrate --device cpu`).
+/// convolution counts as steady where none was probed). A microbenchmark's runs beside a probe
+/// that is not steady do not count (`calibrate --device cpu`, which also probes the convolution
+/// alone inside its rounds: those probes have no FMA figure and are judged on it only).
 ///
 /// The convolution rule is for the slow spells of the caches and memory bus, which the FMA
 /// probe does not see. On the Emerald Rapids guest (xeon-emr-2c, 2026-11-26, 56 calibration

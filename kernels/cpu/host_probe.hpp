@@ -50,4 +50,10 @@ BenchCase conv_probe_case();
 /// most of it the DRAM sweeps.
 HostState probe_host(int runs = 7);
 
+/// The convolution of probe_host alone, the faster of two back-to-back medians of `runs` runs
+/// (other figures 0): what `calibrate` takes inside its rounds, every
+/// MicrobenchOptions::probe_interval_seconds, to tell which of a round's runs fell in a slow
+/// spell of the caches. About 15 ms on the 2-core VM.
+HostState probe_conv(int runs = 7);
+
 } // namespace perfmodel::kernels::cpu

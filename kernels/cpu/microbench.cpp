@@ -4,6 +4,7 @@
 #include <algorithm>
 #include <atomic>
 #include <cmath>
+#include <limits>
 #include <thread>
 #include <tuple>
 
@@ -359,42 +360,65 @@ std::vector<BenchResult> run_cases(const std::vector<BenchCase> &cases,
   const int iters = opts.iters > 0 ? opts.iters : default_iters(opts);
   MicrobenchOptions per_round = opts;
   per_round.iters = std::max(1, (iters + rounds - 1) / rounds);
-  // Every round's results, and whether it counts (steady boundaries before and after it, by
-  // the latest judgement of every boundary).
+  // Every round's results and, for each, the index of the probe just before it (the next
+  // probe is the one just after it).
   std::vector<std::vector<BenchResult>> runs;
-  std::vector<bool> counts;
-  int counted = 0;
-  auto judge = [&] {
-    std::vector<bool> steady = opts.at_round_boundary ? opts.at_round_boundary()
-                                                      : std::vector<bool>(runs.size() + 1, true);
-    steady.resize(runs.size() + 1, true); // a callback that answered short: the rest steady
-    counts.assign(runs.size(), false);
-    for (size_t r = 0; r < runs.size(); ++r)
-      counts[r] = steady[r] && steady[r + 1];
-    counted = int(std::count(counts.begin(), counts.end(), true));
+  std::vector<std::vector<size_t>> probe_before;
+  std::vector<bool> steady; // every probe, by the latest judgement
+  double last_probe = 0;
+  auto probe = [&](bool boundary) {
+    const size_t taken = steady.size() + 1;
+    steady = opts.at_probe ? opts.at_probe(boundary) : std::vector<bool>{};
+    steady.resize(taken, true); // an answer short of the probes: the rest steady
+    last_probe = now_seconds();
   };
-  judge();
-  for (int round = 0; round < most && counted < rounds; ++round) {
+  auto counts = [&](size_t r, size_t i) {
+    const size_t p = probe_before[r][i];
+    return steady[p] && steady[p + 1];
+  };
+  auto fewest_counted = [&] {
+    int fewest = std::numeric_limits<int>::max();
+    for (size_t i = 0; i < cases.size(); ++i) {
+      int n = 0;
+      for (size_t r = 0; r < runs.size(); ++r)
+        n += counts(r, i) ? 1 : 0;
+      fewest = std::min(fewest, n);
+    }
+    return fewest;
+  };
+  probe(true);
+  for (int round = 0; round < most && fewest_counted() < rounds; ++round) {
     const int planned = std::max(rounds, round + 1);
     std::vector<BenchResult> results;
+    std::vector<size_t> before;
     for (size_t i = 0; i < cases.size(); ++i) {
+      if (opts.probe_interval_seconds > 0 && i > 0 &&
+          now_seconds() - last_probe >= opts.probe_interval_seconds)
+        probe(false);
+      before.push_back(steady.size() - 1);
       if (opts.progress)
         opts.progress(size_t(round) * cases.size() + i, size_t(planned) * cases.size(), cases[i]);
       results.push_back(run_bench(cases[i], per_round));
     }
     runs.push_back(std::move(results));
-    judge();
+    probe_before.push_back(std::move(before));
+    probe(true);
   }
-  std::vector<size_t> kept;
-  for (size_t r = 0; r < runs.size(); ++r)
-    if (counts[r] || counted == 0)
-      kept.push_back(r);
-  std::vector<BenchResult> out = runs[kept.front()];
-  if (kept.size() == 1 && rounds == 1)
-    return out; // one round: its statistics are `time`'s
+  std::vector<BenchResult> out = runs.front();
   for (size_t i = 0; i < cases.size(); ++i) {
+    std::vector<size_t> kept;
+    for (size_t r = 0; r < runs.size(); ++r)
+      if (counts(r, i))
+        kept.push_back(r);
+    if (kept.empty()) // never in a steady state: every round rather than none
+      for (size_t r = 0; r < runs.size(); ++r)
+        kept.push_back(r);
+    out[i] = runs[kept.front()][i];
+    for (size_t r = 0; r < runs.size(); ++r)
+      out[i].runs.push_back({runs[r][i].time, probe_before[r][i], counts(r, i)});
+    if (kept.size() == 1 && rounds == 1)
+      continue; // one round: its statistics are `time`'s
     std::vector<double> samples;
-    out[i].rounds.clear();
     for (size_t r : kept) {
       const TimingStats &t = runs[r][i].time;
       samples.insert(samples.end(), t.samples_seconds.begin(), t.samples_seconds.end());

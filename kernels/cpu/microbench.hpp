@@ -61,6 +61,15 @@ struct BenchResult {
   /// microbench_samples.hpp): a round's runs share one state of a shared host, so a statistic
   /// of the pooled runs takes the fastest round's state, not the typical one.
   std::vector<TimingStats> rounds;
+  /// Every round's run of the case in run_cases, counted or not, in order: its statistics,
+  /// the index of the host probe taken just before it (MicrobenchOptions::at_probe; the next
+  /// probe is the one just after it) and whether it counted. `calibrate --save-runs` writes them.
+  struct Run {
+    TimingStats time;
+    size_t probe_before = 0;
+    bool counted = false;
+  };
+  std::vector<Run> runs;
   double flops_per_second() const;
   double bytes_per_second() const;
 };
@@ -82,22 +91,26 @@ struct MicrobenchOptions {
   /// workspace as the previous call left it, larger ones with it evicted (microbench.cpp,
   /// timed_in_network).
   double cache_bytes = 0;
-  /// Called by run_cases before the first round and after every round: calibrate takes its
-  /// host probes there. Returns, for every boundary so far (this one last), whether the host
-  /// was in its steady state there (nullptr, or an answer short of the boundaries: the rest
-  /// steady); an earlier boundary may be judged again,
-  /// as calibrate's convolution rule compares each probe with the fastest yet. A round counts
-  /// only when the boundaries before and after it are steady by the latest answer; run_cases
-  /// runs up to `extra_rounds` more rounds to get `rounds` that count, and if none counts keeps
+  /// Host probes, judged by the caller. Called by run_cases before the first round and after
+  /// every round (`boundary` true: calibrate takes its full host probe there) and, where
+  /// `probe_interval_seconds` > 0, inside a round before a case once that long has passed since
+  /// the previous call (`boundary` false: calibrate takes a convolution probe). Returns, for
+  /// every probe so far in order (this one last), whether the host was in its steady state
+  /// there (nullptr, or an answer short of the probes: the rest steady); an earlier probe may be
+  /// judged again, as calibrate's convolution rule compares each probe with the fastest yet.
+  /// A case's runs in a round count only when the probes just before and just after them are
+  /// steady by the latest answer. run_cases runs up to `extra_rounds` more rounds while some
+  /// case has fewer than `rounds` rounds that count, and a case none of whose rounds counts keeps
   /// them all.
-  std::function<std::vector<bool>()> at_round_boundary;
+  std::function<std::vector<bool>(bool boundary)> at_probe;
+  double probe_interval_seconds = 0;
   int extra_rounds = 0;
   /// Called before each case with (index, count, case); progress on stderr in the CLI.
   std::function<void(size_t, size_t, const BenchCase &)> progress;
 };
 
 /// Runs `cases` in opts.rounds rounds (see MicrobenchOptions) and merges each case's samples
-/// over the rounds that count.
+/// over its rounds that count.
 std::vector<BenchResult> run_cases(const std::vector<BenchCase> &cases,
                                    const MicrobenchOptions &opts);
 

@@ -3,9 +3,12 @@
 
 #include <algorithm>
 #include <cmath>
+#include <cstdio>
+#include <string>
 
 #include "calibrate/kernel_graph.hpp"
 #include "kernels/cpu/timing.hpp"
+#include "perfmodel/error.hpp"
 
 namespace perfmodel::calibrate {
 
@@ -176,6 +179,29 @@ MicrobenchReference microbench_reference(const std::vector<kc::BenchResult> &res
       ref.launch_seconds = t;
   }
   return ref;
+}
+
+std::string runs_csv(const std::vector<kc::BenchResult> &results,
+                     const std::vector<HostState> &probes, const std::vector<bool> &full,
+                     const std::vector<bool> &judged, TimeStatistic stat) {
+  std::string s = "case,round,counted,probe_before,probe_before_conv (FLOP/s),"
+                  "probe_before_steady,probe_after,probe_after_conv (FLOP/s),probe_after_steady," +
+                  std::string(to_string(stat)) + " (s)\n";
+  for (const kc::BenchResult &r : results)
+    for (size_t k = 0; k < r.runs.size(); ++k) {
+      const kc::BenchResult::Run &x = r.runs[k];
+      const size_t b = x.probe_before, e = b + 1;
+      if (e >= probes.size() || e >= full.size() || e >= judged.size())
+        throw InputError("runs_csv: " + r.bench.name + " round " + std::to_string(k + 1) +
+                         ": no probe after it");
+      char buf[256];
+      std::snprintf(buf, sizeof buf, ",%zu,%d,%s,%.6g,%d,%s,%.6g,%d,%.9g\n", k + 1,
+                    x.counted ? 1 : 0, full[b] ? "host" : "conv", probes[b].conv_flops_per_second,
+                    judged[b] ? 1 : 0, full[e] ? "host" : "conv", probes[e].conv_flops_per_second,
+                    judged[e] ? 1 : 0, kc::pick(stat, x.time));
+      s += r.bench.name + buf;
+    }
+  return s;
 }
 
 } // namespace perfmodel::calibrate

@@ -14,6 +14,7 @@
 
 #include "calibrate/sample.hpp"
 #include "kernels/cpu/microbench.hpp"
+#include "perfmodel/host_state.hpp"
 #include "perfmodel/time_statistic.hpp"
 
 namespace perfmodel::calibrate {
@@ -41,6 +42,19 @@ std::optional<Sample> sample_from_bench(const kernels::cpu::BenchResult &r,
 /// Samples of every result that gives one, in order.
 std::vector<Sample> samples_from_benches(const std::vector<kernels::cpu::BenchResult> &results,
                                          TimeStatistic stat = TimeStatistic::median);
+
+/// `calibrate --save-runs`: every run of every case (BenchResult::runs; one per round), with
+/// the host probes on either side of it, as CSV:
+///   case,round,counted,probe_before,probe_before_conv (FLOP/s),probe_before_steady,
+///   probe_after,probe_after_conv (FLOP/s),probe_after_steady,STAT (s)
+/// `probes` are the probes in the order run_cases took them (BenchResult::Run::probe_before
+/// indexes them), `full` says which were full host probes ("host": between rounds) and which
+/// convolution probes ("conv": inside a round), `judged` which were steady (steady_probes); the
+/// last column is the run's `stat` (its round's statistic, as the fit takes). Throws InputError
+/// for a run whose probes are not in `probes`.
+std::string runs_csv(const std::vector<kernels::cpu::BenchResult> &results,
+                     const std::vector<HostState> &probes, const std::vector<bool> &full,
+                     const std::vector<bool> &judged, TimeStatistic stat);
 
 /// Machine figures measured by the plan (for the calibration summary): best FLOP/s of the FMA
 /// cases, best bandwidth of the read/copy/triad cases, pool wake-up time.

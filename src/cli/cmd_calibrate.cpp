@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <cstdio>
 #include <memory>
+#include <string>
 
 #include "calibrate/calibration_networks.hpp"
 #include "calibrate/fingerprint.hpp"
@@ -33,6 +34,13 @@ namespace perfmodel::cli {
 
 namespace {
 
+// How often calibrate probes the convolution inside a round (about 15 ms each, 6% of the
+// microbenchmarks' time). On the Emerald Rapids guest the caches' slow spells came and went
+// every 0.5-5 s, against 5 s per round; of calibrations taken in an hour of heavy spells, 5 of
+// 6 probing every 0.25 s predicted as well as quiet-state ones, 3 of 5 probing every 0.5 s
+// and 2 of 4 probing between rounds only (docs/calibration.md, "Spells shorter than a round").
+constexpr double kInRoundProbeSeconds = 0.25;
+
 struct CalibrateArgs {
   std::string device;
   std::string measurements;
@@ -41,6 +49,8 @@ struct CalibrateArgs {
   std::string hw;
   std::string save_samples;
   std::string residuals;  // --residuals: per-sample prediction and error
+  std::string save_runs;  // --save-runs: every run of every case with the probes beside it
+  double probe_interval = kInRoundProbeSeconds; // --probe-interval (0: between rounds only)
   int warmup = 0, iters = 0, rounds = 0;  // 0 = the plan's defaults
   std::string statistic = "p20";  // of each case's timed runs: median, p20 or min
   bool quick = false;
@@ -114,6 +124,20 @@ double undisturbed_flops(const HwSpec& hw, int threads) {
               : 0.0;
 }
 
+// Every probe's convolution rate in GFLOP/s, in order: "|" before a round boundary's full
+// probe, "x" after a disturbed one.
+std::string conv_timeline(const std::vector<HostState>& probes, const std::vector<bool>& full,
+                          const std::vector<bool>& judged) {
+  std::string s = "convolution probes in order (GFLOP/s; |: between rounds; x: disturbed):";
+  for (size_t i = 0; i < probes.size(); ++i) {
+    char buf[32];
+    std::snprintf(buf, sizeof buf, " %s%.0f%s", full[i] ? "|" : "",
+                  probes[i].conv_flops_per_second / 1e9, judged[i] ? "" : "x");
+    s += buf;
+  }
+  return s;
+}
+
 std::vector<calibrate::Sample> microbenchmark_samples(const CalibrateArgs& a, const HwSpec& hw,
                                                       Calibration& cal) {
   kernels::cpu::MicrobenchOptions mo;
@@ -132,59 +156,80 @@ std::vector<calibrate::Sample> microbenchmark_samples(const CalibrateArgs& a, co
   // The host's state around the samples, stored so that `measure` can tell whether it measures
   // in the same state (on a shared host the neighbours move compute and DRAM by up to 2x):
   // probes before the first round and after every round, the median of the steady ones the
-  // reference. A round next to a probe that finds the host disturbed does not count
-  // (steady_probes: an FMA rate under kSteadyComputeFraction of the spec's, or a convolution
-  // more than kHostConvTolerance under the fastest probe's, the caches' slow spells); up to 9
-  // more rounds (2 with --quick) replace such rounds. Where the spells come and go every few
-  // seconds about half the rounds lie beside one.
+  // reference. A microbenchmark's runs next to a probe that finds the host disturbed do not
+  // count (steady_probes: an FMA rate under kSteadyComputeFraction of the spec's, or a
+  // convolution more than kHostConvTolerance under the fastest probe's, the caches' slow
+  // spells). The spells come and go every few seconds, faster than a round, so the convolution
+  // is also probed inside the rounds, every kInRoundProbeSeconds, and each run is judged by the
+  // probes on either side of it. Up to 9 more rounds (2 with --quick) run while some case has
+  // fewer counted rounds than planned.
   const double steady_flops =
       undisturbed_flops(hw, a.threads > 0 ? a.threads : kernels::cpu::num_threads());
-  std::vector<HostState> probes;
+  std::vector<HostState> probes; // in time order; those inside the rounds: the convolution only
+  std::vector<bool> full;        // probe_host (a round's boundary) or probe_conv (inside one)
   mo.extra_rounds = a.quick ? 2 : 9;
-  mo.at_round_boundary = [&] {
-    probes.push_back(kernels::cpu::probe_host());
+  mo.probe_interval_seconds = a.probe_interval;
+  mo.at_probe = [&](bool boundary) {
+    probes.push_back(boundary ? kernels::cpu::probe_host() : kernels::cpu::probe_conv());
+    full.push_back(boundary);
     return steady_probes(probes, steady_flops);
   };
   auto results = kernels::cpu::run_cases(cases, mo);
   const std::vector<bool> judged = steady_probes(probes, steady_flops);
-  std::vector<HostState> steady;
+  std::vector<HostState> boundary, steady;
+  std::vector<bool> boundary_judged;
   size_t slow_compute = 0;
   for (size_t i = 0; i < probes.size(); ++i) {
+    if (!full[i]) continue;
+    boundary.push_back(probes[i]);
+    boundary_judged.push_back(judged[i]);
     if (judged[i]) steady.push_back(probes[i]);
     slow_compute += steady_compute(probes[i], steady_flops) ? 0 : 1;
   }
-  cal.host_state = median_state(steady.empty() ? probes : steady);
+  cal.host_state = median_state(steady.empty() ? boundary : steady);
   if (steady.empty())
     std::fprintf(stderr,
                  "calibrate: warning: every probe found the host disturbed: this calibration "
                  "describes the disturbed machine; run it again when the host is quiet (or the "
                  "hardware spec, --hw %s, does not describe this CPU)\n",
                  hw.name.c_str());
-  else if (steady.size() < probes.size())
+  else if (steady.size() < boundary.size())
     std::fprintf(stderr,
-                 "calibrate: %zu of %zu probes found the host disturbed (%zu an FMA rate under "
-                 "%.0f%% of the spec's %.3g FLOP/s, the others a convolution more than %.0f%% "
-                 "under the fastest probe's); the rounds beside them do not count, and up to %d "
-                 "more rounds replaced them\n",
-                 probes.size() - steady.size(), probes.size(), slow_compute,
-                 100 * kSteadyComputeFraction, steady_flops, 100 * kHostConvTolerance,
-                 mo.extra_rounds);
+                 "calibrate: %zu of %zu probes between the rounds found the host disturbed (%zu "
+                 "an FMA rate under %.0f%% of the spec's %.3g FLOP/s, the others a convolution "
+                 "more than %.0f%% under the fastest probe's)\n",
+                 boundary.size() - steady.size(), boundary.size(), slow_compute,
+                 100 * kSteadyComputeFraction, steady_flops, 100 * kHostConvTolerance);
   std::string listed;
-  for (size_t i = 0; i < probes.size(); ++i) {
-    const HostState& p = probes[i];
+  for (size_t i = 0; i < boundary.size(); ++i) {
+    const HostState& p = boundary[i];
     char buf[128];
     std::snprintf(buf, sizeof buf, "%s%.3g/%.3g/%.3g/%.3g/%.3g%s", listed.empty() ? "" : ", ",
                   p.fp32_flops_per_second, p.dram_bytes_per_second, p.cross_core_bytes_per_second,
-                  p.conv_flops_per_second, p.core_round_trip_seconds, judged[i] ? "" : " (x)");
+                  p.conv_flops_per_second, p.core_round_trip_seconds,
+                  boundary_judged[i] ? "" : " (x)");
     listed += buf;
   }
   // Judged on the probes beside the rounds that count, but for the threads' placement on all.
-  const bool moved = calibration_changed(*cal.host_state, steady.empty() ? probes : steady) ||
-                     placement_changed(*cal.host_state, probes);
+  const bool moved = calibration_changed(*cal.host_state, steady.empty() ? boundary : steady) ||
+                     placement_changed(*cal.host_state, boundary);
   std::fprintf(stderr,
                "calibrate: host probes (fp32 FMA FLOP/s / DRAM read B/s / cross-core read B/s / "
                "conv FLOP/s / core round trip s; (x): disturbed): %s\n",
                listed.c_str());
+  std::fprintf(stderr, "calibrate: %s\n", conv_timeline(probes, full, judged).c_str());
+  size_t counted = 0, run = 0, none = 0;
+  for (const auto& r : results) {
+    size_t n = 0;
+    for (const auto& x : r.runs) n += x.counted ? 1 : 0;
+    counted += n;
+    run += r.runs.size();
+    none += n == 0 ? 1 : 0;
+  }
+  std::fprintf(stderr,
+               "calibrate: %zu of %zu runs (a case in a round) counted, over %zu rounds; %zu "
+               "cases had none counted and keep every run\n",
+               counted, run, boundary.size() - 1, none);
   if (moved)
     std::fprintf(stderr,
                  "calibrate: warning: the host's state changed during calibration (a probe's "
@@ -204,6 +249,9 @@ std::vector<calibrate::Sample> microbenchmark_samples(const CalibrateArgs& a, co
   cal.source = a.quick ? "microbenchmarks (quick)" : "microbenchmarks";
   const auto stat = parse_time_statistic(a.statistic);
   if (!stat) throw InputError("calibrate: unknown --statistic '" + a.statistic + "'");
+  if (!a.save_runs.empty())
+    io::write_file_atomic(a.save_runs,
+                          calibrate::runs_csv(results, probes, full, judged, *stat));
   auto samples = calibrate::samples_from_benches(results, *stat);
   if (!a.no_networks) {
     std::vector<calibrate::PassSample> passes;
@@ -263,6 +311,8 @@ int run_calibrate(const CalibrateArgs& a) {
     throw InputError("--hw is needed with --from-measurements, --from-samples and --from-trace");
   if (a.recount && a.samples.empty())
     throw InputError("--recount-networks applies to --from-samples only");
+  if (a.device != "cpu" && (!a.save_runs.empty() || a.probe_interval != kInRoundProbeSeconds))
+    throw InputError("--save-runs and --probe-interval apply to --device cpu only");
   const auto cpu_id = io::this_cpu_id();
   const HwSpec hw = io::load_hw_or_for_cpu(a.hw, cpu_id);
   if (a.device == "cpu")
@@ -371,6 +421,14 @@ void register_calibrate(CLI::App& app, Runner& run) {
   cmd->add_option("--threads", a->threads, "Threads for the microbenchmarks (0 = all)")
       ->check(CLI::NonNegativeNumber);
   cmd->add_option("--save-samples", a->save_samples, "Also write the fit samples as CSV");
+  cmd->add_option("--save-runs", a->save_runs,
+                  "--device cpu: also write every microbenchmark run (a case in a round) with the "
+                  "host probes on either side of it and whether it counted, as CSV");
+  cmd->add_option("--probe-interval", a->probe_interval,
+                  "--device cpu: probe the convolution inside the rounds this often, in seconds "
+                  "(0 = between rounds only)")
+      ->capture_default_str()
+      ->check(CLI::NonNegativeNumber);
   cmd->add_option("--residuals", a->residuals,
                   "Also write every sample with its fitted prediction and error as CSV");
   cmd->add_option("--warmup", a->warmup, "Microbenchmarks: untimed runs per case (0 = plan's)")

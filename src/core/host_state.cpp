@@ -19,7 +19,7 @@ HostDrift host_drift(const HostState &reference, const HostState &now) {
 }
 
 bool steady_compute(const HostState &probe, double undisturbed_flops) {
-  return !(undisturbed_flops > 0) ||
+  return !(undisturbed_flops > 0) || !(probe.fp32_flops_per_second > 0) ||
          probe.fp32_flops_per_second >= kSteadyComputeFraction * undisturbed_flops;
 }
 

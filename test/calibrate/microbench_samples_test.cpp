@@ -5,6 +5,7 @@
 #include <string>
 
 #include "calibrate/microbench_samples.hpp"
+#include "perfmodel/error.hpp"
 
 using namespace perfmodel;
 using namespace perfmodel::calibrate;
@@ -165,4 +166,29 @@ TEST_CASE("with rounds, the sample is the median across rounds of each round's s
   CHECK(sample_from_bench(r, TimeStatistic::min)->seconds == doctest::Approx(1.9e-5));
   r.rounds.pop_back(); // an even count: the mean of the middle two
   CHECK(sample_from_bench(r, TimeStatistic::p20)->seconds == doctest::Approx(1.8e-5));
+}
+
+TEST_CASE("runs_csv: every run with the probes on either side and its round's statistic") {
+  kc::BenchResult r = result(kc::BenchKind::gemm, "a", 0);
+  kc::TimingStats t1, t2;
+  t1.p20_seconds = 1.5e-3, t1.median_seconds = 2e-3;
+  t2.p20_seconds = 2.5e-3, t2.median_seconds = 3e-3;
+  r.runs = {{t1, 0, true}, {t2, 1, false}};
+  // a host probe, a convolution probe (disturbed) inside the round, a host probe
+  const std::vector<HostState> probes{HostState{3e11, 3e10, 4e10, 1.9e11},
+                                      HostState{0, 0, 0, 1.4e11},
+                                      HostState{3e11, 3e10, 4e10, 1.8e11}};
+  const std::string csv = runs_csv({r}, probes, {true, false, true}, {true, false, true},
+                                   TimeStatistic::p20);
+  CHECK(csv == "case,round,counted,probe_before,probe_before_conv (FLOP/s),probe_before_steady,"
+               "probe_after,probe_after_conv (FLOP/s),probe_after_steady,p20 (s)\n"
+               "case/a,1,1,host,1.9e+11,1,conv,1.4e+11,0,0.0015\n"
+               "case/a,2,0,conv,1.4e+11,0,host,1.8e+11,1,0.0025\n");
+  CHECK(runs_csv({r}, probes, {true, false, true}, {true, false, true}, TimeStatistic::median)
+            .find(",0.003\n") != std::string::npos);
+  // a run whose probe after it was never taken
+  r.runs.push_back({t2, 2, false});
+  CHECK_THROWS_AS(runs_csv({r}, probes, {true, false, true}, {true, false, true},
+                           TimeStatistic::p20),
+                  InputError);
 }

@@ -242,6 +242,7 @@ TEST_CASE("steady_compute: a probe under 85% of the undisturbed FMA rate finds t
   CHECK_FALSE(steady_compute({3.7e11, 5e10}, 4.4e11));
   CHECK_FALSE(steady_compute({2.1e11, 3e10, 1.2e11}, 4.4e11)); // both vCPUs on one core
   CHECK(steady_compute({1e9, 5e10}, 0));                  // no reference: nothing to judge
+  CHECK(steady_compute({0, 0, 0, 1.8e11}, 4.4e11)); // a convolution-only probe: no FMA figure
 }
 
 TEST_CASE("steady_probes: the FMA rule, and a convolution within 10% of the fastest probe's") {
@@ -262,6 +263,11 @@ TEST_CASE("steady_probes: the FMA rule, and a convolution within 10% of the fast
   const std::vector<HostState> no_conv(3, HostState{4e11, 5e10, 6e10});
   CHECK(steady_probes(no_conv, 4.4e11) == std::vector<bool>(3, true));
   CHECK(steady_probes({}, 4.4e11).empty());
+  // calibrate's convolution-only probes inside the rounds (probe_conv): judged on the
+  // convolution alone, and the fastest of them is the reference for every probe
+  std::vector<HostState> mixed{HostState{3.4e11, 3e10, 4.3e10, 1.8e11}, HostState{0, 0, 0, 2.1e11},
+                               HostState{0, 0, 0, 1.85e11}, HostState{3.4e11, 3e10, 4.3e10, 1.95e11}};
+  CHECK(steady_probes(mixed, 3.5e11) == std::vector<bool>{false, true, false, true});
 }
 
 TEST_CASE("placement_changed: any probe's threads placed otherwise than the median's") {

@@ -1,6 +1,7 @@
 // The microbenchmark plans and runners: plan sizes, counts per kind, bad cases rejected.
 #include <doctest/doctest.h>
 
+#include <algorithm>
 #include <set>
 #include <string>
 #include <vector>
@@ -150,9 +151,10 @@ TEST_CASE("run_cases spreads each case over the rounds and merges its samples") 
     CHECK(n == 6);
     order.push_back(c.name);
   };
-  o.at_round_boundary = [&] {
+  o.at_probe = [&](bool boundary) {
+    CHECK(boundary); // no probe_interval_seconds: probes between rounds only
     order.push_back("|");
-    return std::vector<bool>{}; // no answer for a boundary: steady
+    return std::vector<bool>{}; // no answer for a probe: steady
   };
   const BenchCase g = small_gemm("gemm/a");
   BenchCase h = g;
@@ -178,7 +180,7 @@ TEST_CASE("run_cases spreads each case over the rounds and merges its samples") 
   CHECK(results[1].bench.name == "gemm/b");
   o.rounds = 1; // one round: its statistics are `time`'s
   o.progress = nullptr;
-  o.at_round_boundary = nullptr;
+  o.at_probe = nullptr;
   CHECK(run_cases({g}, o)[0].rounds.empty());
 }
 
@@ -189,7 +191,7 @@ TEST_CASE("run_cases replaces the rounds next to a disturbed host, up to extra_r
   // disturbed one) do not count, rounds 3 and 4 (the two extra ones) do.
   std::vector<bool> script{true, false, true, true, true};
   size_t calls = 0, cases_run = 0;
-  o.at_round_boundary = [&] {
+  o.at_probe = [&](bool) {
     ++calls;
     return std::vector<bool>(script.begin(), script.begin() + calls);
   };
@@ -222,7 +224,7 @@ TEST_CASE("run_cases counts rounds by the latest judgement of every boundary") {
   const std::vector<std::vector<bool>> answers{
       {true}, {true, true}, {false, true, true}, {false, true, true, true}};
   size_t calls = 0, cases_run = 0;
-  o.at_round_boundary = [&] { return answers.at(calls++); };
+  o.at_probe = [&](bool) { return answers.at(calls++); };
   o.progress = [&](size_t, size_t, const BenchCase &) { ++cases_run; };
   const auto r = run_cases({small_gemm("gemm/a")}, o);
   CHECK(calls == 4);
@@ -230,6 +232,61 @@ TEST_CASE("run_cases counts rounds by the latest judgement of every boundary") {
   REQUIRE(r.size() == 1);
   CHECK(r[0].rounds.size() == 2); // rounds 2 and 3
   CHECK(r[0].time.iters == 4);
+}
+
+TEST_CASE("run_cases probes inside a round and judges each case's run by its own probes") {
+  MicrobenchOptions o = two_rounds_two_extra();
+  o.probe_interval_seconds = 1e-9; // a probe before every case but a round's first
+  // Two cases a and b: per round the probes are |, a, (inside), b, | -- 3 per round, the
+  // boundary shared. Probe 1 (inside round 1) disturbed: round 1's a (probes 0-1) and b (1-2)
+  // do not count; round 2 (probes 2-4) counts; round 3 (4-6) counts. Each case then has 2.
+  std::vector<bool> script{true, false, true, true, true, true, true, true, true};
+  std::vector<bool> kinds;
+  std::vector<std::string> order;
+  o.at_probe = [&](bool boundary) {
+    kinds.push_back(boundary);
+    order.push_back(boundary ? "|" : ":");
+    return std::vector<bool>(script.begin(), script.begin() + long(kinds.size()));
+  };
+  o.progress = [&](size_t, size_t, const BenchCase &c) { order.push_back(c.name); };
+  const BenchCase g = small_gemm("gemm/a");
+  BenchCase h = g;
+  h.name = "gemm/b";
+  auto r = run_cases({g, h}, o);
+  CHECK(order == std::vector<std::string>{"|", "gemm/a", ":", "gemm/b", "|", "gemm/a", ":",
+                                          "gemm/b", "|", "gemm/a", ":", "gemm/b", "|"});
+  REQUIRE(r.size() == 2);
+  for (const auto &c : r) {
+    REQUIRE(c.runs.size() == 3);
+    CHECK(c.rounds.size() == 2);
+    CHECK(c.time.iters == 4);
+    CHECK(c.runs[1].time.iters == 2);
+  }
+  // every run, with the probe before it: a's after probes 0, 2, 4 (|), b's after 1, 3, 5 (:)
+  for (size_t k = 0; k < 3; ++k) {
+    CHECK(r[0].runs[k].probe_before == 2 * k);
+    CHECK(r[1].runs[k].probe_before == 2 * k + 1);
+    CHECK(r[0].runs[k].counted == (k > 0));
+    CHECK(r[1].runs[k].counted == (k > 0));
+  }
+  // Probe 2 (round 1's boundary, after b) disturbed instead: round 1's a still counts (probes
+  // 0-1), its b does not (1-2), nor does round 2's a (2-3); round 2's b (3-4) counts. Each case
+  // has 1 of 2, so a third round runs, and each ends with 2 of 3: a rounds 1 and 3, b 2 and 3.
+  script = {true, true, false, true, true, true, true, true, true};
+  kinds.clear(), order.clear();
+  r = run_cases({g, h}, o);
+  REQUIRE(r.size() == 2);
+  for (const auto &c : r) {
+    REQUIRE(c.runs.size() == 3);
+    CHECK(c.rounds.size() == 2);
+  }
+  CHECK(r[0].runs[0].counted);
+  CHECK_FALSE(r[0].runs[1].counted);
+  CHECK_FALSE(r[1].runs[0].counted);
+  CHECK(r[1].runs[1].counted);
+  // Under the old rule (a round counts only when both its boundaries are steady) round 1 and 2
+  // would both be out and a fourth round would run.
+  CHECK(std::count(order.begin(), order.end(), "|") == 4);
 }
 
 TEST_CASE("probe_host measures the FMA rate, a DRAM read, a cross-core read and a convolution") {
@@ -269,7 +326,7 @@ TEST_CASE("run_cases defaults to nine rounds for the full plan and one for the q
     o.warmup = 1;
     o.iters = 9;
     int boundaries = 0;
-    o.at_round_boundary = [&] {
+    o.at_probe = [&](bool) {
       ++boundaries;
       return std::vector<bool>(size_t(boundaries), true);
     };
