@@ -7,8 +7,10 @@
 # per-layer median |error| over layers >= 50 us, and end-to-end error). The host's run-to-run
 # spread then cancels out of the per-cycle differences; what is left is each calibration's own
 # noise, so run several cycles.
-# Usage: scripts/calibration_ab.sh BIN_A BIN_B OUT_DIR [CYCLES=3]
+# Usage: [HW=SPEC] scripts/calibration_ab.sh BIN_A BIN_B OUT_DIR [CYCLES=3]
 #   BIN_A, BIN_B: perfmodel binaries (e.g. a copy of build/perfmodel made before the change)
+#   HW: the hardware spec (default: the one `perfmodel list hw` marks "(this CPU)", as
+#   scripts/calibration_accuracy.sh; zen5-2c was hard-coded until 2026-11-27)
 # OUT_DIR/cN/{a,b}.yaml, MODEL-bN.json, scores.txt; OUT_DIR/scores.txt gathers every cycle.
 set -euo pipefail
 cd "$(dirname "$0")/.."
@@ -16,6 +18,8 @@ bin_a=${1:?usage: scripts/calibration_ab.sh BIN_A BIN_B OUT_DIR [CYCLES]}
 bin_b=${2:?usage: scripts/calibration_ab.sh BIN_A BIN_B OUT_DIR [CYCLES]}
 out=${3:?usage: scripts/calibration_ab.sh BIN_A BIN_B OUT_DIR [CYCLES]}
 cycles=${4:-3}
+hw=${HW:-$("$bin_b" list hw --format csv | awk -F, '/\(this CPU\)/ {print $1; exit}')}
+[ -n "$hw" ] || { echo "no shipped hw spec has this CPU's cpu_id: set HW" >&2; exit 2; }
 mkdir -p "$out"
 : > "$out/scores.txt"
 # model, batch, timed passes (as scripts/calibration_accuracy.sh)
@@ -28,11 +32,11 @@ for c in $(seq 1 "$cycles"); do
   for side in "${order[@]}"; do
     bin=$bin_a
     [ "$side" = b ] && bin=$bin_b
-    "$bin" calibrate --device cpu --hw zen5-2c -o "$d/$side.yaml" 2> "$d/$side.log"
+    "$bin" calibrate --device cpu --hw "$hw" -o "$d/$side.yaml" 2> "$d/$side.log"
   done
   for r in "${runs[@]}"; do
     set -- $r
-    "$bin_b" measure --model "$1" --batch "$2" --hw zen5-2c --calibration "$d/b.yaml" \
+    "$bin_b" measure --model "$1" --batch "$2" --hw "$hw" --calibration "$d/b.yaml" \
       --iters "$3" -q --format json -o "$d/$1-b$2.json"
     scripts/compare_predictions.py "$bin_b" "$d/$1-b$2.json" "$d/a.yaml" "$d/b.yaml"
   done | tee "$d/scores.txt"
