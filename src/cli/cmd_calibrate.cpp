@@ -36,9 +36,10 @@ namespace {
 
 // How often calibrate probes the convolution inside a round (about 15 ms each, 6% of the
 // microbenchmarks' time). On the Emerald Rapids guest the caches' slow spells came and went
-// every 0.5-5 s, against 5 s per round; of calibrations taken in an hour of heavy spells, 5 of
-// 6 probing every 0.25 s predicted as well as quiet-state ones, 3 of 5 probing every 0.5 s
-// and 2 of 4 probing between rounds only (docs/calibration.md, "Spells shorter than a round").
+// every 0.5-5 s, against 5 s per round. Of calibrations taken in an hour of heavy spells, scored
+// on 67 measurements, 5 of 6 probing every 0.25 s met 118-122 of 134 targets (quiet-state
+// calibrations: 119-123), 3 of 5 probing every 0.5 s 116-122, and 2 of 4 probing between
+// rounds only 122-123, the others 15-107 (docs/calibration.md, "Spells shorter than a round").
 constexpr double kInRoundProbeSeconds = 0.25;
 
 struct CalibrateArgs {
@@ -50,7 +51,7 @@ struct CalibrateArgs {
   std::string save_samples;
   std::string residuals;  // --residuals: per-sample prediction and error
   std::string save_runs;  // --save-runs: every run of every case with the probes beside it
-  double probe_interval = kInRoundProbeSeconds; // --probe-interval (0: between rounds only)
+  double probe_interval = -1; // --probe-interval (0: between rounds only; < 0: not given)
   int warmup = 0, iters = 0, rounds = 0;  // 0 = the plan's defaults
   std::string statistic = "p20";  // of each case's timed runs: median, p20 or min
   bool quick = false;
@@ -168,7 +169,7 @@ std::vector<calibrate::Sample> microbenchmark_samples(const CalibrateArgs& a, co
   std::vector<HostState> probes; // in time order; those inside the rounds: the convolution only
   std::vector<bool> full;        // probe_host (a round's boundary) or probe_conv (inside one)
   mo.extra_rounds = a.quick ? 2 : 9;
-  mo.probe_interval_seconds = a.probe_interval;
+  mo.probe_interval_seconds = a.probe_interval >= 0 ? a.probe_interval : kInRoundProbeSeconds;
   mo.at_probe = [&](bool boundary) {
     probes.push_back(boundary ? kernels::cpu::probe_host() : kernels::cpu::probe_conv());
     full.push_back(boundary);
@@ -311,7 +312,7 @@ int run_calibrate(const CalibrateArgs& a) {
     throw InputError("--hw is needed with --from-measurements, --from-samples and --from-trace");
   if (a.recount && a.samples.empty())
     throw InputError("--recount-networks applies to --from-samples only");
-  if (a.device != "cpu" && (!a.save_runs.empty() || a.probe_interval != kInRoundProbeSeconds))
+  if (a.device != "cpu" && (!a.save_runs.empty() || a.probe_interval >= 0))
     throw InputError("--save-runs and --probe-interval apply to --device cpu only");
   const auto cpu_id = io::this_cpu_id();
   const HwSpec hw = io::load_hw_or_for_cpu(a.hw, cpu_id);
@@ -426,8 +427,7 @@ void register_calibrate(CLI::App& app, Runner& run) {
                   "host probes on either side of it and whether it counted, as CSV");
   cmd->add_option("--probe-interval", a->probe_interval,
                   "--device cpu: probe the convolution inside the rounds this often, in seconds "
-                  "(0 = between rounds only)")
-      ->capture_default_str()
+                  "(default 0.25; 0 = between rounds only)")
       ->check(CLI::NonNegativeNumber);
   cmd->add_option("--residuals", a->residuals,
                   "Also write every sample with its fitted prediction and error as CSV");
