@@ -5,6 +5,7 @@
 #include "kernels/cpu/conv.hpp"
 #include "kernels/cpu/elementwise.hpp"
 #include "kernels/cpu/gemm.hpp"
+#include "kernels/cpu/host_probe.hpp"
 #include "kernels/cpu/host_allocator.hpp"
 #include "kernels/cpu/parallel.hpp"
 #include "kernels/cpu/pool.hpp"
@@ -241,6 +242,20 @@ BENCHMARK(BM_MaxPool)->Arg(56)->Arg(112)->UseRealTime();
 // place, without a padded copy (docs/measure.md, kernels table).
 void BM_MaxPoolUnpadded(benchmark::State &st) { time_max_pool(st, 96, 0, true); }
 BENCHMARK(BM_MaxPoolUnpadded)->Arg(55)->Arg(13)->UseRealTime();
+
+// The host probes' own cost: the full probe calibrate takes between rounds and measure around
+// its passes, and the convolution probe calibrate takes every 0.25 s inside its rounds.
+void BM_ProbeHost(benchmark::State &st) {
+  for (auto _ : st)
+    benchmark::DoNotOptimize(kc::probe_host().conv_flops_per_second);
+}
+BENCHMARK(BM_ProbeHost)->Unit(benchmark::kMillisecond)->UseRealTime();
+
+void BM_ProbeConv(benchmark::State &st) {
+  for (auto _ : st)
+    benchmark::DoNotOptimize(kc::probe_conv().conv_flops_per_second);
+}
+BENCHMARK(BM_ProbeConv)->Unit(benchmark::kMillisecond)->UseRealTime();
 
 } // namespace
 

@@ -46,14 +46,15 @@ BenchCase conv_probe_case();
 /// runs each after one warm-up), the faster of its two medians: a dip of tens of milliseconds
 /// (one vCPU taken away) halves one of them now and then (a single 14-run probe read under 150
 /// GFLOP/s in 16 of 30 probes before `measure`'s passes and 5 of 30 after them), while the slow
-/// spells it is there to see last tens of seconds to minutes. About 70 ms on the 2-core VM,
-/// most of it the DRAM sweeps.
+/// spells it is there to see last from under a second to minutes. About 70 ms on the 2-core
+/// Zen guests, most of it the DRAM sweeps; 148 ms on the Emerald Rapids guest (median of 5,
+/// `build/bench/bench_cpu_kernels --benchmark_filter=Probe`, 2026-11-27).
 HostState probe_host(int runs = 7);
 
 /// The convolution of probe_host alone, the faster of two back-to-back medians of `runs` runs
 /// (other figures 0): what `calibrate` takes inside its rounds, every
 /// MicrobenchOptions::probe_interval_seconds, to tell which of a round's runs fell in a slow
-/// spell of the caches. About 15 ms on the 2-core VM.
+/// spell of the caches. 19 ms on the Emerald Rapids guest (BM_ProbeConv, as above).
 HostState probe_conv(int runs = 7);
 
 } // namespace perfmodel::kernels::cpu
