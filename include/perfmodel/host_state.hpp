@@ -3,6 +3,7 @@
 #pragma once
 
 #include <optional>
+#include <string>
 #include <utility>
 #include <vector>
 
@@ -131,6 +132,12 @@ with_faster_conv(std::optional<HostState> before, std::optional<HostState> after
 /// without probes.
 double measurement_severity(const HostState &reference, const std::optional<HostState> &before,
                             const std::optional<HostState> &after);
+
+/// Which figure puts a measurement's probes farthest from `reference` (the one that sets
+/// measurement_severity): its name, its drift and the probe, e.g. "conv -18% after the passes"
+/// or "core round trip +240% before the passes"; "" without probes or figures to compare.
+std::string worst_drift(const HostState &reference, const std::optional<HostState> &before,
+                        const std::optional<HostState> &after);
 
 /// Whether a measurement probed before and after its timed runs ran in another state than the
 /// calibration's: either probe (with_faster_conv) beyond tolerance (measurement_severity > 1).

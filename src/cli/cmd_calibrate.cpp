@@ -90,11 +90,11 @@ std::vector<calibrate::Sample> network_samples(const CalibrateArgs& a, const HwS
     mo.iters = a.quick ? 5 : 20;
     mo.min_seconds = a.quick ? 0.5 : 2.0;
     mo.faster_placement = true; // as `measure` does by default (docs/measure.md)
-    const auto retry = [&g](int attempt, double severity) {
+    const auto retry = [&g](int attempt, const kernels::cpu::StateMeasurement& best) {
       std::fprintf(stderr,
                    "calibrate: network %s: measured in another host state than the rounds' "
-                   "(%.2g tolerances off); measuring again (attempt %d of %d)\n",
-                   g.name.c_str(), severity, attempt, kNetworkAttempts);
+                   "(%.2g tolerances off: %s); measuring again (attempt %d of %d)\n",
+                   g.name.c_str(), best.severity, best.worst.c_str(), attempt, kNetworkAttempts);
     };
     const kernels::cpu::GraphMeasurement m =
         kernels::cpu::measure_graph_in_state(g, mo, reference, kNetworkAttempts, retry)

@@ -2,6 +2,8 @@
 
 #include <algorithm>
 #include <cmath>
+#include <cstdio>
+#include <utility>
 
 namespace perfmodel {
 
@@ -56,6 +58,33 @@ with_faster_conv(std::optional<HostState> before, std::optional<HostState> after
     if (*probe)
       (*probe)->conv_flops_per_second = faster;
   return {before, after};
+}
+
+std::string worst_drift(const HostState &reference, const std::optional<HostState> &before,
+                        const std::optional<HostState> &after) {
+  const auto [b, a] = with_faster_conv(before, after);
+  double worst = 0;
+  std::string text;
+  for (const auto &[probe, when] : {std::pair{&b, "before"}, std::pair{&a, "after"}}) {
+    if (!*probe)
+      continue;
+    const HostDrift d = host_drift(reference, **probe);
+    const std::pair<double, std::pair<const char *, double>> figures[] = {
+        {std::abs(d.compute) / kHostComputeTolerance, {"compute", d.compute}},
+        {d.placement(),
+         {d.placement_by_round_trip ? "core round trip" : "cross-core read",
+          d.placement_by_round_trip ? d.round_trip : d.cross_core}},
+        {std::abs(d.conv) / kHostConvTolerance, {"conv", d.conv}}};
+    for (const auto &[tolerances, figure] : figures)
+      if (tolerances > worst) {
+        worst = tolerances;
+        char buf[96];
+        std::snprintf(buf, sizeof buf, "%s %+.0f%% %s the passes", figure.first,
+                      100 * figure.second, when);
+        text = buf;
+      }
+  }
+  return text;
 }
 
 double measurement_severity(const HostState &reference, const std::optional<HostState> &before,

@@ -134,6 +134,22 @@ TEST_CASE("measurement_severity: the larger drift of the two probes, in toleranc
   CHECK(measurement_severity(ref, std::nullopt, std::nullopt) == 0);
 }
 
+TEST_CASE("worst_drift names the figure that sets measurement_severity") {
+  const HostState ref{4e11, 5e10, 6e10, 2e11, 7e-7};
+  // conv 15% under in both (the faster stands for both; the before probe is met first)
+  CHECK(worst_drift(ref, HostState{4e11, 5e10, 6e10, 1.7e11, 7e-7},
+                    HostState{4e11, 5e10, 6e10, 1.2e11, 7e-7}) == "conv -15% before the passes");
+  // compute 20% under after the passes: 2 tolerances, beyond the conv's 0.5
+  CHECK(worst_drift(ref, HostState{4e11, 5e10, 6e10, 1.9e11, 7e-7},
+                    HostState{3.2e11, 5e10, 6e10, 2e11, 7e-7}) ==
+        "compute -20% after the passes");
+  // the threads placed otherwise: a round trip 3x the reference's (2 tolerances)
+  CHECK(worst_drift(ref, std::nullopt, HostState{4e11, 5e10, 6e10, 2e11, 2.1e-6}) ==
+        "core round trip +200% after the passes");
+  CHECK(worst_drift(ref, std::nullopt, std::nullopt).empty());
+  CHECK(worst_drift(HostState{}, ref, ref).empty()); // nothing to compare with
+}
+
 TEST_CASE("nearest_state tells a calibration of a slow spell from one of the quiet host") {
   const HostState quiet{4.1e11, 5e10, 6e10, 2.1e11}, spell{4.05e11, 5e10, 6e10, 1.75e11};
   CHECK(nearest_state({quiet, spell}, HostState{4.1e11, 5e10, 6e10, 1.72e11}) == size_t(1));
