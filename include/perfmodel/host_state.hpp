@@ -111,8 +111,18 @@ struct HostDrift {
   /// The placement's drift in tolerances: max(now / ref, ref / now) - 1 of the round trip over
   /// kHostRoundTripFactor - 1 where judged on it, else |cross_core| / kHostCrossCoreTolerance.
   double placement() const;
-  /// How far from the reference, in tolerances: max(|compute| / kHostComputeTolerance,
-  /// placement(), |conv| / kHostConvTolerance). The memory drift is not judged (above).
+  /// A judged figure: its name, its drift (now / reference - 1) and that drift in tolerances.
+  struct Figure {
+    const char *name = "";
+    double drift = 0;
+    double tolerances = 0;
+  };
+  /// The judged figure farthest from the reference, in tolerances: compute
+  /// (|compute| / kHostComputeTolerance), the placement (placement(): "core round trip" or
+  /// "cross-core read") or conv (|conv| / kHostConvTolerance), the first of equals; a Figure
+  /// of 0 tolerances and no name when none drifted. The memory drift is not judged (above).
+  Figure worst() const;
+  /// How far from the reference, in tolerances: worst().tolerances.
   double severity() const;
   /// compute, cross_core or conv beyond its tolerance (severity() > 1)
   bool beyond_tolerance() const;

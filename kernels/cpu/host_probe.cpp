@@ -57,10 +57,24 @@ double core_round_trip_seconds(int calls) {
 
 BenchCase conv_probe_case() { return conv_case(1, 48, 40, 96, 3, 1); }
 
-HostState probe_host(int runs) {
+namespace {
+
+// Every probe's microbenchmarks: one warm-up, then `runs` timed runs.
+MicrobenchOptions probe_options(int runs) {
   MicrobenchOptions o;
   o.warmup = 1;
   o.iters = runs;
+  return o;
+}
+
+double conv_rate(const MicrobenchOptions &o) {
+  return run_bench(conv_probe_case(), o).flops_per_second();
+}
+
+} // namespace
+
+HostState probe_host(int runs) {
+  const MicrobenchOptions o = probe_options(runs);
   BenchCase fma;
   fma.name = "probe/fma/fp32";
   fma.kind = BenchKind::fma;
@@ -72,25 +86,21 @@ HostState probe_host(int runs) {
   // The convolution twice, first and last, and the faster of the two: a dip of tens of
   // milliseconds (one vCPU taken away) halves one of them now and then, a slow spell of the
   // caches slows both.
-  const BenchCase conv = conv_probe_case();
   HostState s;
-  const double conv_first = run_bench(conv, o).flops_per_second();
+  const double conv_first = conv_rate(o);
   s.fp32_flops_per_second = run_bench(fma, o).flops_per_second();
   s.dram_bytes_per_second = run_bench(read, o).bytes_per_second();
   s.cross_core_bytes_per_second = cross_core_read_bytes_per_second(3 * runs);
   s.core_round_trip_seconds = core_round_trip_seconds(3 * runs);
-  s.conv_flops_per_second = std::max(conv_first, run_bench(conv, o).flops_per_second());
+  s.conv_flops_per_second = std::max(conv_first, conv_rate(o));
   return s;
 }
 
 HostState probe_conv(int runs) {
-  MicrobenchOptions o;
-  o.warmup = 1;
-  o.iters = runs;
-  const BenchCase conv = conv_probe_case();
+  const MicrobenchOptions o = probe_options(runs);
   HostState s;
-  const double first = run_bench(conv, o).flops_per_second();
-  s.conv_flops_per_second = std::max(first, run_bench(conv, o).flops_per_second());
+  const double first = conv_rate(o);
+  s.conv_flops_per_second = std::max(first, conv_rate(o));
   return s;
 }
 

@@ -35,8 +35,8 @@ namespace perfmodel::cli {
 namespace {
 
 // How often calibrate probes the convolution inside a round (19 ms each on the Emerald Rapids
-// guest, 7% of the microbenchmarks' time). On the Emerald Rapids guest the caches' slow spells came and went
-// every 0.5-5 s, against 5 s per round. Of calibrations taken in an hour of heavy spells, scored
+// guest, 7% of the microbenchmarks' time). There the caches' slow spells came and went every
+// 0.5-5 s, against 5 s per round. Of calibrations taken in an hour of heavy spells, scored
 // on 67 measurements, 5 of 6 probing every 0.25 s met 118-122 of 134 targets (quiet-state
 // calibrations: 119-123), 3 of 5 probing every 0.5 s 116-122, and 2 of 4 probing between
 // rounds only 122-123, the others 15-107 (docs/calibration.md, "Spells shorter than a round").

@@ -43,10 +43,20 @@ double HostDrift::placement() const {
   return (std::max(ratio, 1 / ratio) - 1) / (kHostRoundTripFactor - 1);
 }
 
-double HostDrift::severity() const {
-  return std::max({std::abs(compute) / kHostComputeTolerance, placement(),
-                   std::abs(conv) / kHostConvTolerance});
+HostDrift::Figure HostDrift::worst() const {
+  const Figure figures[] = {
+      {"compute", compute, std::abs(compute) / kHostComputeTolerance},
+      {placement_by_round_trip ? "core round trip" : "cross-core read",
+       placement_by_round_trip ? round_trip : cross_core, placement()},
+      {"conv", conv, std::abs(conv) / kHostConvTolerance}};
+  Figure w;
+  for (const Figure &f : figures)
+    if (f.tolerances > w.tolerances)
+      w = f;
+  return w;
 }
+
+double HostDrift::severity() const { return worst().tolerances; }
 
 bool HostDrift::beyond_tolerance() const { return severity() > 1; }
 
@@ -63,28 +73,18 @@ with_faster_conv(std::optional<HostState> before, std::optional<HostState> after
 std::string worst_drift(const HostState &reference, const std::optional<HostState> &before,
                         const std::optional<HostState> &after) {
   const auto [b, a] = with_faster_conv(before, after);
-  double worst = 0;
-  std::string text;
-  for (const auto &[probe, when] : {std::pair{&b, "before"}, std::pair{&a, "after"}}) {
-    if (!*probe)
-      continue;
-    const HostDrift d = host_drift(reference, **probe);
-    const std::pair<double, std::pair<const char *, double>> figures[] = {
-        {std::abs(d.compute) / kHostComputeTolerance, {"compute", d.compute}},
-        {d.placement(),
-         {d.placement_by_round_trip ? "core round trip" : "cross-core read",
-          d.placement_by_round_trip ? d.round_trip : d.cross_core}},
-        {std::abs(d.conv) / kHostConvTolerance, {"conv", d.conv}}};
-    for (const auto &[tolerances, figure] : figures)
-      if (tolerances > worst) {
-        worst = tolerances;
-        char buf[96];
-        std::snprintf(buf, sizeof buf, "%s %+.0f%% %s the passes", figure.first,
-                      100 * figure.second, when);
-        text = buf;
-      }
-  }
-  return text;
+  HostDrift::Figure worst;
+  const char *when = "";
+  for (const auto &[probe, at] : {std::pair{&b, "before"}, std::pair{&a, "after"}})
+    if (*probe)
+      if (const HostDrift::Figure f = host_drift(reference, **probe).worst();
+          f.tolerances > worst.tolerances)
+        worst = f, when = at;
+  if (!(worst.tolerances > 0))
+    return "";
+  char buf[96];
+  std::snprintf(buf, sizeof buf, "%s %+.0f%% %s the passes", worst.name, 100 * worst.drift, when);
+  return buf;
 }
 
 double measurement_severity(const HostState &reference, const std::optional<HostState> &before,
