@@ -157,7 +157,7 @@ std::vector<GpuBenchCase> gpu_bench_plan(const GpuBenchOptions& opts) {
 
   // From L2-resident (1-4 MiB fits every L2 since Pascal) to far beyond any L2 (256 MiB, 1 GiB).
   const std::vector<int64_t> sets =
-      opts.quick ? std::vector<int64_t>{4 * MiB, 256 * MiB}
+      opts.quick ? std::vector<int64_t>{4 * MiB, 64 * MiB, 256 * MiB}
                  : std::vector<int64_t>{1 * MiB, 4 * MiB, 16 * MiB, 64 * MiB, 256 * MiB, 1 * GiB};
   for (int64_t ws : sets)
     for (const char* v : {"read", "copy", "triad"})
@@ -165,7 +165,8 @@ std::vector<GpuBenchCase> gpu_bench_plan(const GpuBenchOptions& opts) {
 
   // Square sizes, skinny (small-batch linear) and a batched product.
   std::vector<GemmDims> shapes =
-      opts.quick ? std::vector<GemmDims>{{1024, 1024, 1024, 1}, {4096, 4096, 4096, 1}}
+      opts.quick ? std::vector<GemmDims>{{1024, 1024, 1024, 1}, {4096, 4096, 4096, 1},
+                                         {64, 4096, 4096, 1}}
                  : std::vector<GemmDims>{
                        {256, 256, 256, 1},    {512, 512, 512, 1},    {1024, 1024, 1024, 1},
                        {2048, 2048, 2048, 1}, {4096, 4096, 4096, 1}, {64, 4096, 4096, 1},
@@ -174,13 +175,20 @@ std::vector<GpuBenchCase> gpu_bench_plan(const GpuBenchOptions& opts) {
     for (const GemmDims& d : shapes)
       plan.push_back(gemm_case(v, d));
 
-  // A generic spread of channel counts, spatial sizes, kernel sizes and strides.
+  // A generic spread of channel counts, spatial sizes, kernel sizes and strides. The core
+  // classes a 1x1 stride-1 convolution as `pointwise` (a plain GEMM on the input), the others
+  // as `conv`: each plan gives both classes at least FitOptions::min_samples (3) shapes per
+  // dtype, so that both are fitted (gpu_plan_test checks it).
   std::vector<ConvDims> convs =
       opts.quick
-          ? std::vector<ConvDims>{conv(32, 64, 56, 64, 3, 1), conv(32, 256, 14, 256, 1, 1)}
-          : std::vector<ConvDims>{conv(32, 3, 224, 64, 7, 2),   conv(32, 64, 56, 64, 3, 1),
-                                  conv(32, 128, 28, 128, 3, 1), conv(32, 256, 14, 256, 1, 1),
-                                  conv(32, 512, 7, 512, 3, 1),  conv(32, 256, 28, 512, 1, 2)};
+          ? std::vector<ConvDims>{conv(32, 64, 56, 64, 3, 1),   conv(32, 128, 28, 128, 3, 1),
+                                  conv(32, 256, 28, 512, 1, 2), conv(32, 256, 14, 256, 1, 1),
+                                  conv(32, 64, 56, 256, 1, 1),  conv(32, 1024, 14, 256, 1, 1)}
+          : std::vector<ConvDims>{conv(32, 3, 224, 64, 7, 2),    conv(32, 64, 56, 64, 3, 1),
+                                  conv(32, 128, 28, 128, 3, 1),  conv(32, 512, 7, 512, 3, 1),
+                                  conv(32, 256, 28, 512, 1, 2),  conv(32, 256, 14, 256, 1, 1),
+                                  conv(32, 64, 56, 256, 1, 1),   conv(32, 256, 56, 64, 1, 1),
+                                  conv(32, 1024, 14, 256, 1, 1), conv(32, 512, 7, 2048, 1, 1)};
   for (const char* v : {"fp32", "fp16"})
     for (const ConvDims& d : convs)
       plan.push_back(conv_case(v, d));

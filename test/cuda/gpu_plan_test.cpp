@@ -1,8 +1,10 @@
 // Tests of the GPU microbenchmark plans: names, sizes, grids, and FLOP/byte counts vs the core's.
 #include <doctest/doctest.h>
 
+#include <map>
 #include <set>
 
+#include "calibrate/fit.hpp"
 #include "calibrate/kernel_graph.hpp"
 #include "calibrate/microbench_samples.hpp"
 #include "kernels/cuda/gpu_bench.hpp"
@@ -44,6 +46,32 @@ TEST_CASE("the plans cover every kind with unique names; quick is a subset of fu
   for (const char* n : {"gemm/fp32/1024x1024x1024", "gemm/tf32/1024x1024x1024",
                         "gemm/fp16/1024x1024x1024", "gemm/fp16/b64x128x128x128"})
     CHECK_MESSAGE(names.count(n), n);
+}
+
+// A class with fewer samples than the fit's minimum is not fitted: predictions for it stay
+// uncalibrated, and a plan with no such class at all fails ("no op class had enough samples").
+// The quick plan had two GEMMs per dtype and one conv of each class, and the full plan one 1x1
+// convolution per dtype (the core's `pointwise` class), which the H200 run of 2026-11-27 showed.
+TEST_CASE("both plans give every class they measure enough samples to be fitted") {
+  const int min_samples = calibrate::FitOptions{}.min_samples;
+  for (bool quick : {true, false}) {
+    CAPTURE(quick);
+    kg::GpuBenchOptions o;
+    o.quick = quick;
+    std::vector<kg::GpuBenchResult> results;
+    for (const auto& c : kg::gpu_bench_plan(o))
+      results.push_back(measured(c, 1e-3));
+    std::map<std::pair<std::string, std::string>, int> count;
+    for (const auto& s : calibrate::samples_from_benches(kg::as_bench_results(results)))
+      ++count[{std::string(to_string(s.op_class)), std::string(to_string(s.dtype))}];
+    for (const auto& [key, n] : count)
+      CHECK_MESSAGE(n >= min_samples, key.first << "/" << key.second << ": " << n);
+    for (const char* cls : {"gemm", "conv", "pointwise"})
+      for (const char* dt : {"fp32", "fp16"})
+        CHECK_MESSAGE(count.count({cls, dt}), cls << "/" << dt);
+    CHECK(count.count({"gemm", "tf32"}));
+    CHECK(count.count({"data_movement", "fp32"}));
+  }
 }
 
 TEST_CASE("--only keeps the matching cases") {
