@@ -285,6 +285,9 @@ std::vector<calibrate::Sample> gpu_microbenchmark_samples(const CalibrateArgs& a
     if (!r.skipped.empty())
       std::fprintf(stderr, "calibrate: skipped cuda/%s: %s\n", r.bench.name.c_str(),
                    r.skipped.c_str());
+    else if (!r.algorithm.empty()) // the cuBLAS/cuDNN algorithm behind a GEMM or conv figure
+      std::fprintf(stderr, "calibrate: cuda/%s: %.3g s, %s\n", r.bench.name.c_str(),
+                   r.time.median_seconds, r.algorithm.c_str());
   const auto ref = calibrate::microbench_reference(kg::as_bench_results(results));
   std::fprintf(stderr, "calibrate: measured peak %.3g FLOP/s (FMA), best bandwidth %.3g B/s\n",
                ref.fma_flops_per_second, ref.best_bytes_per_second);
