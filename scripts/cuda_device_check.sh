@@ -1,0 +1,48 @@
+#!/bin/bash
+# The checks that need an NVIDIA GPU, in one run (docs/cuda.md, "On a GPU"):
+#   1. test_cuda_device and test_cuda (built with -DPERFMODEL_DEVICE_TESTS=ON),
+#   2. `calibrate --device cuda --quick` and the full plan, each with its fit samples,
+#   3. with PyTorch installed, scripts/torch_gpu_kernels.py (a reference measurement CSV) and
+#      `perfmodel kernels` of that CSV against the roofline and each calibration.
+# Usage: scripts/cuda_device_check.sh BUILD_DIR OUT_DIR [HW]   (HW: a hw_specs name; default
+# h100, or h200 when the GPU is one). Each step's output goes to OUT_DIR; a failing step is
+# reported and the others still run; the exit status is 1 if any step failed.
+set -u
+build=${1:?usage: cuda_device_check.sh BUILD_DIR OUT_DIR [HW]}
+out=${2:?usage: cuda_device_check.sh BUILD_DIR OUT_DIR [HW]}
+cd "$(dirname "$0")/.."
+mkdir -p "$out"
+hw=${3:-h100}
+if [ $# -lt 3 ] && nvidia-smi --query-gpu=name --format=csv,noheader 2>/dev/null | grep -q H200; then
+  hw=h200
+fi
+failed=0
+step() { # step NAME COMMAND...: runs it with its output in OUT_DIR/NAME.log
+  local name=$1
+  shift
+  local start=$(date +%s%N)
+  "$@" >"$out/$name.log" 2>&1
+  local rc=$?
+  echo "$name: exit $rc, $(( ($(date +%s%N) - start) / 1000000 )) ms" | tee -a "$out/summary.txt"
+  [ $rc -eq 0 ] || failed=1
+}
+: >"$out/summary.txt"
+nvidia-smi --query-gpu=name,driver_version,memory.total,clocks.max.sm --format=csv \
+  >>"$out/summary.txt" 2>&1
+step test_cuda_device "$build/test/test_cuda_device" --no-version
+step test_cuda "$build/test/test_cuda" --no-version
+step calibrate_quick "$build/perfmodel" calibrate --device cuda --hw "$hw" --quick \
+  -o "$out/$hw-quick.yaml" --save-samples "$out/quick-samples.csv"
+step calibrate "$build/perfmodel" calibrate --device cuda --hw "$hw" \
+  -o "$out/$hw.yaml" --save-samples "$out/samples.csv"
+if python3 -c "import torch, torchvision; assert torch.cuda.is_available()" 2>/dev/null; then
+  step torch_kernels python3 scripts/torch_gpu_kernels.py -o "$out/torch_kernels.csv"
+  for cal in "" "$out/$hw-quick.yaml" "$out/$hw.yaml"; do
+    step "kernels${cal:+_$(basename "$cal" .yaml)}" "$build/perfmodel" kernels --hw "$hw" \
+      ${cal:+--calibration "$cal"} --input "$out/torch_kernels.csv"
+    tail -n 1 "$out/kernels${cal:+_$(basename "$cal" .yaml)}.log" | tee -a "$out/summary.txt"
+  done
+else
+  echo "torch_kernels: skipped (no PyTorch with CUDA)" | tee -a "$out/summary.txt"
+fi
+exit $failed
