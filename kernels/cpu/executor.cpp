@@ -2,6 +2,7 @@
 #include "kernels/cpu/executor.hpp"
 
 #include <algorithm>
+#include <numeric>
 #include <functional>
 
 #include "kernels/cpu/host_probe.hpp"
@@ -86,6 +87,13 @@ void measure_in_network(Executor &ex, const Graph &g, const MeasureOptions &opts
   constexpr int kRoundTripCalls = 21;
   const bool probe_placement = opts.faster_placement && num_threads() > 1;
   std::vector<double> round_trips;
+  const bool probe_quiet = opts.quiet_probe_interval_seconds > 0;
+  std::vector<PassProbe> conv_probes;
+  double last_conv_probe = 0;
+  const auto conv_probe = [&] {
+    conv_probes.push_back({passes.size(), probe_conv().conv_flops_per_second});
+    last_conv_probe = now_seconds();
+  };
   double timed = 0; // seconds of timed passes so far
   for (int it = 0; it < opts.warmup + opts.iters ||
                    (timed < opts.min_seconds && it < opts.warmup + kMaxPasses);
@@ -95,6 +103,9 @@ void measure_in_network(Executor &ex, const Graph &g, const MeasureOptions &opts
                     "forward pass");
     if (it == std::max(opts.warmup - 1, 0))
       before_timed();
+    if (probe_quiet && it >= opts.warmup &&
+        (conv_probes.empty() || now_seconds() - last_conv_probe >= opts.quiet_probe_interval_seconds))
+      conv_probe();
     if (probe_placement && it >= opts.warmup)
       round_trips.push_back(core_round_trip_seconds(kRoundTripCalls));
     stamps[0] = now_seconds();
@@ -109,18 +120,34 @@ void measure_in_network(Executor &ex, const Graph &g, const MeasureOptions &opts
     passes.push_back(stamps[n] - stamps[0]);
     timed += passes.back();
   }
+  // The passes kept: those of the faster placement, and of those the ones between quiet
+  // convolution probes.
+  std::vector<size_t> kept(passes.size());
+  std::iota(kept.begin(), kept.end(), size_t(0));
   if (probe_placement) {
     round_trips.push_back(core_round_trip_seconds(kRoundTripCalls));
     GraphMeasurement::Placement p;
     p.passes_timed = int(passes.size());
     p.selection = select_faster_placement(round_trips, passes);
     p.round_trip_seconds = std::move(round_trips);
-    if (p.selection.kept.size() < passes.size()) {
-      passes = pick_indices(passes, p.selection.kept);
-      for (auto &l : per_layer)
-        l = pick_indices(l, p.selection.kept);
-    }
+    kept = p.selection.kept;
     m.placement = std::move(p);
+  }
+  if (probe_quiet) {
+    conv_probe();
+    GraphMeasurement::Quiet q;
+    q.passes_timed = int(passes.size());
+    q.selection =
+        select_quiet_passes(conv_probes, passes, kept, opts.quiet_reference_flops_per_second);
+    q.probes = std::move(conv_probes);
+    q.pass_seconds = passes;
+    kept = q.selection.kept;
+    m.quiet = std::move(q);
+  }
+  if (kept.size() < passes.size()) {
+    passes = pick_indices(passes, kept);
+    for (auto &l : per_layer)
+      l = pick_indices(l, kept);
   }
   for (size_t i = 0; i < n; ++i) {
     LayerMeasurement lm;

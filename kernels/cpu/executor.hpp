@@ -11,6 +11,7 @@
 
 #include "kernels/cpu/buffer_pool.hpp"
 #include "kernels/cpu/pass_placement.hpp"
+#include "kernels/cpu/pass_spells.hpp"
 #include "kernels/cpu/tensor.hpp"
 #include "kernels/cpu/timing.hpp"
 #include "perfmodel/host_state.hpp"
@@ -86,6 +87,14 @@ struct MeasureOptions {
   /// after the last, and compute the statistics over the passes that ran in the faster
   /// placement of the vCPUs (pass_placement.hpp). `measure` and `calibrate` set it.
   bool faster_placement = false;
+  /// In-network timing: probe the convolution (probe_conv, about 19 ms) before the first timed
+  /// pass, then before a pass once this many seconds have passed since the last probe, and
+  /// after the last pass; the statistics keep the passes between quiet probes (pass_spells.hpp).
+  /// 0: no probes. `measure` sets 0.25 s, as calibrate probes inside its rounds.
+  double quiet_probe_interval_seconds = 0;
+  /// The outside reference of those probes: the calibration's convolution figure (0: the
+  /// measurement's fastest probe alone; select_quiet_passes).
+  double quiet_reference_flops_per_second = 0;
   /// Called before each layer is timed: (index, count, layer name).
   std::function<void(size_t, size_t, const std::string &)> progress;
 };
@@ -109,6 +118,15 @@ struct GraphMeasurement {
     int passes_timed = 0;
   };
   std::optional<Placement> placement;
+  /// With MeasureOptions::quiet_probe_interval_seconds: the convolution probes among the timed
+  /// passes and the passes the statistics were computed over (of the placement's, if any).
+  struct Quiet {
+    std::vector<PassProbe> probes;
+    QuietSelection selection;
+    int passes_timed = 0;
+    std::vector<double> pass_seconds; // every timed pass, in order
+  };
+  std::optional<Quiet> quiet;
   int threads = 1;
   std::string executed_dtype = "fp32";
   BufferPlan buffers = BufferPlan::reuse;

@@ -55,6 +55,15 @@ HostState probe_host(int runs = 7);
 /// (other figures 0): what `calibrate` takes inside its rounds, every
 /// MicrobenchOptions::probe_interval_seconds, to tell which of a round's runs fell in a slow
 /// spell of the caches. 19 ms on the Emerald Rapids guest (BM_ProbeConv, as above).
+/// How often calibrate probes the convolution inside a round, and measure among its passes
+/// (--probe-interval; 19 ms a probe on the Emerald Rapids guest, 7% of the time). There the
+/// caches' slow spells came and went every 0.5-5 s, against 5 s per round. Of calibrations taken
+/// in an hour of heavy spells, scored on 67 measurements, 5 of 6 probing every 0.25 s met
+/// 118-122 of 134 targets (quiet-state calibrations: 119-123), 3 of 5 probing every 0.5 s
+/// 116-122, and 2 of 4 probing between rounds only 122-123, the others 15-107
+/// (docs/calibration.md, "Spells shorter than a round").
+inline constexpr double kConvProbeIntervalSeconds = 0.25;
+
 HostState probe_conv(int runs = 7);
 
 } // namespace perfmodel::kernels::cpu

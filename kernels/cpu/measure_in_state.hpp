@@ -18,8 +18,15 @@ struct StateMeasurement {
   std::string worst;            // the figure that drifted most (worst_drift; "": none)
 };
 
+/// The median of the convolution probes among a measurement's passes against the reference's
+/// convolution figure: median / reference - 1 (nullopt: no probes, or a reference without it).
+std::optional<double> passes_drift(const HostState &reference,
+                                   const std::vector<PassProbe> &probes);
+
 /// measure_graph with the host probed before and after the timed passes, taken again while its
-/// probes find the host in another state than `reference` (measurement_severity > 1), up to
+/// probes find the host in another state than `reference` (measurement_severity > 1, or with
+/// MeasureOptions::quiet_probe_interval_seconds the median probe among the passes, passes_drift,
+/// beyond kHostConvTolerance of the reference's convolution), up to
 /// `attempts` measurements in all. Without a reference, one measurement. `on_retry(attempt,
 /// best)` is called before each further attempt with the least-drifted attempt so far.
 StateMeasurement measure_graph_in_state(

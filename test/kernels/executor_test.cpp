@@ -296,6 +296,39 @@ TEST_CASE("measure_graph: faster_placement probes around every timed pass and ke
   CHECK_FALSE(measure_graph(conv_relu(), o).placement);
 }
 
+TEST_CASE("measure_graph: quiet probes enclose the timed passes and keep a subset") {
+  MeasureOptions o;
+  o.warmup = 1;
+  o.iters = 6;
+  o.quiet_probe_interval_seconds = 1e-6; // a probe before every pass
+  const GraphMeasurement m = measure_graph(conv_relu(), o);
+  REQUIRE(m.quiet);
+  CHECK(m.quiet->passes_timed == 6);
+  CHECK(m.quiet->pass_seconds.size() == 6);
+  REQUIRE(m.quiet->probes.size() == 7);
+  for (size_t i = 0; i < 7; ++i) {
+    CHECK(m.quiet->probes[i].before_pass == i);
+    CHECK(m.quiet->probes[i].conv_flops_per_second > 0);
+  }
+  const auto &sel = m.quiet->selection;
+  CHECK(sel.quiet_passes + sel.spell_passes == 6);
+  CHECK(m.network.iters == int(sel.kept.size()));
+  CHECK(m.layers[0].time.iters == int(sel.kept.size()));
+  o.quiet_probe_interval_seconds = 3600; // once before the first pass, once after the last
+  const GraphMeasurement one = measure_graph(conv_relu(), o);
+  REQUIRE(one.quiet);
+  REQUIRE(one.quiet->probes.size() == 2);
+  CHECK(one.quiet->probes[0].before_pass == 0);
+  CHECK(one.quiet->probes[1].before_pass == 6);
+  // both probes quiet (every pass kept) or one not (none quiet: every pass kept, flagged)
+  CHECK(one.network.iters == 6);
+  o.quiet_probe_interval_seconds = 0;
+  CHECK_FALSE(measure_graph(conv_relu(), o).quiet);
+  o.quiet_probe_interval_seconds = 1e-6;
+  o.timing = LayerTiming::isolated;
+  CHECK_FALSE(measure_graph(conv_relu(), o).quiet); // in-network timing only
+}
+
 TEST_CASE("measure_graph probes the host before and after the timed runs when asked") {
   MeasureOptions o;
   o.warmup = 0;

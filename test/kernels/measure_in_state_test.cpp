@@ -55,3 +55,27 @@ TEST_CASE("measure_graph_in_state: a state no host reaches takes every attempt")
   // a reference without figures judges nothing: one attempt
   CHECK(measure_graph_in_state(one_relu(), one_pass(), HostState{}, 3).attempts == 1);
 }
+
+TEST_CASE("passes_drift: the median probe among the passes against the reference's conv") {
+  HostState ref;
+  ref.conv_flops_per_second = 200e9;
+  const std::vector<PassProbe> probes = {{0, 190e9}, {3, 140e9}, {6, 150e9}, {9, 160e9}};
+  REQUIRE(passes_drift(ref, probes));
+  CHECK(*passes_drift(ref, probes) == doctest::Approx(155e9 / 200e9 - 1)); // median 155
+  CHECK_FALSE(passes_drift(ref, {}));
+  CHECK_FALSE(passes_drift(HostState{}, probes)); // a reference without the conv figure
+}
+
+TEST_CASE("measure_graph_in_state: the probes among the passes are judged too") {
+  MeasureOptions o = one_pass();
+  o.iters = 3;
+  o.quiet_probe_interval_seconds = 1e-6;
+  // only the convolution unreachable: before, after and among the passes all 1000x off
+  HostState ref;
+  ref.conv_flops_per_second = 1e17;
+  const StateMeasurement s = measure_graph_in_state(one_relu(), o, ref, 2);
+  CHECK(s.attempts == 2);
+  REQUIRE(s.measurement.quiet);
+  CHECK(s.measurement.quiet->probes.size() == 4);
+  CHECK(s.severity > 1);
+}
