@@ -34,14 +34,6 @@ namespace perfmodel::cli {
 
 namespace {
 
-// How often calibrate probes the convolution inside a round (19 ms each on the Emerald Rapids
-// guest, 7% of the microbenchmarks' time). There the caches' slow spells came and went every
-// 0.5-5 s, against 5 s per round. Of calibrations taken in an hour of heavy spells, scored
-// on 67 measurements, 5 of 6 probing every 0.25 s met 118-122 of 134 targets (quiet-state
-// calibrations: 119-123), 3 of 5 probing every 0.5 s 116-122, and 2 of 4 probing between
-// rounds only 122-123, the others 15-107 (docs/calibration.md, "Spells shorter than a round").
-constexpr double kInRoundProbeSeconds = 0.25;
-
 struct CalibrateArgs {
   std::string device;
   std::string measurements;
@@ -89,7 +81,13 @@ std::vector<calibrate::Sample> network_samples(const CalibrateArgs& a, const HwS
     mo.warmup = 3;
     mo.iters = a.quick ? 5 : 20;
     mo.min_seconds = a.quick ? 0.5 : 2.0;
-    mo.faster_placement = true; // as `measure` does by default (docs/measure.md)
+    // As `measure` does by default (docs/measure.md): the passes of the faster placement, and
+    // of those the ones between quiet convolution probes.
+    mo.faster_placement = true;
+    mo.quiet_probe_interval_seconds = kernels::cpu::kConvProbeIntervalSeconds;
+    // Judged against the rounds' convolution too: networks measured wholly in a spell keep no
+    // quiet pass, and measure_graph_in_state measures them again.
+    mo.quiet_reference_flops_per_second = reference ? reference->conv_flops_per_second : 0;
     const auto retry = [&g](int attempt, const kernels::cpu::StateMeasurement& best) {
       std::fprintf(stderr,
                    "calibrate: network %s: measured in another host state than the rounds' "
@@ -102,6 +100,10 @@ std::vector<calibrate::Sample> network_samples(const CalibrateArgs& a, const HwS
     if (m.placement)
       std::fprintf(stderr, "calibrate: network %s: %s\n", g.name.c_str(),
                    report::placement_line(pass_placement_view(*m.placement)).c_str());
+    if (m.quiet)
+      std::fprintf(stderr, "calibrate: network %s: %s\n", g.name.c_str(),
+                   report::quiet_line(quiet_passes_view(*m.quiet, mo.quiet_probe_interval_seconds))
+                       .c_str());
     // Every layer is kept: the GEMM classes' layers are held out of the fit and scored
     // against it (held_out_report).
     for (auto& s : measured_layer_samples(g, m, stat, "network:", hw)) out.push_back(std::move(s));
@@ -161,7 +163,7 @@ std::vector<calibrate::Sample> microbenchmark_samples(const CalibrateArgs& a, co
   // count (steady_probes: an FMA rate under kSteadyComputeFraction of the spec's, or a
   // convolution more than kHostConvTolerance under the fastest probe's, the caches' slow
   // spells). The spells come and go every few seconds, faster than a round, so the convolution
-  // is also probed inside the rounds, every kInRoundProbeSeconds, and each run is judged by the
+  // is also probed inside the rounds, every kernels::cpu::kConvProbeIntervalSeconds, and each run is judged by the
   // probes on either side of it. Up to 9 more rounds (2 with --quick) run while some case has
   // fewer counted rounds than planned.
   const double steady_flops =
@@ -169,7 +171,7 @@ std::vector<calibrate::Sample> microbenchmark_samples(const CalibrateArgs& a, co
   std::vector<HostState> probes; // in time order; those inside the rounds: the convolution only
   std::vector<bool> full;        // probe_host (a round's boundary) or probe_conv (inside one)
   mo.extra_rounds = a.quick ? 2 : 9;
-  mo.probe_interval_seconds = a.probe_interval >= 0 ? a.probe_interval : kInRoundProbeSeconds;
+  mo.probe_interval_seconds = a.probe_interval >= 0 ? a.probe_interval : kernels::cpu::kConvProbeIntervalSeconds;
   mo.at_probe = [&](bool boundary) {
     probes.push_back(boundary ? kernels::cpu::probe_host() : kernels::cpu::probe_conv());
     full.push_back(boundary);

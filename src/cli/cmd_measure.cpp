@@ -17,6 +17,7 @@
 #include "io/hw_yaml.hpp"
 #include "io/onnx/load_model.hpp"
 #include "kernels/cpu/executor.hpp"
+#include "kernels/cpu/host_probe.hpp"
 #include "kernels/cpu/microbench.hpp"
 #include "kernels/cpu/parallel.hpp"
 #include "perfmodel/calibration.hpp"
@@ -35,7 +36,8 @@ struct MeasureArgs {
   std::string timing = "network";
   std::string statistic = "p20";
   std::string buffers = "reuse";
-  std::string passes = "faster-placement"; // --passes: which timed passes the statistics use
+  std::string passes = "quiet"; // --passes: which timed passes the statistics use
+  double probe_interval = kernels::cpu::kConvProbeIntervalSeconds; // --probe-interval
   int warmup = 3, iters = 10, threads = 0;
   double min_time = 0;
   double min_layer_us = 50;
@@ -161,7 +163,19 @@ int run_measure(const MeasureArgs &a) {
     throw InputError("measure: unknown --buffers '" + a.buffers + "'");
   mo.buffers = *plan;
   mo.probe_host = true;
-  mo.faster_placement = a.passes == "faster-placement";
+  mo.faster_placement = a.passes == "faster-placement" || a.passes == "quiet";
+  if (a.passes == "quiet" && mo.timing == kc::LayerTiming::in_network) {
+    mo.quiet_probe_interval_seconds = a.probe_interval;
+    // The probes are also judged against the convolution figure of a calibration taken on a
+    // machine like this one (the fastest of them), so that passes spent wholly in a slow spell
+    // are found so (kernels/cpu/pass_spells.hpp).
+    const DeviceFingerprint host =
+        calibrate::this_cpu(a.threads > 0 ? a.threads : kc::num_threads());
+    for (const Calibration &c : cals)
+      if (c.host_state && calibrate::host_mismatch(c.device, host).empty())
+        mo.quiet_reference_flops_per_second =
+            std::max(mo.quiet_reference_flops_per_second, c.host_state->conv_flops_per_second);
+  }
   if (!a.quiet)
     mo.progress = [](size_t i, size_t n, const std::string &name) {
       std::fprintf(stderr, "measure [%zu/%zu] %s\n", i + 1, n, name.c_str());
@@ -231,12 +245,22 @@ int run_measure(const MeasureArgs &a) {
   run.network = to_view(m.network);
   if (m.placement)
     run.placement = pass_placement_view(*m.placement);
+  if (m.quiet)
+    run.quiet = quiet_passes_view(*m.quiet, mo.quiet_probe_interval_seconds,
+                                  mo.quiet_reference_flops_per_second);
   run.host_before = m.host_before;
   run.host_after = m.host_after;
   if (!cals.empty())
     run.host_reference = cals[chosen].host_state;
   const report::MeasurementView view = report::make_measurement_view(p, run);
-  if (view.host.changed) { // a warning, not progress: printed with --quiet too
+  if (view.host.passes_in_spell) // a warning, not progress: printed with --quiet too
+    std::fprintf(stderr,
+                 "measure: warning: only %d of %d passes ran between convolution probes within "
+                 "%.0f%% of the calibration's %.3g FLOP/s: the host was in a slow spell; the "
+                 "errors reflect the host's state\n",
+                 view.run.quiet->quiet_passes, view.run.quiet->candidates,
+                 100 * kHostConvTolerance, view.run.quiet->calibration_flops_per_second);
+  if (view.host.drifted) { // a warning, not progress: printed with --quiet too
     const HostDrift b = view.host.drift_before.value_or(HostDrift{});
     const HostDrift e = view.host.drift_after.value_or(HostDrift{});
     std::fprintf(stderr,
@@ -295,10 +319,15 @@ void register_measure(CLI::App &app, Runner &run) {
       ->check(CLI::IsMember({"reuse", "distinct"}))
       ->capture_default_str();
   cmd->add_option("--passes", a->passes,
-                  "With --timing network and 2+ threads: faster-placement: the statistics over "
-                  "the passes that ran with the vCPUs in the faster placement (core round trip "
-                  "probed between passes); all: every timed pass")
-      ->check(CLI::IsMember({"faster-placement", "all"}))
+                  "With --timing network: quiet: the statistics over the passes that ran in the "
+                  "faster placement of the vCPUs (2+ threads) and between two convolution probes "
+                  "that found the host outside its caches' slow spells; faster-placement: the "
+                  "placement only (core round trip probed between passes); all: every timed pass")
+      ->check(CLI::IsMember({"quiet", "faster-placement", "all"}))
+      ->capture_default_str();
+  cmd->add_option("--probe-interval", a->probe_interval,
+                  "With --passes quiet: seconds between the convolution probes among the passes")
+      ->check(CLI::Range(0.01, 60.0))
       ->capture_default_str();
   cmd->add_option("--statistic", a->statistic,
                   "Errors against the median of the timed runs, their 20th percentile or their "

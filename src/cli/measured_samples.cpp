@@ -44,4 +44,31 @@ report::PassPlacement pass_placement_view(const kernels::cpu::GraphMeasurement::
   return pp;
 }
 
+report::QuietPasses quiet_passes_view(const kernels::cpu::GraphMeasurement::Quiet &q,
+                                      double interval_seconds,
+                                      double calibration_flops_per_second) {
+  const kernels::cpu::QuietSelection &sel = q.selection;
+  report::QuietPasses v;
+  v.passes_timed = q.passes_timed;
+  v.candidates = int(sel.quiet_passes + sel.spell_passes);
+  if (v.candidates == 0) // not judged (no enclosing probes): every candidate kept
+    v.candidates = int(sel.kept.size());
+  v.passes_kept = int(sel.kept.size());
+  v.interval_seconds = interval_seconds;
+  v.reference_flops_per_second = sel.reference_flops_per_second;
+  v.calibration_flops_per_second = calibration_flops_per_second;
+  v.tolerance = kHostConvTolerance;
+  v.quiet_passes = int(sel.quiet_passes);
+  v.spell_passes = int(sel.spell_passes);
+  v.quiet_median_seconds = sel.quiet_median_seconds;
+  v.spell_median_seconds = sel.spell_median_seconds;
+  v.all_kept_for_too_few = sel.all_kept_for_too_few;
+  for (const auto &p : q.probes) {
+    v.probe_before_pass.push_back(p.before_pass);
+    v.probe_flops_per_second.push_back(p.conv_flops_per_second);
+  }
+  v.pass_seconds = q.pass_seconds;
+  return v;
+}
+
 } // namespace perfmodel::cli

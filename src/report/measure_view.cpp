@@ -97,7 +97,7 @@ std::string host_lines(const HostCheck &h) {
   o << "\n";
   char factor[32];
   std::snprintf(factor, sizeof factor, "%gx", kHostRoundTripFactor);
-  if (h.changed)
+  if (h.drifted)
     o << "the host was not in its calibrated state (compute drift beyond "
       << pct_abs(kHostComputeTolerance) << ", "
       << (by_round_trip ? std::string("the core round trip beyond ") + factor + " either way"
@@ -147,6 +147,12 @@ std::string summary_lines(const MeasurementView &v) {
       << pct_abs(v.run.noisy_range_fraction) << " or sd/mean > " << pct_abs(v.run.noisy_sd_fraction)
       << " (reported, not dropped)\n";
   o << host_lines(v.host);
+  if (v.host.passes_in_spell && v.run.quiet)
+    o << "the passes ran in a slow spell of the host: " << v.run.quiet->quiet_passes << " of "
+      << v.run.quiet->candidates << " ran between convolution probes within "
+      << pct_abs(kHostConvTolerance) << " of the calibration's "
+      << si(v.run.quiet->calibration_flops_per_second, "FLOP/s")
+      << ": these errors measure the host as much as the model\n";
   return o.str();
 }
 
@@ -180,6 +186,37 @@ std::string placement_line(const PassPlacement &p) {
   return "statistics over " + std::to_string(p.passes_kept) + " of " +
          std::to_string(p.passes_timed) +
          " timed passes, those in the faster placement of the threads (" + rule + ")";
+}
+
+// "of those, 40 between convolution probes within 10% of the fastest (188 GFLOP/s; 17 probes,
+// every 0.25 s): 40 passes, median 46.9 ms; in a spell: 20 passes, median 62.1 ms"
+std::string quiet_line(const QuietPasses &q) {
+  const auto side = [](int n, double med) {
+    char b[64];
+    if (n > 0)
+      std::snprintf(b, sizeof b, "%d pass%s, median %.4g ms", n, n == 1 ? "" : "es", 1e3 * med);
+    else
+      std::snprintf(b, sizeof b, "no pass");
+    return std::string(b);
+  };
+  char rule[240];
+  std::snprintf(rule, sizeof rule, "convolution probes within %.0f%% of %s, %.3g GFLOP/s; %zu probes every %.3g s",
+                100 * q.tolerance,
+                q.calibration_flops_per_second > 0
+                    ? "the fastest probe or the calibration's, the faster"
+                    : "the fastest",
+                1e-9 * q.reference_flops_per_second, q.probe_flops_per_second.size(),
+                q.interval_seconds);
+  const std::string of = q.candidates == q.passes_timed
+                             ? "of the " + std::to_string(q.passes_timed) + " timed passes"
+                             : "of those " + std::to_string(q.candidates);
+  if (q.all_kept_for_too_few)
+    return of + ", all kept: too few ran between quiet probes (" + rule + "; quiet: " +
+           side(q.quiet_passes, q.quiet_median_seconds) +
+           "; in a spell: " + side(q.spell_passes, q.spell_median_seconds) + ")";
+  return of + ", " + std::to_string(q.passes_kept) + " ran between quiet probes (" + rule +
+         "): " + side(q.quiet_passes, q.quiet_median_seconds) +
+         "; in a spell: " + side(q.spell_passes, q.spell_median_seconds);
 }
 
 MeasurementView make_measurement_view(const Prediction &p, const MeasurementRun &run) {
@@ -243,8 +280,12 @@ MeasurementView make_measurement_view(const Prediction &p, const MeasurementRun 
     for (auto [probe, drift] : {std::pair{&h.before, &h.drift_before}, {&h.after, &h.drift_after}})
       if (*probe)
         *drift = host_drift(*h.reference, **probe);
-    h.changed = measurement_changed(*h.reference, h.before, h.after);
+    h.drifted = measurement_changed(*h.reference, h.before, h.after);
   }
+  if (const auto &q = run.quiet)
+    h.passes_in_spell = q->calibration_flops_per_second > 0 && q->all_kept_for_too_few &&
+                        q->quiet_passes + q->spell_passes > 0;
+  h.changed = h.drifted || h.passes_in_spell;
   return v;
 }
 
@@ -290,7 +331,7 @@ std::string render_measurement(const MeasurementView &v, Format f) {
     j["layers"] = std::move(layers);
     j["network"] = stats_json(v.run.network);
     if (const auto &pp = v.run.placement)
-      j["passes"] = {{"filter", "faster-placement"},
+      j["passes"] = {{"filter", v.run.quiet ? "quiet" : "faster-placement"},
                      {"timed", pp->passes_timed},
                      {"kept", pp->passes_kept},
                      {"reference_round_trip_seconds", pp->reference_round_trip_seconds},
@@ -304,7 +345,27 @@ std::string render_measurement(const MeasurementView &v, Format f) {
                                           {"median_pass_seconds", pp->long_median_seconds}}},
                      {"all_kept_for_too_few", pp->all_kept_for_too_few}};
     else
-      j["passes"] = {{"filter", "all"}};
+      j["passes"] = {{"filter", v.run.quiet ? "quiet" : "all"}};
+    if (const auto &q = v.run.quiet) {
+      json probes = json::array();
+      for (size_t i = 0; i < q->probe_before_pass.size(); ++i)
+        probes.push_back({{"before_pass", q->probe_before_pass[i]},
+                          {"conv_flops_per_second", q->probe_flops_per_second[i]}});
+      j["passes"]["timed"] = q->passes_timed;
+      j["passes"]["kept"] = q->passes_kept;
+      j["passes"]["quiet"] = {{"candidates", q->candidates},
+                              {"kept", q->passes_kept},
+                              {"interval_seconds", q->interval_seconds},
+                              {"reference_conv_flops_per_second", q->reference_flops_per_second},
+                              {"tolerance", q->tolerance},
+                              {"quiet_passes", q->quiet_passes},
+                              {"quiet_median_pass_seconds", q->quiet_median_seconds},
+                              {"spell_passes", q->spell_passes},
+                              {"spell_median_pass_seconds", q->spell_median_seconds},
+                              {"all_kept_for_too_few", q->all_kept_for_too_few},
+                              {"probes", std::move(probes)},
+                              {"pass_seconds", q->pass_seconds}};
+    }
     j["statistic"] = std::string(to_string(v.run.statistic));
     j["summary"] = {{"mape", s.mape},
                     {"median_abs_error", s.median_abs_error},
@@ -325,6 +386,8 @@ std::string render_measurement(const MeasurementView &v, Format f) {
                        {"after", state_json(v.host.after)},
                        {"drift_before", drift_json(v.host.drift_before)},
                        {"drift_after", drift_json(v.host.drift_after)},
+                       {"drifted", v.host.drifted},
+                       {"passes_in_spell", v.host.passes_in_spell},
                        {"changed", v.host.changed}};
     return j.dump(2) + "\n";
   }
@@ -370,6 +433,8 @@ std::string render_measurement(const MeasurementView &v, Format f) {
     << " of workspace)\n";
   if (const auto &pp = v.run.placement)
     o << placement_line(*pp) << "\n";
+  if (const auto &q = v.run.quiet)
+    o << quiet_line(*q) << "\n";
   if (!v.run.calibration_mismatch.empty())
     o << "calibration taken on another machine: " << v.run.calibration_mismatch << "\n";
   o << "\n";

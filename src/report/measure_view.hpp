@@ -56,6 +56,28 @@ struct PassPlacement {
 /// the report's header line, and calibrate's for its networks.
 std::string placement_line(const PassPlacement &p);
 
+/// Of those passes, the ones between quiet convolution probes (`measure --passes quiet`,
+/// kernels/cpu/pass_spells.hpp).
+struct QuietPasses {
+  int passes_timed = 0;
+  int candidates = 0;  // the passes judged: the faster placement's, or every timed pass
+  int passes_kept = 0; // the statistics' passes
+  double interval_seconds = 0;             // between the probes
+  double reference_flops_per_second = 0;   // the fastest probe, or the calibration's figure
+  double calibration_flops_per_second = 0; // the calibration's convolution figure (0: none)
+  double tolerance = 0;                    // a quiet probe is within this fraction of it
+  int quiet_passes = 0, spell_passes = 0;  // candidates between quiet probes, the others
+  double quiet_median_seconds = 0, spell_median_seconds = 0; // their median pass times (0: none)
+  bool all_kept_for_too_few = false;       // too few quiet passes: every candidate kept
+  std::vector<size_t> probe_before_pass;   // each probe: the timed passes before it
+  std::vector<double> probe_flops_per_second;
+  std::vector<double> pass_seconds;        // every timed pass, in order
+};
+
+/// "of those, 40 between convolution probes within 10% of the fastest (...)": the report's
+/// line after placement_line, and calibrate's for its networks.
+std::string quiet_line(const QuietPasses &q);
+
 struct MeasurementRun {
   std::string device;         // "cpu (2 threads)"
   std::string executed_dtype; // the executor's data type
@@ -79,6 +101,8 @@ struct MeasurementRun {
   MeasuredStats network;                                  // whole forward passes
   /// With `--passes faster-placement` (in-network, 2+ threads): the passes kept.
   std::optional<PassPlacement> placement;
+  /// With `--passes quiet` (in-network): the passes kept of those.
+  std::optional<QuietPasses> quiet;
   /// The host probes: the calibration's, and this run's just before and after its timed runs.
   std::optional<HostState> host_reference, host_before, host_after;
 };
@@ -87,7 +111,11 @@ struct MeasurementRun {
 struct HostCheck {
   std::optional<HostState> reference, before, after;
   std::optional<HostDrift> drift_before, drift_after; // with a reference and that probe
-  bool changed = false; // a drift beyond tolerance (host_state.hpp), before or after
+  bool drifted = false; // a drift beyond tolerance (host_state.hpp), before or after
+  bool changed = false; // drifted, or:
+  /// with --passes quiet and a calibration's convolution figure, fewer than 3 passes ran between
+  /// probes within kHostConvTolerance of it: the passes ran in a slow spell of the host
+  bool passes_in_spell = false;
 };
 
 struct MeasurementRow {

@@ -336,6 +336,70 @@ TEST_CASE("the passes kept in the faster placement: header, JSON; without the fi
         std::string::npos);
 }
 
+TEST_CASE("the passes between quiet probes: header line, JSON, and a run spent in a spell") {
+  Fixture f;
+  f.run.network.cache_state = "in-network";
+  QuietPasses q;
+  q.passes_timed = 12;
+  q.candidates = 12;
+  q.passes_kept = 8;
+  q.interval_seconds = 0.25;
+  q.reference_flops_per_second = 190e9;
+  q.tolerance = 0.10;
+  q.quiet_passes = 8;
+  q.quiet_median_seconds = 0.0469;
+  q.spell_passes = 4;
+  q.spell_median_seconds = 0.0581;
+  q.probe_before_pass = {0, 6, 12};
+  q.probe_flops_per_second = {190e9, 150e9, 185e9};
+  q.pass_seconds = std::vector<double>(12, 0.05);
+  f.run.quiet = q;
+  const MeasurementView v = make_measurement_view(f.p, f.run);
+  const std::string table = render_measurement(v, Format::table);
+  CHECK(table.find("of the 12 timed passes, 8 ran between quiet probes (convolution probes "
+                   "within 10% of the fastest, 190 GFLOP/s; 3 probes every 0.25 s): 8 passes, "
+                   "median 46.9 ms; in a spell: 4 passes, median 58.1 ms") != std::string::npos);
+  auto j = nlohmann::json::parse(render_measurement(v, Format::json));
+  CHECK(j["passes"]["filter"] == "quiet");
+  CHECK(j["passes"]["timed"] == 12);
+  CHECK(j["passes"]["kept"] == 8);
+  CHECK(j["passes"]["quiet"]["quiet_passes"] == 8);
+  CHECK(j["passes"]["quiet"]["spell_median_pass_seconds"].get<double>() ==
+        doctest::Approx(0.0581));
+  CHECK(j["passes"]["quiet"]["probes"].size() == 3);
+  CHECK(j["passes"]["quiet"]["probes"][1]["before_pass"] == 6);
+  CHECK(j["passes"]["quiet"]["probes"][1]["conv_flops_per_second"].get<double>() == 150e9);
+  CHECK(j["passes"]["quiet"]["pass_seconds"].size() == 12);
+  CHECK(j["host_state"]["passes_in_spell"] == false);
+  CHECK(j["host_state"]["changed"] == false);
+  // Too few quiet: all kept. Against the fastest probe alone that is not a finding about the
+  // host; against a calibration's convolution figure the passes ran in a spell.
+  f.run.quiet->all_kept_for_too_few = true;
+  f.run.quiet->quiet_passes = 2;
+  f.run.quiet->spell_passes = 10;
+  f.run.quiet->passes_kept = 12;
+  const MeasurementView own = make_measurement_view(f.p, f.run);
+  CHECK(render_measurement(own, Format::table)
+            .find("of the 12 timed passes, all kept: too few ran between quiet probes") !=
+        std::string::npos);
+  CHECK_FALSE(own.host.passes_in_spell);
+  CHECK_FALSE(own.host.changed);
+  f.run.quiet->calibration_flops_per_second = 188e9;
+  const MeasurementView cal = make_measurement_view(f.p, f.run);
+  CHECK(cal.host.passes_in_spell);
+  CHECK(cal.host.changed);
+  CHECK_FALSE(cal.host.drifted);
+  const std::string t = render_measurement(cal, Format::table);
+  CHECK(t.find("within 10% of the fastest probe or the calibration's, the faster") !=
+        std::string::npos);
+  CHECK(t.find("the passes ran in a slow spell of the host: 2 of 12 ran between convolution "
+               "probes within 10.0% of the calibration's 188GFLOP/s") != std::string::npos);
+  j = nlohmann::json::parse(render_measurement(cal, Format::json));
+  CHECK(j["host_state"]["passes_in_spell"] == true);
+  CHECK(j["host_state"]["changed"] == true);
+  CHECK(j["host_state"]["drifted"] == false);
+}
+
 TEST_CASE("table, CSV and Markdown show the same numbers") {
   Fixture f;
   const MeasurementView v = make_measurement_view(f.p, f.run);
