@@ -171,7 +171,8 @@ std::vector<calibrate::Sample> microbenchmark_samples(const CalibrateArgs& a, co
   std::vector<HostState> probes; // in time order; those inside the rounds: the convolution only
   std::vector<bool> full;        // probe_host (a round's boundary) or probe_conv (inside one)
   mo.extra_rounds = a.quick ? 2 : 9;
-  mo.probe_interval_seconds = a.probe_interval >= 0 ? a.probe_interval : kernels::cpu::kConvProbeIntervalSeconds;
+  mo.probe_interval_seconds =
+      a.probe_interval >= 0 ? a.probe_interval : kernels::cpu::kConvProbeIntervalSeconds;
   mo.at_probe = [&](bool boundary) {
     probes.push_back(boundary ? kernels::cpu::probe_host() : kernels::cpu::probe_conv());
     full.push_back(boundary);

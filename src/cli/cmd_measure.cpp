@@ -37,7 +37,7 @@ struct MeasureArgs {
   std::string statistic = "p20";
   std::string buffers = "reuse";
   std::string passes = "quiet"; // --passes: which timed passes the statistics use
-  double probe_interval = kernels::cpu::kConvProbeIntervalSeconds; // --probe-interval
+  double probe_interval = -1; // --probe-interval (< 0: not given, kConvProbeIntervalSeconds)
   int warmup = 3, iters = 10, threads = 0;
   double min_time = 0;
   double min_layer_us = 50;
@@ -164,8 +164,11 @@ int run_measure(const MeasureArgs &a) {
   mo.buffers = *plan;
   mo.probe_host = true;
   mo.faster_placement = a.passes == "faster-placement" || a.passes == "quiet";
+  if (a.probe_interval >= 0 && (a.passes != "quiet" || mo.timing != kc::LayerTiming::in_network))
+    throw InputError("measure: --probe-interval applies to --passes quiet with --timing network");
   if (a.passes == "quiet" && mo.timing == kc::LayerTiming::in_network) {
-    mo.quiet_probe_interval_seconds = a.probe_interval;
+    mo.quiet_probe_interval_seconds =
+        a.probe_interval >= 0 ? a.probe_interval : kc::kConvProbeIntervalSeconds;
     // The probes are also judged against the convolution figure of a calibration taken on a
     // machine like this one (the fastest of them), so that passes spent wholly in a slow spell
     // are found so (kernels/cpu/pass_spells.hpp).
@@ -326,9 +329,9 @@ void register_measure(CLI::App &app, Runner &run) {
       ->check(CLI::IsMember({"quiet", "faster-placement", "all"}))
       ->capture_default_str();
   cmd->add_option("--probe-interval", a->probe_interval,
-                  "With --passes quiet: seconds between the convolution probes among the passes")
-      ->check(CLI::Range(0.01, 60.0))
-      ->capture_default_str();
+                  "With --passes quiet: seconds between the convolution probes among the passes "
+                  "(default 0.25)")
+      ->check(CLI::Range(0.01, 60.0));
   cmd->add_option("--statistic", a->statistic,
                   "Errors against the median of the timed runs, their 20th percentile or their "
                   "min (p20 is the most reproducible on a shared host)")
