@@ -7,20 +7,17 @@
 
 namespace perfmodel::kernels::cpu {
 
-namespace {
-
-double median_of(const std::vector<double> &pass_seconds, const std::vector<size_t> &idx) {
+double median_pass_seconds(const std::vector<double> &pass_seconds,
+                           const std::vector<size_t> &idx) {
   if (idx.empty())
     return 0;
   std::vector<double> v;
   v.reserve(idx.size());
   for (size_t i : idx)
-    v.push_back(pass_seconds[i]);
+    v.push_back(pass_seconds.at(i));
   std::sort(v.begin(), v.end());
   return quantile_sorted(v, 0.5);
 }
-
-} // namespace
 
 PassSelection select_faster_placement(const std::vector<double> &round_trips,
                                       const std::vector<double> &pass_seconds) {
@@ -42,8 +39,8 @@ PassSelection select_faster_placement(const std::vector<double> &round_trips,
   }
   s.short_passes = short_rt.size();
   s.long_passes = long_rt.size();
-  s.short_median_seconds = median_of(pass_seconds, short_rt);
-  s.long_median_seconds = median_of(pass_seconds, long_rt);
+  s.short_median_seconds = median_pass_seconds(pass_seconds, short_rt);
+  s.long_median_seconds = median_pass_seconds(pass_seconds, long_rt);
   const size_t enough = std::min(kPlacementMinPasses, passes); // >= 1: passes >= 1 here
   const bool short_ok = short_rt.size() >= enough, long_ok = long_rt.size() >= enough;
   if (short_ok && long_ok)

@@ -50,6 +50,10 @@ struct PassSelection {
 /// while it ran) is in neither. With kPlacementMinPasses passes in each placement the one with
 /// the smaller median pass time is kept, else the one that has them. Fewer than two probes, or
 /// a pass count that does not match: no pass, nothing kept.
+/// The median of pass_seconds over the indices `idx` (0 when idx is empty).
+double median_pass_seconds(const std::vector<double> &pass_seconds,
+                           const std::vector<size_t> &idx);
+
 PassSelection select_faster_placement(const std::vector<double> &round_trips,
                                       const std::vector<double> &pass_seconds);
 

@@ -3,24 +3,8 @@
 #include <algorithm>
 
 #include "kernels/cpu/pass_placement.hpp"
-#include "kernels/cpu/timing.hpp"
 
 namespace perfmodel::kernels::cpu {
-
-namespace {
-
-double median_of(const std::vector<double> &pass_seconds, const std::vector<size_t> &idx) {
-  if (idx.empty())
-    return 0;
-  std::vector<double> v;
-  v.reserve(idx.size());
-  for (size_t i : idx)
-    v.push_back(pass_seconds.at(i));
-  std::sort(v.begin(), v.end());
-  return quantile_sorted(v, 0.5);
-}
-
-} // namespace
 
 QuietSelection select_quiet_passes(const std::vector<PassProbe> &probes,
                                    const std::vector<double> &pass_seconds,
@@ -47,8 +31,8 @@ QuietSelection select_quiet_passes(const std::vector<PassProbe> &probes,
   }
   s.quiet_passes = quiet.size();
   s.spell_passes = spell.size();
-  s.quiet_median_seconds = median_of(pass_seconds, quiet);
-  s.spell_median_seconds = median_of(pass_seconds, spell);
+  s.quiet_median_seconds = median_pass_seconds(pass_seconds, quiet);
+  s.spell_median_seconds = median_pass_seconds(pass_seconds, spell);
   if (quiet.size() >= std::min(kPlacementMinPasses, candidates.size()))
     s.kept = std::move(quiet);
   else

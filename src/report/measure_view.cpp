@@ -158,20 +158,29 @@ std::string summary_lines(const MeasurementView &v) {
 
 } // namespace
 
+namespace {
+
+// "10 passes, median 40.1 ms", "1 pass, median 45.3 ms" or "no pass"
+std::string passes_and_median(int n, double median_seconds) {
+  char b[64];
+  if (n > 0)
+    std::snprintf(b, sizeof b, "%d pass%s, median %.4g ms", n, n == 1 ? "" : "es",
+                  1e3 * median_seconds);
+  else
+    std::snprintf(b, sizeof b, "no pass");
+  return b;
+}
+
+} // namespace
+
 // "statistics over 68 of 80 timed passes, those in the faster placement of the threads (core
 // round trip between passes within 2x of 0.35 us: 68 passes, median 40.1 ms; beyond: 10
 // passes, median 45.3 ms)"
 std::string placement_line(const PassPlacement &p) {
   char rule[240];
   const auto side = [&](bool long_side) {
-    const int n = long_side ? p.long_passes : p.short_passes;
-    const double med = long_side ? p.long_median_seconds : p.short_median_seconds;
-    char b[64];
-    if (n > 0)
-      std::snprintf(b, sizeof b, "%d pass%s, median %.4g ms", n, n == 1 ? "" : "es", 1e3 * med);
-    else
-      std::snprintf(b, sizeof b, "no pass");
-    return std::string(b);
+    return long_side ? passes_and_median(p.long_passes, p.long_median_seconds)
+                     : passes_and_median(p.short_passes, p.short_median_seconds);
   };
   const bool first_long = p.kept_long_round_trip && !p.all_kept_for_too_few;
   std::snprintf(rule, sizeof rule,
@@ -191,14 +200,7 @@ std::string placement_line(const PassPlacement &p) {
 // "of those, 40 between convolution probes within 10% of the fastest (188 GFLOP/s; 17 probes,
 // every 0.25 s): 40 passes, median 46.9 ms; in a spell: 20 passes, median 62.1 ms"
 std::string quiet_line(const QuietPasses &q) {
-  const auto side = [](int n, double med) {
-    char b[64];
-    if (n > 0)
-      std::snprintf(b, sizeof b, "%d pass%s, median %.4g ms", n, n == 1 ? "" : "es", 1e3 * med);
-    else
-      std::snprintf(b, sizeof b, "no pass");
-    return std::string(b);
-  };
+  const auto side = passes_and_median;
   char rule[240];
   std::snprintf(rule, sizeof rule, "convolution probes within %.0f%% of %s, %.3g GFLOP/s; %zu probes every %.3g s",
                 100 * q.tolerance,
@@ -283,8 +285,10 @@ MeasurementView make_measurement_view(const Prediction &p, const MeasurementRun 
     h.drifted = measurement_changed(*h.reference, h.before, h.after);
   }
   if (const auto &q = run.quiet)
-    h.passes_in_spell = q->calibration_flops_per_second > 0 && q->all_kept_for_too_few &&
-                        q->quiet_passes + q->spell_passes > 0;
+    h.passes_in_spell =
+        q->calibration_flops_per_second > 0 && q->quiet_passes + q->spell_passes > 0 &&
+        (q->all_kept_for_too_few ||
+         q->quiet_passes < kMinQuietFraction * (q->quiet_passes + q->spell_passes));
   h.changed = h.drifted || h.passes_in_spell;
   return v;
 }
