@@ -8,7 +8,8 @@
 # state than its calibration's (compute probe beyond 10%, the core round trip beyond a factor
 # of 2 (else cross-core beyond 25%), the faster conv probe beyond 10%: a busy SMT sibling
 # halves a core; the vCPUs were moved to other core
-# complexes; a neighbour slows the caches) is repeated, up to this many attempts, and the
+# complexes; a neighbour slows the caches), or whose passes it finds mostly in a slow spell
+# (host_state.passes_in_spell: 1 + the share of spell passes, in tolerances), is repeated, up to this many attempts, and the
 # attempt whose probes drifted least from its calibration's (in tolerances, as `measure` judges
 # them; the later of equals) is kept: OUT_DIR/MODEL-bN-calibrated.json, every attempt in
 # OUT_DIR/MODEL-bN-attempt-K.json. After an odd-numbered attempt it waits ATTEMPT_WAIT seconds first (default
@@ -101,6 +102,12 @@ for p in probes:
 if probes and r.get("conv_flops_per_second"):
     fast = max(p["conv_flops_per_second"] for p in probes)
     sev = max(sev, abs(drift(fast, r["conv_flops_per_second"])) / h["conv_tolerance"])
+# Passes mostly in a slow spell (`measure --passes quiet` flags them): more than one tolerance,
+# the fewer quiet passes the more.
+if h.get("passes_in_spell"):
+    q = j["passes"]["quiet"]
+    judged = q["quiet_passes"] + q["spell_passes"]
+    sev = max(sev, 2 - (q["quiet_passes"] / judged if judged else 0))
 open(sys.argv[1] + ".severity", "w").write(f"{sev:.6f}")
 PY
     cat "$out/$1-b$2-calibrated.json.changed")

@@ -66,6 +66,15 @@ inline constexpr double kHostRoundTripFactor = 2.0;
 /// within +-5%, so 10% separates the two.
 inline constexpr double kHostConvTolerance = 0.10;
 
+/// `measure --passes quiet` (kernels/cpu/pass_spells.hpp): a measurement judged against a
+/// calibration's convolution figure whose quiet passes are fewer than this fraction of those
+/// judged (or than 3) ran in a slow spell, and the report flags it (passes_in_spell). Between
+/// two quiet probes a spell can still come and go: in run s1 (2026-11-27 06:49Z) 6 of VGG-16's
+/// 40 passes ran between quiet probes, median 177 ms against 163-167 in quiet runs, while in
+/// runs with 38-54% quiet passes the kept passes of ResNet-50 and NIN matched the quiet runs'
+/// (45.9-46.0 and 59.3-59.6 ms).
+inline constexpr double kMinQuietFraction = 0.25;
+
 /// A compute probe below this fraction of the machine's undisturbed FMA rate (the hardware
 /// spec's fp32 vector peak, measured on an idle machine) finds the host disturbed: on the 2-core
 /// VM the rate halves for minutes at a time (the two vCPUs on the two threads of one core, or a

@@ -113,7 +113,8 @@ struct HostCheck {
   std::optional<HostDrift> drift_before, drift_after; // with a reference and that probe
   bool drifted = false; // a drift beyond tolerance (host_state.hpp), before or after
   bool changed = false; // drifted, or:
-  /// with --passes quiet and a calibration's convolution figure, fewer than 3 passes ran between
+  /// with --passes quiet and a calibration's convolution figure, fewer than 3 passes, or than
+  /// a quarter of those judged (kMinQuietFraction, perfmodel/host_state.hpp), ran between
   /// probes within kHostConvTolerance of it: the passes ran in a slow spell of the host
   bool passes_in_spell = false;
 };

@@ -398,6 +398,15 @@ TEST_CASE("the passes between quiet probes: header line, JSON, and a run spent i
   CHECK(j["host_state"]["passes_in_spell"] == true);
   CHECK(j["host_state"]["changed"] == true);
   CHECK(j["host_state"]["drifted"] == false);
+  // enough quiet passes to keep alone, but under a quarter of those judged: still flagged
+  f.run.quiet->all_kept_for_too_few = false;
+  f.run.quiet->candidates = 20;
+  f.run.quiet->quiet_passes = 4;
+  f.run.quiet->spell_passes = 16;
+  CHECK(make_measurement_view(f.p, f.run).host.passes_in_spell);
+  f.run.quiet->quiet_passes = 5; // a quarter
+  f.run.quiet->spell_passes = 15;
+  CHECK_FALSE(make_measurement_view(f.p, f.run).host.passes_in_spell);
 }
 
 TEST_CASE("table, CSV and Markdown show the same numbers") {
