@@ -353,6 +353,19 @@ BenchResult run_bench(const BenchCase &c, const MicrobenchOptions &opts) {
   return r;
 }
 
+CountedRuns counted_runs(const std::vector<BenchResult> &results) {
+  CountedRuns c;
+  for (const BenchResult &r : results) {
+    size_t n = 0;
+    for (const BenchResult::Run &x : r.runs)
+      n += x.counted ? 1 : 0;
+    c.counted += n;
+    c.runs += r.runs.size();
+    c.cases_without += n == 0 && !r.runs.empty() ? 1 : 0;
+  }
+  return c;
+}
+
 std::vector<BenchResult> run_cases(const std::vector<BenchCase> &cases,
                                    const MicrobenchOptions &opts) {
   const int rounds = std::max(1, opts.rounds > 0 ? opts.rounds : default_rounds(opts));

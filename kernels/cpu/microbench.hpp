@@ -114,6 +114,13 @@ struct MicrobenchOptions {
 std::vector<BenchResult> run_cases(const std::vector<BenchCase> &cases,
                                    const MicrobenchOptions &opts);
 
+/// Run counts of run_cases' results: runs counted, runs in all, and cases with runs of which
+/// none counted (those keep every run, taken beside probes that found the host disturbed).
+struct CountedRuns {
+  size_t counted = 0, runs = 0, cases_without = 0;
+};
+CountedRuns counted_runs(const std::vector<BenchResult> &results);
+
 /// Whether a lowered convolution of `input`, `output` and `workspace` elements (fp32) is timed
 /// with its im2col workspace as the previous call left it: they all fit in `cache_bytes`
 /// (MicrobenchOptions::cache_bytes; 0 = unknown: evicted).

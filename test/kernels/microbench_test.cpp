@@ -289,6 +289,17 @@ TEST_CASE("run_cases probes inside a round and judges each case's run by its own
   CHECK(std::count(order.begin(), order.end(), "|") == 4);
 }
 
+TEST_CASE("counted_runs: runs counted, in all, and cases that kept every run") {
+  std::vector<BenchResult> rs(3);
+  rs[0].runs = {{{}, 0, true}, {{}, 1, false}, {{}, 2, true}};
+  rs[1].runs = {{{}, 0, false}, {{}, 1, false}}; // none counted: keeps every run
+  // rs[2]: no runs at all (a single-round case): not a case without counted runs
+  const CountedRuns c = counted_runs(rs);
+  CHECK(c.counted == 2);
+  CHECK(c.runs == 5);
+  CHECK(c.cases_without == 1);
+}
+
 TEST_CASE("probe_host measures the FMA rate, a DRAM read, a cross-core read and a convolution") {
   const perfmodel::HostState s = probe_host(2);
   // Any FMA unit does better than 0.1 GFLOP/s and any DRAM than 100 MB/s; a probe that
