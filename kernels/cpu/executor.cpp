@@ -2,8 +2,8 @@
 #include "kernels/cpu/executor.hpp"
 
 #include <algorithm>
-#include <numeric>
 #include <functional>
+#include <numeric>
 
 #include "kernels/cpu/host_probe.hpp"
 #include "kernels/cpu/parallel.hpp"
@@ -104,7 +104,8 @@ void measure_in_network(Executor &ex, const Graph &g, const MeasureOptions &opts
     if (it == std::max(opts.warmup - 1, 0))
       before_timed();
     if (probe_quiet && it >= opts.warmup &&
-        (conv_probes.empty() || now_seconds() - last_conv_probe >= opts.quiet_probe_interval_seconds))
+        (conv_probes.empty() ||
+         now_seconds() - last_conv_probe >= opts.quiet_probe_interval_seconds))
       conv_probe();
     if (probe_placement && it >= opts.warmup)
       round_trips.push_back(core_round_trip_seconds(kRoundTripCalls));

@@ -75,8 +75,9 @@ constexpr int kNetworkAttempts = 3;
 // 03:40-07:50Z (out/x, v, y, z, a, b), the five used that counted under a fifth of their runs
 // (a1's second 7%, y3 15%, b5 18%, z4's second 19%, b6's third 19%) predicted NIN +6.5..+37%
 // in four and +2.1% in b6; of the 19 used that counted 31-85% (v, y1, y2, z1-z3, a2, a3,
-// b1-b4), two missed NIN's end to end by more than 5% (v3 +5.3%, a2 +5.9%). The case rule alone flagged a1's and b6's first calibrations (173 and 20 of
-// 192 cases without a counted run; at most 5 elsewhere).
+// b1-b4), two missed NIN's end to end by more than 5% (v3 +5.3%, a2 +5.9%). The case rule
+// alone flagged a1's and b6's first calibrations (173 and 20 of 192 cases without a counted
+// run; at most 5 elsewhere).
 constexpr double kMaxUncountedCaseShare = 0.10;
 constexpr double kMinCountedRunShare = 0.20;
 
@@ -175,8 +176,8 @@ std::vector<calibrate::Sample> microbenchmark_samples(const CalibrateArgs& a, co
   // count (steady_probes: an FMA rate under kSteadyComputeFraction of the spec's, or a
   // convolution more than kHostConvTolerance under the fastest probe's, the caches' slow
   // spells). The spells come and go every few seconds, faster than a round, so the convolution
-  // is also probed inside the rounds, every kernels::cpu::kConvProbeIntervalSeconds, and each run is judged by the
-  // probes on either side of it. Up to 9 more rounds (2 with --quick) run while some case has
+  // is also probed inside the rounds, every kConvProbeIntervalSeconds (kernels/cpu/
+  // host_probe.hpp), and each run is judged by the probes on either side of it. Up to 9 more rounds (2 with --quick) run while some case has
   // fewer counted rounds than planned.
   const double steady_flops =
       undisturbed_flops(hw, a.threads > 0 ? a.threads : kernels::cpu::num_threads());

@@ -202,7 +202,8 @@ std::string placement_line(const PassPlacement &p) {
 std::string quiet_line(const QuietPasses &q) {
   const auto side = passes_and_median;
   char rule[240];
-  std::snprintf(rule, sizeof rule, "convolution probes within %.0f%% of %s, %.3g GFLOP/s; %zu probes every %.3g s",
+  std::snprintf(rule, sizeof rule,
+                "convolution probes within %.0f%% of %s, %.3g GFLOP/s; %zu probes every %.3g s",
                 100 * q.tolerance,
                 q.calibration_flops_per_second > 0
                     ? "the fastest probe or the calibration's, the faster"
