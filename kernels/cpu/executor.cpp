@@ -142,6 +142,8 @@ void measure_in_network(Executor &ex, const Graph &g, const MeasureOptions &opts
         select_quiet_passes(conv_probes, passes, kept, opts.quiet_reference_flops_per_second);
     q.probes = std::move(conv_probes);
     q.pass_seconds = passes;
+    q.interval_seconds = opts.quiet_probe_interval_seconds;
+    q.outside_reference_flops_per_second = opts.quiet_reference_flops_per_second;
     kept = q.selection.kept;
     m.quiet = std::move(q);
   }

@@ -125,6 +125,8 @@ struct GraphMeasurement {
     QuietSelection selection;
     int passes_timed = 0;
     std::vector<double> pass_seconds; // every timed pass, in order
+    double interval_seconds = 0;      // MeasureOptions::quiet_probe_interval_seconds
+    double outside_reference_flops_per_second = 0; // ...::quiet_reference_flops_per_second
   };
   std::optional<Quiet> quiet;
   int threads = 1;

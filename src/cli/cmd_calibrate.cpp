@@ -115,8 +115,7 @@ std::vector<calibrate::Sample> network_samples(const CalibrateArgs& a, const HwS
                    report::placement_line(pass_placement_view(*m.placement)).c_str());
     if (m.quiet)
       std::fprintf(stderr, "calibrate: network %s: %s\n", g.name.c_str(),
-                   report::quiet_line(quiet_passes_view(*m.quiet, mo.quiet_probe_interval_seconds))
-                       .c_str());
+                   report::quiet_line(quiet_passes_view(*m.quiet)).c_str());
     // Every layer is kept: the GEMM classes' layers are held out of the fit and scored
     // against it (held_out_report).
     for (auto& s : measured_layer_samples(g, m, stat, "network:", hw)) out.push_back(std::move(s));
@@ -177,8 +176,8 @@ std::vector<calibrate::Sample> microbenchmark_samples(const CalibrateArgs& a, co
   // convolution more than kHostConvTolerance under the fastest probe's, the caches' slow
   // spells). The spells come and go every few seconds, faster than a round, so the convolution
   // is also probed inside the rounds, every kConvProbeIntervalSeconds (kernels/cpu/
-  // host_probe.hpp), and each run is judged by the probes on either side of it. Up to 9 more rounds (2 with --quick) run while some case has
-  // fewer counted rounds than planned.
+  // host_probe.hpp), and each run is judged by the probes on either side of it. Up to 9 more
+  // rounds (2 with --quick) run while some case has fewer counted rounds than planned.
   const double steady_flops =
       undisturbed_flops(hw, a.threads > 0 ? a.threads : kernels::cpu::num_threads());
   std::vector<HostState> probes; // in time order; those inside the rounds: the convolution only

@@ -249,8 +249,7 @@ int run_measure(const MeasureArgs &a) {
   if (m.placement)
     run.placement = pass_placement_view(*m.placement);
   if (m.quiet)
-    run.quiet = quiet_passes_view(*m.quiet, mo.quiet_probe_interval_seconds,
-                                  mo.quiet_reference_flops_per_second);
+    run.quiet = quiet_passes_view(*m.quiet);
   run.host_before = m.host_before;
   run.host_after = m.host_after;
   if (!cals.empty())

@@ -44,9 +44,7 @@ report::PassPlacement pass_placement_view(const kernels::cpu::GraphMeasurement::
   return pp;
 }
 
-report::QuietPasses quiet_passes_view(const kernels::cpu::GraphMeasurement::Quiet &q,
-                                      double interval_seconds,
-                                      double calibration_flops_per_second) {
+report::QuietPasses quiet_passes_view(const kernels::cpu::GraphMeasurement::Quiet &q) {
   const kernels::cpu::QuietSelection &sel = q.selection;
   report::QuietPasses v;
   v.passes_timed = q.passes_timed;
@@ -54,9 +52,9 @@ report::QuietPasses quiet_passes_view(const kernels::cpu::GraphMeasurement::Quie
   if (v.candidates == 0) // not judged (no enclosing probes): every candidate kept
     v.candidates = int(sel.kept.size());
   v.passes_kept = int(sel.kept.size());
-  v.interval_seconds = interval_seconds;
+  v.interval_seconds = q.interval_seconds;
   v.reference_flops_per_second = sel.reference_flops_per_second;
-  v.calibration_flops_per_second = calibration_flops_per_second;
+  v.calibration_flops_per_second = q.outside_reference_flops_per_second;
   v.tolerance = kHostConvTolerance;
   v.quiet_passes = int(sel.quiet_passes);
   v.spell_passes = int(sel.spell_passes);

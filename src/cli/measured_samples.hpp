@@ -30,11 +30,7 @@ calibrate::PassSample measured_pass_sample(const Graph &g, const kernels::cpu::G
 /// Which of the timed passes of `p` the statistics kept, as the report shows it.
 report::PassPlacement pass_placement_view(const kernels::cpu::GraphMeasurement::Placement &p);
 
-/// Which passes were kept between quiet convolution probes, as the report shows it;
-/// `interval_seconds` and `calibration_flops_per_second` are the run's
-/// MeasureOptions::quiet_probe_interval_seconds and quiet_reference_flops_per_second.
-report::QuietPasses quiet_passes_view(const kernels::cpu::GraphMeasurement::Quiet &q,
-                                      double interval_seconds,
-                                      double calibration_flops_per_second = 0);
+/// Which passes were kept between quiet convolution probes, as the report shows it.
+report::QuietPasses quiet_passes_view(const kernels::cpu::GraphMeasurement::Quiet &q);
 
 } // namespace perfmodel::cli

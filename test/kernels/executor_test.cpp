@@ -305,6 +305,8 @@ TEST_CASE("measure_graph: quiet probes enclose the timed passes and keep a subse
   REQUIRE(m.quiet);
   CHECK(m.quiet->passes_timed == 6);
   CHECK(m.quiet->pass_seconds.size() == 6);
+  CHECK(m.quiet->interval_seconds == 1e-6); // the options the view reports
+  CHECK(m.quiet->outside_reference_flops_per_second == 0);
   REQUIRE(m.quiet->probes.size() == 7);
   for (size_t i = 0; i < 7; ++i) {
     CHECK(m.quiet->probes[i].before_pass == i);
