@@ -38,10 +38,12 @@ step calibrate "$build/perfmodel" calibrate --device cuda --hw "$hw" \
 if python3 -c "import torch, torchvision; assert torch.cuda.is_available()" 2>/dev/null; then
   step torch_kernels python3 scripts/torch_gpu_kernels.py -o "$out/torch_kernels.csv"
   for cal in "" "$out/$hw-quick.yaml" "$out/$hw.yaml"; do
-    step "kernels${cal:+_$(basename "$cal" .yaml)}" "$build/perfmodel" kernels --hw "$hw" \
-      ${cal:+--calibration "$cal"} --input "$out/torch_kernels.csv"
-    tail -n 1 "$out/kernels${cal:+_$(basename "$cal" .yaml)}.log" | tee -a "$out/summary.txt"
+    name="kernels${cal:+_$(basename "$cal" .yaml)}"
+    step "$name" "$build/perfmodel" kernels --hw "$hw" ${cal:+--calibration "$cal"} \
+      --input "$out/torch_kernels.csv" --format json -o "$out/$name.json"
   done
+  # per op and dtype: median |error| / median error (docs/cuda.md's table)
+  python3 scripts/kernel_errors.py errors "$out"/kernels*.json | tee -a "$out/summary.txt"
 else
   echo "torch_kernels: skipped (no PyTorch with CUDA)" | tee -a "$out/summary.txt"
 fi
