@@ -3,7 +3,8 @@
 # the pure roofline, and prints median per-layer |error| (layers >= 50 us) and end-to-end error.
 # Usage: scripts/calibration_accuracy.sh [BUILD_DIR] [OUT_DIR]   (CALIBRATION=file skips calibrate;
 # CALIBRATION="a.yaml b.yaml": measure predicts with the one nearest the host's state)
-# CAL_ATTEMPTS=3 (default): a calibration during which the host's state changed is taken again.
+# CAL_ATTEMPTS=3 (default): a calibration during which the host's state changed is taken again
+# (if all warn, the one that counted the largest share of its runs is kept).
 # ATTEMPTS=4 (default): a calibrated measurement that `measure` finds taken in another host
 # state than its calibration's (compute probe beyond 10%, the core round trip beyond a factor
 # of 2 (else cross-core beyond 25%), the faster conv probe beyond 10%: a busy SMT sibling
@@ -56,14 +57,32 @@ calibrate() {
 if [ -z "${CALIBRATION:-}" ]; then
   # A calibration during which the host's state changed (calibrate warns: a probe's
   # cross-core figure far from their median, e.g. the vCPUs moved to other core complexes, or a
-  # third of them compute or conv) is taken again, as the warning advises, up to CAL_ATTEMPTS
-  # times (default 3); the last is kept and every attempt's log stays in
-  # OUT_DIR/calibrate-N.log.
+  # third of them compute or conv, or too few runs between steady probes) is taken again, as the
+  # warning advises, up to CAL_ATTEMPTS times (default 3). The first attempt without the warning
+  # is kept; if every attempt warned, the one that counted the largest share of its runs (runs
+  # between steady probes, calibrate's "N of M runs ... counted" line) is kept. Every attempt
+  # stays in OUT_DIR/calibrate-N.{yaml,log} with its samples in OUT_DIR/samples-N.csv; the kept
+  # one is copied to OUT_DIR/HW.yaml and OUT_DIR/samples.csv, its number in calibrate-kept.
+  kept_cal=
+  rm -f "$out"/calibrate-[0-9]* "$out"/samples-[0-9]*.csv
   for c in $(seq 1 "${CAL_ATTEMPTS:-3}"); do
-    calibrate "$cal" "$out/samples.csv" "$out/calibrate-$c.log"
+    calibrate "$out/calibrate-$c.yaml" "$out/samples-$c.csv" "$out/calibrate-$c.log"
     echo "$c" > "$out/calibrate-attempts"
-    grep -q "warning: the host's state changed during calibration" "$out/calibrate-$c.log" || break
+    if ! grep -q "warning: the host's state changed during calibration" "$out/calibrate-$c.log"
+    then kept_cal=$c; break; fi
   done
+  if [ -z "$kept_cal" ]; then
+    kept_cal=$(for f in "$out"/calibrate-[0-9]*.log; do
+      n=${f##*/calibrate-}
+      awk -v n="${n%.log}" '/runs \(a case in a round\) counted/ {
+        printf "%.6f %s\n", $2 / $4, n; found = 1 }
+        END { if (!found) printf "0 %s\n", n }' "$f"
+    done | sort -k1,1gr -k2,2nr | head -1)
+    kept_cal=${kept_cal##* }
+  fi
+  cp "$out/calibrate-$kept_cal.yaml" "$cal"
+  cp "$out/samples-$kept_cal.csv" "$out/samples.csv"
+  echo "$kept_cal" > "$out/calibrate-kept"
 fi
 # model, batch, timed passes (about 3 s of passes each: the host's slow spells last seconds)
 runs=("resnet50 1 80" "mobilenet_v2 1 400" "vgg16 1 40" "nin 5 60")
@@ -155,7 +174,8 @@ for r in sys.argv[2:]:
           f"{100*u['end_to_end_error']:>+8.1f}%  {1e3*c['measured_total_seconds']:>7.1f}ms  "
           f"{n + ' (' + kept + ')':>8}  {'CHANGED' if h['changed'] else 'as calibrated'}  ({j['calibration']})")
 try:
-    print(f"calibrations taken: {open(f'{out}/calibrate-attempts').read().strip()}")
+    print(f"calibrations taken: {open(f'{out}/calibrate-attempts').read().strip()} "
+          f"(kept: {open(f'{out}/calibrate-kept').read().strip()})")
 except FileNotFoundError:
     pass
 PY
