@@ -57,9 +57,11 @@ public:
   }
   EventPair(const EventPair&) = delete;
   EventPair& operator=(const EventPair&) = delete;
-  void start() { check_cuda(cudaEventRecord(start_), "cudaEventRecord"); }
-  float stop_ms() {
-    check_cuda(cudaEventRecord(stop_), "cudaEventRecord");
+  void start(cudaStream_t stream = nullptr) {
+    check_cuda(cudaEventRecord(start_, stream), "cudaEventRecord");
+  }
+  float stop_ms(cudaStream_t stream = nullptr) {
+    check_cuda(cudaEventRecord(stop_, stream), "cudaEventRecord");
     check_cuda(cudaEventSynchronize(stop_), "cudaEventSynchronize");
     float ms = 0;
     check_cuda(cudaEventElapsedTime(&ms, start_, stop_), "cudaEventElapsedTime");

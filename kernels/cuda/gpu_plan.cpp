@@ -102,8 +102,8 @@ GpuBenchCase gemm_case(const std::string& variant, GemmDims d) {
 }
 
 GpuBenchCase conv_case(const std::string& variant, ConvDims d) {
-  if (variant != "fp32" && variant != "fp16")
-    throw InputError("gpu bench: conv variants are fp32 and fp16, got '" + variant + "'");
+  if (variant != "fp32" && variant != "tf32" && variant != "fp16")
+    throw InputError("gpu bench: conv variants are fp32, tf32 and fp16, got '" + variant + "'");
   if (d.batch <= 0 || d.c <= 0 || d.h <= 0 || d.w <= 0 || d.out_channels <= 0 || d.groups <= 0 ||
       d.c % d.groups || d.out_channels % d.groups || d.out_h() <= 0 || d.out_w() <= 0)
     throw InputError("gpu bench: invalid convolution shape");
@@ -189,7 +189,7 @@ std::vector<GpuBenchCase> gpu_bench_plan(const GpuBenchOptions& opts) {
                                   conv(32, 256, 28, 512, 1, 2),  conv(32, 256, 14, 256, 1, 1),
                                   conv(32, 64, 56, 256, 1, 1),   conv(32, 256, 56, 64, 1, 1),
                                   conv(32, 1024, 14, 256, 1, 1), conv(32, 512, 7, 2048, 1, 1)};
-  for (const char* v : {"fp32", "fp16"})
+  for (const char* v : {"fp32", "tf32", "fp16"})
     for (const ConvDims& d : convs)
       plan.push_back(conv_case(v, d));
 

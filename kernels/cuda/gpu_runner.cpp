@@ -2,6 +2,10 @@
 #include <cuda_runtime.h>
 
 #include <algorithm>
+#include <exception>
+#include <memory>
+#include <type_traits>
+#include <string>
 
 #include "kernels/cuda/bench_kernels.hpp"
 #include "kernels/cuda/cuda_check.hpp"
@@ -38,6 +42,91 @@ DeviceTiming time_device(const std::function<void()>& enqueue, int warmup, int i
   if (nvml)
     out.energy_joules = energy_between(before, nvml->read());
   out.time = stats_from_event_ms(ms, warmup, out.inner);
+  return out;
+}
+
+Stream::Stream() { check_cuda(cudaStreamCreate(&s_), "cudaStreamCreate"); }
+Stream::~Stream() { cudaStreamDestroy(s_); }
+
+namespace {
+
+struct ExecDeleter {
+  void operator()(cudaGraphExec_t e) const { cudaGraphExecDestroy(e); }
+};
+using GraphExec = std::unique_ptr<std::remove_pointer_t<cudaGraphExec_t>, ExecDeleter>;
+
+/// The graph of `calls` captured calls of `enqueue` on `stream`, instantiated; null (and
+/// `*why` set) where the capture fails, with the stream left out of capture mode.
+GraphExec capture(const std::function<void(cudaStream_t)>& enqueue, cudaStream_t stream,
+                        int calls, std::string* why) {
+  if (cudaStreamBeginCapture(stream, cudaStreamCaptureModeThreadLocal) != cudaSuccess) {
+    *why = "cudaStreamBeginCapture failed";
+    (void)cudaGetLastError();
+    return nullptr;
+  }
+  std::string failed;
+  try {
+    for (int i = 0; i < calls; ++i)
+      enqueue(stream);
+  } catch (const std::exception& e) {
+    failed = e.what();
+  }
+  cudaGraph_t graph = nullptr;
+  const cudaError_t end = cudaStreamEndCapture(stream, &graph);
+  if (failed.empty() && end != cudaSuccess)
+    failed = std::string("cudaStreamEndCapture: ") + cudaGetErrorString(end);
+  cudaGraphExec_t exec = nullptr;
+  if (failed.empty() && cudaGraphInstantiate(&exec, graph, 0) != cudaSuccess)
+    failed = "cudaGraphInstantiate failed";
+  if (graph)
+    cudaGraphDestroy(graph);
+  (void)cudaGetLastError(); // a failed capture leaves its error behind
+  if (!failed.empty()) {
+    *why = failed;
+    return nullptr;
+  }
+  return GraphExec(exec);
+}
+
+} // namespace
+
+DeviceTiming time_device_graph(const std::function<void(cudaStream_t)>& enqueue,
+                               cudaStream_t stream, int warmup, int iters, const NvmlEnergy* nvml,
+                               std::string* how) {
+  const auto eager = [&](const std::string& why) {
+    *how = "eager (no graph: " + why + ")";
+    return time_device([&] { enqueue(stream); }, warmup, iters, nvml);
+  };
+  for (int i = 0; i < warmup; ++i)
+    enqueue(stream);
+  check_cuda(cudaStreamSynchronize(stream), "warm-up");
+  std::string why;
+  GraphExec one = capture(enqueue, stream, 1, &why);
+  if (!one)
+    return eager(why);
+  EventPair ev;
+  check_cuda(cudaGraphLaunch(one.get(), stream), "cudaGraphLaunch"); // its first launch
+  ev.start(stream);
+  check_cuda(cudaGraphLaunch(one.get(), stream), "cudaGraphLaunch");
+  DeviceTiming out;
+  out.inner = choose_inner(1e-3 * ev.stop_ms(stream));
+  one.reset();
+  GraphExec many = capture(enqueue, stream, out.inner, &why);
+  if (!many)
+    return eager(why);
+  check_cuda(cudaGraphLaunch(many.get(), stream), "cudaGraphLaunch");
+  check_cuda(cudaStreamSynchronize(stream), "cudaGraphLaunch");
+  const EnergyReading before = nvml ? nvml->read() : EnergyReading{};
+  std::vector<float> ms;
+  for (int i = 0; i < iters; ++i) {
+    ev.start(stream);
+    check_cuda(cudaGraphLaunch(many.get(), stream), "cudaGraphLaunch");
+    ms.push_back(ev.stop_ms(stream));
+  }
+  if (nvml)
+    out.energy_joules = energy_between(before, nvml->read());
+  out.time = stats_from_event_ms(ms, warmup, out.inner);
+  *how = "graph replay";
   return out;
 }
 

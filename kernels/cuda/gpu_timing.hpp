@@ -1,8 +1,11 @@
 // Internal: event timing of a device call (warm-up, batching, samples) with optional NVML energy.
 #pragma once
 
+#include <cuda_runtime.h>
+
 #include <functional>
 #include <optional>
+#include <string>
 
 #include "kernels/cuda/gpu_bench.hpp"
 #include "kernels/cuda/nvml_energy.hpp"
@@ -19,6 +22,30 @@ struct DeviceTiming {
 /// `warmup` times, times one more call to pick the batching, then `iters` event-timed samples.
 DeviceTiming time_device(const std::function<void()>& enqueue, int warmup, int iters,
                          const NvmlEnergy* nvml);
+
+/// A library call's kernels timed from a CUDA graph: `enqueue` launches one call on `stream`
+/// (the library handle set to it). After `warmup` eager calls, `inner` calls are captured into
+/// one graph and each of the `iters` samples is one replay of it, so the samples time the
+/// kernels without the host's per-call cost (about 12 us for a cuBLAS call, more for cuDNN's
+/// legacy API on an H200), as frameworks' CUDA graphs and profiler traces see them. Where
+/// the call cannot be captured it is timed eagerly (time_device) and `*how` says why.
+/// `*how`: "graph replay" or "eager (...)".
+DeviceTiming time_device_graph(const std::function<void(cudaStream_t)>& enqueue,
+                               cudaStream_t stream, int warmup, int iters, const NvmlEnergy* nvml,
+                               std::string* how);
+
+/// A stream of its own (blocking, as the legacy default stream expects), destroyed with it.
+class Stream {
+public:
+  Stream();
+  ~Stream();
+  Stream(const Stream&) = delete;
+  Stream& operator=(const Stream&) = delete;
+  cudaStream_t get() const { return s_; }
+
+private:
+  cudaStream_t s_ = nullptr;
+};
 
 /// cuBLAS and cuDNN cases (gpu_gemm_bench.cpp, gpu_conv_bench.cpp); fill
 /// result.time/inner/energy/algorithm or result.skipped.

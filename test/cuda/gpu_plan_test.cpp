@@ -69,7 +69,8 @@ TEST_CASE("both plans give every class they measure enough samples to be fitted"
     for (const char* cls : {"gemm", "conv", "pointwise"})
       for (const char* dt : {"fp32", "fp16"})
         CHECK_MESSAGE(count.count({cls, dt}), cls << "/" << dt);
-    CHECK(count.count({"gemm", "tf32"}));
+    for (const char* cls : {"gemm", "conv", "pointwise"})
+      CHECK_MESSAGE(count.count({cls, "tf32"}), cls << "/tf32");
     CHECK(count.count({"data_movement", "fp32"}));
   }
 }
@@ -142,7 +143,11 @@ TEST_CASE("conv cases: output size, 2 x MACs, no bias") {
   d.groups = 2;
   CHECK_THROWS_AS(kg::conv_case("fp32", d), InputError); // 3 channels in 2 groups
   d.groups = 1;
-  CHECK_THROWS_AS(kg::conv_case("tf32", d), InputError);
+  const auto t = kg::conv_case("tf32", d); // fp32 data on tensor cores: stored as fp32
+  CHECK(t.name == "conv/tf32/n2c3h9o4k3s2");
+  CHECK(t.dtype == DType::tf32);
+  CHECK(t.bytes == c.bytes);
+  CHECK_THROWS_AS(kg::conv_case("int8", d), InputError);
 }
 
 TEST_CASE("every planned GEMM and conv counts exactly as the core does") {
