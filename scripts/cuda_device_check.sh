@@ -2,8 +2,9 @@
 # The checks that need an NVIDIA GPU, in one run (docs/cuda.md, "On a GPU"):
 #   1. test_cuda_device and test_cuda (built with -DPERFMODEL_DEVICE_TESTS=ON),
 #   2. `calibrate --device cuda --quick` and the full plan, each with its fit samples,
-#   3. with PyTorch installed, scripts/torch_gpu_kernels.py (a reference measurement CSV) and
-#      `perfmodel kernels` of that CSV against the roofline and each calibration.
+#   3. with PyTorch installed, scripts/torch_gpu_kernels.py (reference measurement CSVs: NCHW,
+#      and the convolutions on channels-last tensors) and `perfmodel kernels` of each CSV
+#      against the roofline and each calibration.
 # Usage: scripts/cuda_device_check.sh BUILD_DIR OUT_DIR [HW]   (HW: a hw_specs name; default
 # h100, or h200 when the GPU is one). Each step's output goes to OUT_DIR; a failing step is
 # reported and the others still run; the exit status is 1 if any step failed.
@@ -37,10 +38,15 @@ step calibrate "$build/perfmodel" calibrate --device cuda --hw "$hw" \
   -o "$out/$hw.yaml" --save-samples "$out/samples.csv"
 if python3 -c "import torch, torchvision; assert torch.cuda.is_available()" 2>/dev/null; then
   step torch_kernels python3 scripts/torch_gpu_kernels.py -o "$out/torch_kernels.csv"
-  for cal in "" "$out/$hw-quick.yaml" "$out/$hw.yaml"; do
-    name="kernels${cal:+_$(basename "$cal" .yaml)}"
-    step "$name" "$build/perfmodel" kernels --hw "$hw" ${cal:+--calibration "$cal"} \
-      --input "$out/torch_kernels.csv" --format json -o "$out/$name.json"
+  # the convolutions again on channels-last tensors (no layout conversion inside the op)
+  step torch_kernels_cl python3 scripts/torch_gpu_kernels.py --channels-last \
+    -o "$out/torch_kernels_cl.csv"
+  for ref in "" _cl; do
+    for cal in "" "$out/$hw-quick.yaml" "$out/$hw.yaml"; do
+      name="kernels$ref${cal:+_$(basename "$cal" .yaml)}"
+      step "$name" "$build/perfmodel" kernels --hw "$hw" ${cal:+--calibration "$cal"} \
+        --input "$out/torch_kernels$ref.csv" --format json -o "$out/$name.json"
+    done
   done
   # per op and dtype: median |error| / median error (docs/cuda.md's table)
   python3 scripts/kernel_errors.py errors "$out"/kernels*.json | tee -a "$out/summary.txt"

@@ -14,8 +14,13 @@ a replay last >= 200 us) and replayed 15 times, timed with CUDA events; `seconds
 replay / inner: the kernels' own time, without PyTorch's ~20 us of dispatch per eager call.
 `eager_seconds` is the same from eager calls, for comparison (perfmodel ignores the column).
 fp32 rows run with TF32 off, tf32 rows with it on, fp16 rows on fp16 tensors (tensor cores).
+With --channels-last the convolutions' input and weights are in channels-last (NHWC) memory
+format, the one cuDNN's tensor-core kernels take natively, and no GEMM is timed: on NCHW
+tensors an fp16 or tf32 convolution also runs cuDNN's layout conversions, which the graph
+replay times with it (docs/cuda.md, "Measured on an H200").
 
     python3 scripts/torch_gpu_kernels.py -o out/gpu/torch_kernels.csv
+    python3 scripts/torch_gpu_kernels.py --channels-last -o out/gpu/torch_kernels_cl.csv
     perfmodel kernels --hw h200 --input out/gpu/torch_kernels.csv
 """
 import argparse
@@ -136,14 +141,17 @@ def model_convs(name, batch):
     return out
 
 
-def conv_rows(models, batch, dtypes, device):
+def conv_rows(models, batch, dtypes, device, channels_last=False):
+    fmt = torch.channels_last if channels_last else torch.contiguous_format
     for name in models:
         for _, key in model_convs(name, batch):
             (n, c, h, w), oc, (kh, kw), (sh, sw), (ph, pw), (dh, dw), g = key
             for dt in dtypes:
                 set_tf32(dt == "tf32")
-                x = torch.randn(n, c, h, w, device=device, dtype=torch_dtype(dt))
-                wt = torch.randn(oc, c // g, kh, kw, device=device, dtype=torch_dtype(dt))
+                x = torch.randn(n, c, h, w, device=device, dtype=torch_dtype(dt)).to(
+                    memory_format=fmt)
+                wt = torch.randn(oc, c // g, kh, kw, device=device, dtype=torch_dtype(dt)).to(
+                    memory_format=fmt)
                 s, e = time_call(lambda: F.conv2d(x, wt, None, (sh, sw), (ph, pw), (dh, dw), g),
                               device)
                 yield {"op": "conv2d", "dtype": dt, "pass": "fwd", "batch": n, "c": c, "h": h,
@@ -151,7 +159,8 @@ def conv_rows(models, batch, dtypes, device):
                        "stride_h": sh, "stride_w": sw, "pad_h": ph, "pad_w": pw,
                        "dilation_h": dh, "dilation_w": dw, "groups": g, "seconds": s,
                        "eager_seconds": e,
-                       "source": f"{name} b{batch} F.conv2d"}
+                       "source": f"{name} b{batch} F.conv2d"
+                                 + (" channels_last" if channels_last else "")}
 
 
 def main():
@@ -161,6 +170,8 @@ def main():
     ap.add_argument("--batch", type=int, default=32)
     ap.add_argument("--dtypes", default="fp32,tf32,fp16")
     ap.add_argument("--cpu", action="store_true", help="a tiny check of this script on the CPU")
+    ap.add_argument("--channels-last", action="store_true",
+                    help="convolutions only, on channels-last (NHWC) tensors")
     a = ap.parse_args()
     device = "cpu" if a.cpu else "cuda"
     if device == "cuda":
@@ -173,8 +184,8 @@ def main():
     shapes = GEMMS[:2] if a.cpu else GEMMS
     models = ["resnet18"] if a.cpu else a.models.split(",")
     batch = 1 if a.cpu else a.batch
-    rows = list(gemm_rows(dtypes, device, shapes)) + list(conv_rows(models, batch, dtypes,
-                                                                     device))
+    gemms = [] if a.channels_last else list(gemm_rows(dtypes, device, shapes))
+    rows = gemms + list(conv_rows(models, batch, dtypes, device, a.channels_last))
     tmp = a.output + ".tmp"
     with open(tmp, "w", newline="") as f:
         wr = csv.DictWriter(f, fieldnames=HEADER)
