@@ -83,9 +83,9 @@ struct LayoutSetup {
   ConvSetup s;
 };
 
-// Sets `l`'s descriptors for the shape `d` in its layout; false where cuDNN's output shape
-// differs from the plan's (a plan error, thrown by the caller).
-bool describe(LayoutSetup& l, const ConvDims& d, cudnnDataType_t dt, cudnnMathType_t math) {
+// Sets `l`'s descriptors for the shape `d` in its layout (throws where cuDNN's output shape
+// differs from the plan's).
+void describe(LayoutSetup& l, const ConvDims& d, cudnnDataType_t dt, cudnnMathType_t math) {
   ConvSetup& s = l.s;
   check_cudnn(cudnnSetTensor4dDescriptor(s.x, l.format, dt, int(d.batch), int(d.c), int(d.h),
                                          int(d.w)),
@@ -104,9 +104,8 @@ bool describe(LayoutSetup& l, const ConvDims& d, cudnnDataType_t dt, cudnnMathTy
   check_cudnn(cudnnGetConvolution2dForwardOutputDim(s.conv, s.x, s.w, &on, &oc, &oh, &ow),
               "output dims");
   if (on != d.batch || oc != d.out_channels || oh != d.out_h() || ow != d.out_w())
-    return false;
+    throw RuntimeFailure("cuDNN: output shape differs from the plan's");
   check_cudnn(cudnnSetTensor4dDescriptor(s.y, l.format, dt, on, oc, oh, ow), "output descriptor");
-  return true;
 }
 
 } // namespace
@@ -115,10 +114,9 @@ void run_conv(const DeviceInfo& dev, int warmup, int iters, const NvmlEnergy* nv
               GpuBenchResult& r) {
   const ConvDims& d = *r.bench.conv;
   const bool half = r.bench.dtype == DType::fp16, tf32 = r.bench.dtype == DType::tf32;
-  if (tf32 && dev.cc_major * 10 + dev.cc_minor < 80) {
-    r.skipped = "tf32 needs compute capability >= 8.0";
+  r.skipped = dtype_unsupported(dev, r.bench.dtype);
+  if (!r.skipped.empty())
     return;
-  }
   if (r.bench.bytes > 0.5 * free_device_bytes()) {
     r.skipped = "tensors larger than 50% of the free device memory";
     return;
@@ -134,8 +132,7 @@ void run_conv(const DeviceInfo& dev, int warmup, int iters, const NvmlEnergy* nv
   // default math (which on compute capability 8.0+ may itself run TF32).
   LayoutSetup layouts[2] = {{CUDNN_TENSOR_NCHW, {}}, {CUDNN_TENSOR_NHWC, {}}};
   for (LayoutSetup& l : layouts)
-    if (!describe(l, d, dt, math))
-      throw RuntimeFailure("cuDNN: output shape differs from the plan's");
+    describe(l, d, dt, math);
 
   const int64_t nx = d.batch * d.c * d.h * d.w,
                 nw = d.out_channels * (d.c / d.groups) * d.kernel_h * d.kernel_w;

@@ -83,10 +83,9 @@ void run_gemm(const DeviceInfo& dev, int warmup, int iters, const NvmlEnergy* nv
               GpuBenchResult& r) {
   const GemmDims& d = *r.bench.gemm;
   const int cc = dev.cc_major * 10 + dev.cc_minor;
-  if (r.bench.dtype == DType::tf32 && cc < 80) {
-    r.skipped = "tf32 needs compute capability >= 8.0";
+  r.skipped = dtype_unsupported(dev, r.bench.dtype);
+  if (!r.skipped.empty())
     return;
-  }
   if (r.bench.bytes > 0.8 * free_device_bytes()) {
     r.skipped = "operands larger than 80% of the free device memory";
     return;

@@ -4,8 +4,8 @@
 #include <algorithm>
 #include <exception>
 #include <memory>
-#include <type_traits>
 #include <string>
+#include <type_traits>
 
 #include "kernels/cuda/bench_kernels.hpp"
 #include "kernels/cuda/cuda_check.hpp"
@@ -15,11 +15,41 @@ namespace perfmodel::kernels::cuda {
 
 namespace detail {
 
+std::string dtype_unsupported(const DeviceInfo& dev, DType dtype) {
+  if (dtype == DType::tf32 && dev.cc_major * 10 + dev.cc_minor < 80)
+    return "tf32 needs compute capability >= 8.0";
+  return "";
+}
+
 double free_device_bytes() {
   size_t free_b = 0, total_b = 0;
   check_cuda(cudaMemGetInfo(&free_b, &total_b), "cudaMemGetInfo");
   return double(free_b);
 }
+
+namespace {
+
+/// `iters` event-timed samples on `stream`, each of `inner` calls that `sample` enqueues, with
+/// the NVML energy over them all: the sampling both timings share.
+DeviceTiming sampled(const std::function<void()>& sample, cudaStream_t stream, int inner,
+                     int warmup, int iters, const NvmlEnergy* nvml) {
+  DeviceTiming out;
+  out.inner = inner;
+  EventPair ev;
+  const EnergyReading before = nvml ? nvml->read() : EnergyReading{};
+  std::vector<float> ms;
+  for (int i = 0; i < iters; ++i) {
+    ev.start(stream);
+    sample();
+    ms.push_back(ev.stop_ms(stream));
+  }
+  if (nvml)
+    out.energy_joules = energy_between(before, nvml->read());
+  out.time = stats_from_event_ms(ms, warmup, out.inner);
+  return out;
+}
+
+} // namespace
 
 DeviceTiming time_device(const std::function<void()>& enqueue, int warmup, int iters,
                          const NvmlEnergy* nvml) {
@@ -29,20 +59,13 @@ DeviceTiming time_device(const std::function<void()>& enqueue, int warmup, int i
   check_cuda(cudaDeviceSynchronize(), "warm-up");
   ev.start();
   enqueue();
-  DeviceTiming out;
-  out.inner = choose_inner(1e-3 * ev.stop_ms());
-  const EnergyReading before = nvml ? nvml->read() : EnergyReading{};
-  std::vector<float> ms;
-  for (int i = 0; i < iters; ++i) {
-    ev.start();
-    for (int j = 0; j < out.inner; ++j)
-      enqueue();
-    ms.push_back(ev.stop_ms());
-  }
-  if (nvml)
-    out.energy_joules = energy_between(before, nvml->read());
-  out.time = stats_from_event_ms(ms, warmup, out.inner);
-  return out;
+  const int inner = choose_inner(1e-3 * ev.stop_ms());
+  return sampled(
+      [&] {
+        for (int j = 0; j < inner; ++j)
+          enqueue();
+      },
+      nullptr, inner, warmup, iters, nvml);
 }
 
 Stream::Stream() { check_cuda(cudaStreamCreate(&s_), "cudaStreamCreate"); }
@@ -58,7 +81,7 @@ using GraphExec = std::unique_ptr<std::remove_pointer_t<cudaGraphExec_t>, ExecDe
 /// The graph of `calls` captured calls of `enqueue` on `stream`, instantiated; null (and
 /// `*why` set) where the capture fails, with the stream left out of capture mode.
 GraphExec capture(const std::function<void(cudaStream_t)>& enqueue, cudaStream_t stream,
-                        int calls, std::string* why) {
+                  int calls, std::string* why) {
   if (cudaStreamBeginCapture(stream, cudaStreamCaptureModeThreadLocal) != cudaSuccess) {
     *why = "cudaStreamBeginCapture failed";
     (void)cudaGetLastError();
@@ -108,24 +131,16 @@ DeviceTiming time_device_graph(const std::function<void(cudaStream_t)>& enqueue,
   check_cuda(cudaGraphLaunch(one.get(), stream), "cudaGraphLaunch"); // its first launch
   ev.start(stream);
   check_cuda(cudaGraphLaunch(one.get(), stream), "cudaGraphLaunch");
-  DeviceTiming out;
-  out.inner = choose_inner(1e-3 * ev.stop_ms(stream));
+  const int inner = choose_inner(1e-3 * ev.stop_ms(stream));
   one.reset();
-  GraphExec many = capture(enqueue, stream, out.inner, &why);
+  GraphExec many = capture(enqueue, stream, inner, &why);
   if (!many)
     return eager(why);
   check_cuda(cudaGraphLaunch(many.get(), stream), "cudaGraphLaunch");
   check_cuda(cudaStreamSynchronize(stream), "cudaGraphLaunch");
-  const EnergyReading before = nvml ? nvml->read() : EnergyReading{};
-  std::vector<float> ms;
-  for (int i = 0; i < iters; ++i) {
-    ev.start(stream);
-    check_cuda(cudaGraphLaunch(many.get(), stream), "cudaGraphLaunch");
-    ms.push_back(ev.stop_ms(stream));
-  }
-  if (nvml)
-    out.energy_joules = energy_between(before, nvml->read());
-  out.time = stats_from_event_ms(ms, warmup, out.inner);
+  const DeviceTiming out = sampled(
+      [&] { check_cuda(cudaGraphLaunch(many.get(), stream), "cudaGraphLaunch"); }, stream,
+      inner, warmup, iters, nvml);
   *how = "graph replay";
   return out;
 }

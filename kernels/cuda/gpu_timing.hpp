@@ -47,6 +47,9 @@ private:
   cudaStream_t s_ = nullptr;
 };
 
+/// Why `dev` cannot run a case of `dtype` ("tf32 needs compute capability >= 8.0"), or empty.
+std::string dtype_unsupported(const DeviceInfo& dev, DType dtype);
+
 /// cuBLAS and cuDNN cases (gpu_gemm_bench.cpp, gpu_conv_bench.cpp); fill
 /// result.time/inner/energy/algorithm or result.skipped.
 void run_gemm(const DeviceInfo& dev, int warmup, int iters, const NvmlEnergy* nvml,
