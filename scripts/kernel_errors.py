@@ -5,6 +5,12 @@
                                                       # error of `perfmodel kernels --format json`
     scripts/kernel_errors.py repeat A.csv B.csv       # two measurements of the same rows: median
                                                       # and 90th percentile of |B/A - 1| per row
+    scripts/kernel_errors.py ratio A.csv B.csv        # the same kernels measured two ways: per op
+                                                      # and dtype, B/A and each side's range
+
+`ratio` matches rows by their shape (op, dtype and the shape columns of a measurement CSV, e.g.
+NCHW against channels-last tensors from torch_gpu_kernels.py) or, in fit samples, by the case
+name after `microbench:` (e.g. eager against graph-replay timing of the same plan).
 
 `repeat` reads CSVs with a `seconds` column (torch_gpu_kernels.py) or a `time (s)` column and a
 `source` column (calibrate --save-samples), matching rows by `source` where both have one that
@@ -47,10 +53,43 @@ def repeat(a, b):
           f"90th percentile {100 * d[int(0.9 * (len(d) - 1))]:.1f}%, max {100 * d[-1]:.1f}%")
 
 
+SHAPE = ["op", "dtype", "pass", "m", "n", "k", "batch", "c", "h", "w", "out_channels",
+         "kernel_h", "kernel_w", "stride_h", "stride_w", "pad_h", "pad_w", "dilation_h",
+         "dilation_w", "groups"]
+
+
+def kernels(path):
+    """{key: (op, dtype, seconds)}: a measurement CSV keyed by shape, fit samples by case."""
+    out = {}
+    for r in csv.DictReader(open(path)):
+        if "seconds" in r:
+            out[tuple(r.get(c, "") for c in SHAPE)] = (r["op"], r["dtype"], float(r["seconds"]))
+        else:  # calibrate --save-samples: source "microbench:cuda/conv/fp16/n32c64…"
+            case = r["source"].split(":", 1)[-1]
+            out[case] = (r["op_class"], r["dtype"], float(r["time (s)"]))
+    return out
+
+
+def ratio(a, b):
+    ka, kb = kernels(a), kernels(b)
+    groups = collections.defaultdict(list)
+    for k, (op, dtype, ta) in ka.items():
+        if k in kb:
+            groups[(op, dtype)].append((ta, kb[k][2]))
+    for (op, dtype), v in sorted(groups.items()):
+        r = sorted(tb / ta for ta, tb in v)
+        us = lambda xs: f"{1e6 * min(xs):.3g}-{1e6 * max(xs):.3g} us"
+        print(f"{op} {dtype} ({len(v)}): B/A median {st.median(r):.2f} ({r[0]:.2f}-{r[-1]:.2f}); "
+              f"A {us([x for x, _ in v])}, B {us([y for _, y in v])}, "
+              f"A - B {us([x - y for x, y in v])}")
+
+
 if __name__ == "__main__":
     if len(sys.argv) >= 3 and sys.argv[1] == "errors":
         errors(sys.argv[2:])
     elif len(sys.argv) == 4 and sys.argv[1] == "repeat":
         repeat(sys.argv[2], sys.argv[3])
+    elif len(sys.argv) == 4 and sys.argv[1] == "ratio":
+        ratio(sys.argv[2], sys.argv[3])
     else:
         sys.exit(__doc__)

@@ -26,10 +26,10 @@ DeviceTiming time_device(const std::function<void()>& enqueue, int warmup, int i
 /// A library call's kernels timed from a CUDA graph: `enqueue` launches one call on `stream`
 /// (the library handle set to it). After `warmup` eager calls, `inner` calls are captured into
 /// one graph and each of the `iters` samples is one replay of it, so the samples time the
-/// kernels without the host's per-call cost (about 12 us for a cuBLAS call, more for cuDNN's
-/// legacy API on an H200), as frameworks' CUDA graphs and profiler traces see them. Where
-/// the call cannot be captured it is timed eagerly (time_device) and `*how` says why.
-/// `*how`: "graph replay" or "eager (...)".
+/// kernels without the host's per-call cost (up to about 8 us for a cuBLAS call, about 50 us for
+/// a cuDNN legacy-API convolution on an H200), as frameworks' CUDA graphs and profiler traces
+/// see them. Where the call cannot be captured it is timed eagerly (time_device) and `*how`
+/// says why. `*how`: "graph replay" or "eager (...)".
 DeviceTiming time_device_graph(const std::function<void(cudaStream_t)>& enqueue,
                                cudaStream_t stream, int warmup, int iters, const NvmlEnergy* nvml,
                                std::string* how);
