@@ -1,7 +1,7 @@
 #!/usr/bin/env python3
 """Scores several calibrations against the same measurements (A/B on one run of the host).
 
-Usage: scripts/compare_predictions.py BIN MEASURE_JSON CALIBRATION [CALIBRATION...] [--keep DIR]
+Usage: scripts/lab/compare_predictions.py BIN MEASURE_JSON CALIBRATION [CALIBRATION...] [--keep DIR]
 MEASURE_JSON: `perfmodel measure --format json` output (as scripts/calibration_accuracy.sh
 writes: out/X/MODEL-bN-calibrated.json). Each calibration predicts the same model and batch
 (`perfmodel predict`), and is scored as measure scores: median |error| over the layers the
@@ -10,9 +10,9 @@ A change to the model is judged on the same measured passes, not on two runs of 
 --keep DIR also writes the measurement with each calibration's predictions in place of its own
 (each layer's predicted_seconds and error, the summary's median and end-to-end error) to
 DIR/MEASURE_JSON's file name, `{cal}` in DIR standing for the calibration's file name without
-.yaml: for the per-layer scripts (scripts/layer_errors.py) to read.
+.yaml: for the per-layer scripts (scripts/lab/layer_errors.py) to read.
 
-       scripts/compare_predictions.py BIN --runs RUN_DIR... --calibrations CAL... \
+       scripts/lab/compare_predictions.py BIN --runs RUN_DIR... --calibrations CAL... \
            [--max-cross-core BYTES_PER_S] [--min-cross-core BYTES_PER_S] [--same-state]
 Tallies every calibration over every measurement of the runs' directories (their
 MODEL-bN-calibrated.json), leaving out measurements flagged as taken in another host state and,
@@ -27,7 +27,7 @@ Prints per calibration the targets met (median <= 10%, end to end within 5%) and
 median and end-to-end errors, best first, and the targets the same measurements met with the
 predictions their own runs made: how a calibration does on measurements it did not make.
 
-       scripts/compare_predictions.py BIN --runs RUN_DIR... --calibrations CAL... --nearest \
+       scripts/lab/compare_predictions.py BIN --runs RUN_DIR... --calibrations CAL... --nearest \
            [--exclude-own]
 Scores each measurement with the one calibration of the pool whose host_state its probe
 drifted least from, as `measure` chooses among several (perfmodel/host_state.hpp's

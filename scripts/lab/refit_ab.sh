@@ -3,7 +3,7 @@
 # a layer is counted, which needs no new measurement. Each run's saved samples
 # (RUN_DIR/samples.csv, as scripts/calibration_accuracy.sh writes) are refitted by both builds
 # (calibrate --from-samples) and both refits are scored on the run's own measurements
-# (scripts/compare_predictions.py, each refit predicted by its own build: per-layer median
+# (scripts/lab/compare_predictions.py, each refit predicted by its own build: per-layer median
 # |error| over layers >= 50 us).
 # Prints each run's medians, then per network the mean median, the runs under 10% and the runs
 # whose median B made better / worse, and per op class each side's median fit MAPE. A refit
@@ -17,26 +17,26 @@
 # (Python) regular expression fitted too (their source renamed "fitted-network:…"), e.g.
 # '^(conv|pointwise),' (a class's network layers fitted, not held out).
 # STRIDE_COLUMN=1: B refits sample files written before the strided_lowered_bytes column with
-# that column added (scripts/add_stride_column.py: a microbenchmark's im2col matrix counts as
+# that column added (scripts/lab/add_stride_column.py: a microbenchmark's im2col matrix counts as
 # gathered where its stride is > 1).
 # RECOUNT=1: B counts the calibration networks' layers again with its own rules
 # (calibrate --recount-networks; their times kept), for a change to how a network layer is
 # counted (its cross-core or reuse bytes).
 # KEEP=DIR: also writes each run's measurements rescored with each refit to DIR/a/RUN and
-# DIR/b/RUN (compare_predictions.py --keep), for scripts/layer_errors.py, and the refits there
+# DIR/b/RUN (compare_predictions.py --keep), for scripts/lab/layer_errors.py, and the refits there
 # as SPEC.yaml (HW).
 # HW=SPEC: the spec the runs were calibrated for (default zen5-2c; zen3-2c for runs since
 # 2026-11-25 20:12Z, xeon-emr-2c since 2026-11-26 20:08Z): the run's calibration is
 # RUN_DIR/SPEC.yaml.
 # HW_A=SPEC, HW_B=SPEC: the hardware spec each side fits with (default HW): the memory
 # levels' capacities come from it, e.g. a copy of hw_specs/zen5-2c.yaml with another L3 size.
-# Usage: scripts/refit_ab.sh BIN_A BIN_B RUN_DIR [RUN_DIR...]
+# Usage: scripts/lab/refit_ab.sh BIN_A BIN_B RUN_DIR [RUN_DIR...]
 set -euo pipefail
-cd "$(dirname "$0")/.."
-bin_a=${1:?usage: scripts/refit_ab.sh BIN_A BIN_B RUN_DIR [RUN_DIR...]}
-bin_b=${2:?usage: scripts/refit_ab.sh BIN_A BIN_B RUN_DIR [RUN_DIR...]}
+cd "$(dirname "$0")/../.."
+bin_a=${1:?usage: scripts/lab/refit_ab.sh BIN_A BIN_B RUN_DIR [RUN_DIR...]}
+bin_b=${2:?usage: scripts/lab/refit_ab.sh BIN_A BIN_B RUN_DIR [RUN_DIR...]}
 shift 2
-[ $# -ge 1 ] || { echo "usage: scripts/refit_ab.sh BIN_A BIN_B RUN_DIR [RUN_DIR...]" >&2; exit 2; }
+[ $# -ge 1 ] || { echo "usage: scripts/lab/refit_ab.sh BIN_A BIN_B RUN_DIR [RUN_DIR...]" >&2; exit 2; }
 hw=${HW:-zen5-2c}
 tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
@@ -59,7 +59,7 @@ PY
   "$bin_a" calibrate --from-samples "$samples_a" --hw "${HW_A:-$hw}" -o "$tmp/a.yaml" 2>/dev/null
   samples_b="$run/samples.csv"
   if [ -n "${STRIDE_COLUMN:-}" ]; then
-    scripts/add_stride_column.py "$run/samples.csv" "$tmp/b.csv"
+    scripts/lab/add_stride_column.py "$run/samples.csv" "$tmp/b.csv"
     samples_b="$tmp/b.csv"
   fi
   if [ -n "${FIT_ROWS:-}" ]; then
@@ -96,7 +96,7 @@ PY
     for side in a b; do
       bin=$bin_a
       [ "$side" = a ] || bin=$bin_b
-      scripts/compare_predictions.py "$bin" "$m" "$tmp/$side.yaml" "${keep[@]}" |
+      scripts/lab/compare_predictions.py "$bin" "$m" "$tmp/$side.yaml" "${keep[@]}" |
         sed "s|$tmp/||; s|^|$(basename "$run") |"
     done
   done

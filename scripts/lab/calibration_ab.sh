@@ -3,20 +3,20 @@
 # protocol or the fit, which `calibrate --from-samples` cannot replay. Each cycle calibrates this
 # CPU with build A and build B back to back (A first in odd cycles, B first in even ones, so a
 # drift of the host during a cycle does not favour one side), measures the issue-4 models once
-# with build B, and scores both calibrations on that measurement (scripts/compare_predictions.py:
+# with build B, and scores both calibrations on that measurement (scripts/lab/compare_predictions.py:
 # per-layer median |error| over layers >= 50 us, and end-to-end error). The host's run-to-run
 # spread then cancels out of the per-cycle differences; what is left is each calibration's own
 # noise, so run several cycles.
-# Usage: [HW=SPEC] scripts/calibration_ab.sh BIN_A BIN_B OUT_DIR [CYCLES=3]
+# Usage: [HW=SPEC] scripts/lab/calibration_ab.sh BIN_A BIN_B OUT_DIR [CYCLES=3]
 #   BIN_A, BIN_B: perfmodel binaries (e.g. a copy of build/perfmodel made before the change)
 #   HW: the hardware spec (default: the one `perfmodel list hw` marks "(this CPU)", as
 #   scripts/calibration_accuracy.sh; zen5-2c was hard-coded until 2026-11-27)
 # OUT_DIR/cN/{a,b}.yaml, MODEL-bN.json, scores.txt; OUT_DIR/scores.txt gathers every cycle.
 set -euo pipefail
-cd "$(dirname "$0")/.."
-bin_a=${1:?usage: scripts/calibration_ab.sh BIN_A BIN_B OUT_DIR [CYCLES]}
-bin_b=${2:?usage: scripts/calibration_ab.sh BIN_A BIN_B OUT_DIR [CYCLES]}
-out=${3:?usage: scripts/calibration_ab.sh BIN_A BIN_B OUT_DIR [CYCLES]}
+cd "$(dirname "$0")/../.."
+bin_a=${1:?usage: scripts/lab/calibration_ab.sh BIN_A BIN_B OUT_DIR [CYCLES]}
+bin_b=${2:?usage: scripts/lab/calibration_ab.sh BIN_A BIN_B OUT_DIR [CYCLES]}
+out=${3:?usage: scripts/lab/calibration_ab.sh BIN_A BIN_B OUT_DIR [CYCLES]}
 cycles=${4:-3}
 hw=${HW:-$("$bin_b" list hw --format csv | awk -F, '/\(this CPU\)/ {print $1; exit}')}
 [ -n "$hw" ] || { echo "no shipped hw spec has this CPU's cpu_id: set HW" >&2; exit 2; }
@@ -38,7 +38,7 @@ for c in $(seq 1 "$cycles"); do
     set -- $r
     "$bin_b" measure --model "$1" --batch "$2" --hw "$hw" --calibration "$d/b.yaml" \
       --iters "$3" -q --format json -o "$d/$1-b$2.json"
-    scripts/compare_predictions.py "$bin_b" "$d/$1-b$2.json" "$d/a.yaml" "$d/b.yaml"
+    scripts/lab/compare_predictions.py "$bin_b" "$d/$1-b$2.json" "$d/a.yaml" "$d/b.yaml"
   done | tee "$d/scores.txt"
   sed "s|^|c$c |" "$d/scores.txt" >> "$out/scores.txt"
 done

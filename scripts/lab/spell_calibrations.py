@@ -2,7 +2,7 @@
 """Calibrations taken in the host's slow spells, and what they predicted (the figures behind
 `steady_probes` in perfmodel/host_state.hpp and docs/calibration.md, "Disturbed rounds").
 
-Usage: scripts/spell_calibrations.py [--split GFLOPS] [--quiet GFLOPS] RUN_DIR...
+Usage: scripts/lab/spell_calibrations.py [--split GFLOPS] [--quiet GFLOPS] RUN_DIR...
 RUN_DIR: as scripts/calibration_accuracy.sh writes. Reads
 - every calibrate log in it (calibrate-N.log, HW-N.log): the convolution figure of each host
   probe, and prints per log its fastest probe, and over all logs the range of those;

@@ -1,7 +1,7 @@
 #!/usr/bin/env python3
 """Per-layer errors of `measure --format json` runs, pooled over several accuracy runs.
 
-Usage: scripts/layer_errors.py MODEL [--skip-flagged] [--by-op] DIR [DIR...]   (each DIR holds
+Usage: scripts/lab/layer_errors.py MODEL [--skip-flagged] [--by-op] DIR [DIR...]   (each DIR holds
 MODEL-bN-calibrated.json, as scripts/calibration_accuracy.sh writes). Prints, per layer in summary
 (>= min_layer_seconds), the median measured and predicted time over the runs, the median error
 and its range, sorted by the time the layer's error costs the pass (median measured -

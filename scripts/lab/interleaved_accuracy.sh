@@ -2,10 +2,10 @@
 # Runs scripts/calibration_accuracy.sh with two builds in turn, CYCLES times, alternating which
 # goes first, so that a change is judged against the code before on the same stretch of a noisy
 # host (each run calibrates afresh and measures the four networks).
-# Usage: scripts/interleaved_accuracy.sh OLD_BUILD_DIR NEW_BUILD_DIR OUT_DIR CYCLES
+# Usage: scripts/lab/interleaved_accuracy.sh OLD_BUILD_DIR NEW_BUILD_DIR OUT_DIR CYCLES
 # Writes OUT_DIR/{old,new}N (the runs) and OUT_DIR/{old,new}N.log (their tables).
 set -euo pipefail
-cd "$(dirname "$0")/.."
+cd "$(dirname "$0")/../.."
 old=$1 new=$2 out=$3 cycles=$4
 mkdir -p "$out"
 for c in $(seq 1 "$cycles"); do

@@ -4,7 +4,7 @@ each GEMM-like class on the calibration networks' layers it was not fitted on (t
 `calibrate: held out: ...` lines of `calibrate --device cpu`), and the largest |median|; then,
 per class, the median of the medians over all the logs given.
 
-Usage: scripts/held_out_medians.py LOG_OR_DIR [LOG_OR_DIR...]
+Usage: scripts/lab/held_out_medians.py LOG_OR_DIR [LOG_OR_DIR...]
 A DIR (as scripts/calibration_accuracy.sh writes) stands for its kept calibrations' logs: the
 last calibrate-N.log (the attempt kept as HW.yaml) and every HW-K.log (HW-K.yaml).
 The last line names the calibration whose largest |median| is smallest: the rule that chose

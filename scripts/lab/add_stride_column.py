@@ -4,8 +4,8 @@
 microbench:conv/im2col…/n<N>c<C>h<H>o<O>k<K>s<S>) counts as gathered where S > 1. Network rows
 stay at 0: their convolutions are held out of the fit, never fitted.
 
-Usage: scripts/add_stride_column.py IN.csv OUT.csv
-Used by scripts/refit_ab.sh (STRIDE_COLUMN=1); also makes a run's samples comparable on both
+Usage: scripts/lab/add_stride_column.py IN.csv OUT.csv
+Used by scripts/lab/refit_ab.sh (STRIDE_COLUMN=1); also makes a run's samples comparable on both
 sides of an A/B of two builds that both read the column.
 """
 import csv

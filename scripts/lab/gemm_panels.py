@@ -2,7 +2,7 @@
 """How well each tile rule explains BM_GemmPlane: a convolution's product by plane size.
 
 Usage: build/bench/bench_cpu_kernels --benchmark_filter=BM_GemmPlane > OUT.txt
-       scripts/gemm_panels.py OUT.txt [OUT2.txt ...]
+       scripts/lab/gemm_panels.py OUT.txt [OUT2.txt ...]
 
 For each file: the rates at a few plane sizes, then per rule the mean and largest |error| of
 time = c * tiled_rows(plane) * (plane + m_half) / plane, with c fitted (mean log ratio) and

@@ -2,9 +2,9 @@
 # Times the small networks of bench/context/ (a layer's time depends on what ran before it in
 # the pass; docs/measure.md, "Threads and cache lines"): every layer's p20 inside 400 passes,
 # with 2 threads and 1, with the `reuse` and `distinct` memory plans.
-# Usage: scripts/context_experiments.sh [BUILD_DIR]
+# Usage: scripts/lab/context_experiments.sh [BUILD_DIR]
 set -euo pipefail
-cd "$(dirname "$0")/.."
+cd "$(dirname "$0")/../.."
 bin=${1:-build}/perfmodel
 for f in bench/context/*.yaml; do
   for threads in 2 1; do

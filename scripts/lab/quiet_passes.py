@@ -4,7 +4,7 @@ median against the spell passes', the probes' range, and the first pass after ea
 against the rest of its interval (the probe's own cache traffic). Reads the JSON of
 `measure --passes quiet` (passes.quiet) that scripts/calibration_accuracy.sh writes.
 
-    scripts/quiet_passes.py out/z1 out/z2 ...
+    scripts/lab/quiet_passes.py out/z1 out/z2 ...
 """
 import glob
 import json

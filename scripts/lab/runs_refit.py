@@ -1,12 +1,12 @@
 #!/usr/bin/env python3
 """Fits one calibration's microbenchmarks again under other rules for which runs count.
 
-Usage: scripts/runs_refit.py BIN RUNS_CSV SAMPLES_CSV HW OUT_DIR [--rule NAME...]
+Usage: scripts/lab/runs_refit.py BIN RUNS_CSV SAMPLES_CSV HW OUT_DIR [--rule NAME...]
 RUNS_CSV and SAMPLES_CSV: what `calibrate --device cpu --save-runs R --save-samples S` wrote.
 For each rule, every microbenchmark sample's time becomes the statistic the rule picks from the
 case's runs (one per round; the network samples stay as they were), the result is written to
 OUT_DIR/RULE.csv and fitted with `calibrate --from-samples ... -o OUT_DIR/RULE.yaml`. Score the
-calibrations with scripts/compare_predictions.py (--runs ... --calibrations OUT_DIR/*.yaml).
+calibrations with scripts/lab/compare_predictions.py (--runs ... --calibrations OUT_DIR/*.yaml).
 
 Rules (default: all of them):
   all          median over every run, none judged (calibrate before 2026-11-27)

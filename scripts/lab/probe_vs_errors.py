@@ -3,7 +3,7 @@
 docs/measure.md, "Host state": `measure` neither scales a prediction by a probe nor judges the
 DRAM figure).
 
-Usage: scripts/probe_vs_errors.py [--bin BIN] RUN_DIR...
+Usage: scripts/lab/probe_vs_errors.py [--bin BIN] RUN_DIR...
 RUN_DIR: as scripts/calibration_accuracy.sh writes (MODEL-bN-calibrated.json). For every
 measurement, s = the calibration's convolution probe / the measurement's (the faster of its two
 probes, as `measure` judges). Prints the scores as measured (median |error| over the summary's
