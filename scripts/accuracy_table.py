@@ -3,8 +3,8 @@
 
 Usage: scripts/accuracy_table.py RUN_DIR [RUN_DIR...]
 Each RUN_DIR holds MODEL-bN-calibrated.json and MODEL-bN-roofline.json for resnet50, mobilenet_v2
-and vgg16 at batch 1 and nin at batch 5 (issue 4's models). Prints the Markdown rows the README
-and docs/calibration.md show: per run and model the median per-layer |error| / end-to-end error
+and vgg16 at batch 1 and nin at batch 5 (issue 4's models). Prints the Markdown rows docs/accuracy.md
+shows: per run and model the median per-layer |error| / end-to-end error
 (`*`: the measurement still flagged as taken in another host state than its calibration's) and
 the targets met (median <= 10%, end to end within 5%); a row with the uncalibrated roofline's
 ranges; then the totals, the targets met by model, the measured pass times' ranges and the

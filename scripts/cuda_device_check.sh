@@ -1,5 +1,5 @@
 #!/bin/bash
-# The checks that need an NVIDIA GPU, in one run (docs/cuda.md, "On a GPU"):
+# The checks that need an NVIDIA GPU, in one run (docs/cuda.md, "Tests"):
 #   1. test_cuda_device and test_cuda (built with -DPERFMODEL_DEVICE_TESTS=ON),
 #   2. `calibrate --device cuda --quick` and the full plan, each with its fit samples,
 #   3. with PyTorch installed, scripts/torch_gpu_kernels.py (reference measurement CSVs: NCHW,

@@ -8,8 +8,8 @@ Usage: scripts/lab/held_out_medians.py LOG_OR_DIR [LOG_OR_DIR...]
 A DIR (as scripts/calibration_accuracy.sh writes) stands for its kept calibrations' logs: the
 last calibrate-N.log (the attempt kept as HW.yaml) and every HW-K.log (HW-K.yaml).
 The last line names the calibration whose largest |median| is smallest: the rule that chose
-the shipped calibration/xeon-emr-2c.yaml and zen3-2c.yaml (docs/calibration.md, "Measured on
-this machine").
+the shipped calibration/xeon-emr-2c.yaml and zen3-2c.yaml (docs/accuracy.md,
+"The shipped calibration").
 """
 import glob, os, re, statistics, sys
 

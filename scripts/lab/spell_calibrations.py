@@ -1,6 +1,6 @@
 #!/usr/bin/env python3
 """Calibrations taken in the host's slow spells, and what they predicted (the figures behind
-`steady_probes` in perfmodel/host_state.hpp and docs/calibration.md, "Disturbed rounds").
+`steady_probes` in perfmodel/host_state.hpp and docs/calibration.md, "Which runs count").
 
 Usage: scripts/lab/spell_calibrations.py [--split GFLOPS] [--quiet GFLOPS] RUN_DIR...
 RUN_DIR: as scripts/calibration_accuracy.sh writes. Reads
