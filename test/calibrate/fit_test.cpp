@@ -362,7 +362,7 @@ TEST_CASE("fit recovers the bandwidths from samples timed inside networks (reuse
 
 TEST_CASE("fit recovers the cross-core rate from network samples, with the probe as start") {
   for (double probe : {0.0, 1.5e10}) { // no probe: started at 3e10; a probe 25% off the truth
-    FitOptions o = test_options();
+    FitOptions o = cpu_options(); // cross-core bytes: the CPU target's term
     o.given_term_rates["cross_core_bytes_per_second"] = probe;
     EfficiencyParams truth = streaming_truth();
     rate(truth, cpu_eigen::kCrossCore) = 2e10;
@@ -381,7 +381,7 @@ TEST_CASE("fit recovers the cross-core rate from network samples, with the probe
 TEST_CASE("the fitted cross-core rate stays within 10x below the probe's") {
   // Samples whose few cross-core bytes carry a fixed extra time (a dispatch, not a transfer):
   // a free rate would fall to explain it; the floor holds it at a tenth of the probe's.
-  FitOptions o = test_options();
+  FitOptions o = cpu_options(); // cross-core bytes: the CPU target's term
   o.given_term_rates["cross_core_bytes_per_second"] = 2e10;
   std::vector<Sample> samples;
   for (double bytes = 4e3; bytes < 3e7; bytes *= 1.7)
@@ -397,7 +397,7 @@ TEST_CASE("the fitted cross-core rate stays within 10x below the probe's") {
 }
 
 TEST_CASE("a class without cross-core samples gets no cross-core term, probe or not") {
-  FitOptions o = test_options();
+  FitOptions o = cpu_options(); // cross-core bytes: the CPU target's term
   std::vector<Sample> samples;
   for (double bytes = 4e3; bytes < 4e8; bytes *= 1.7)
     samples.push_back(streaming_sample(o, OpClass::elementwise, bytes, 8));
