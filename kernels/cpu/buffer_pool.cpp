@@ -4,7 +4,7 @@
 #include <algorithm>
 #include <stdexcept>
 
-#include "perfmodel/buffer_plan.hpp"
+#include "perfmodel/targets/cpu_eigen/buffer_plan.hpp"
 
 namespace perfmodel::kernels::cpu {
 

@@ -12,7 +12,7 @@
 #include <vector>
 
 #include "kernels/cpu/tensor.hpp"
-#include "perfmodel/buffer_plan.hpp"
+#include "perfmodel/targets/cpu_eigen/buffer_plan.hpp"
 
 namespace perfmodel::kernels::cpu {
 

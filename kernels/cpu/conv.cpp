@@ -7,7 +7,7 @@
 
 #include "kernels/cpu/gemm.hpp"
 #include "kernels/cpu/parallel.hpp"
-#include "perfmodel/work_split.hpp"
+#include "perfmodel/targets/cpu_eigen/work_split.hpp"
 
 namespace perfmodel::kernels::cpu {
 

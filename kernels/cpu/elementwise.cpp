@@ -5,7 +5,7 @@
 #include <cmath>
 
 #include "kernels/cpu/parallel.hpp"
-#include "perfmodel/work_split.hpp"
+#include "perfmodel/targets/cpu_eigen/work_split.hpp"
 #include "kernels/cpu/tensor.hpp"
 
 namespace perfmodel::kernels::cpu {

@@ -30,7 +30,7 @@ Executor::Executor(const Graph &g, uint64_t seed, BufferPlan plan) : graph_(&g) 
     store_[k.name] =
         random_tensor(k.shape, seed ^ h(k.name), ints ? 0.0f : -1.0f, ints ? 1000.0f : 1.0f);
   }
-  // The reuse plan is the model's (perfmodel/buffer_plan.hpp): the outputs take the buffers it
+  // The reuse plan is the model's (perfmodel/targets/cpu_eigen/buffer_plan.hpp): the outputs take the buffers it
   // assigns, so the traffic the model predicts between cores is the traffic that runs.
   BufferPool pool(plan == BufferPlan::reuse ? plan_reused_buffers(g) : BufferAssignment{});
   BufferPool *from = plan == BufferPlan::reuse ? &pool : nullptr;

@@ -6,7 +6,7 @@
 #include <limits>
 
 #include "kernels/cpu/parallel.hpp"
-#include "perfmodel/work_split.hpp"
+#include "perfmodel/targets/cpu_eigen/work_split.hpp"
 
 namespace perfmodel::kernels::cpu {
 
@@ -120,7 +120,7 @@ void gemm_impl(int64_t m, int64_t n, const Operands<T> &o, GemmSplit split = Gem
     block(o, 0, m, 0, n);
     return;
   }
-  // Rows, or columns in blocks of 16 (one AVX-512 fp32 vector): perfmodel/work_split.hpp.
+  // Rows, or columns in blocks of 16 (one AVX-512 fp32 vector): perfmodel/targets/cpu_eigen/work_split.hpp.
   const bool rows = split == GemmSplit::rule ? work_split::gemm_splits_rows(m, n, o.k, num_threads())
                                              : split == GemmSplit::rows;
   if (rows) {

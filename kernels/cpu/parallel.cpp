@@ -11,7 +11,7 @@
 #include <thread>
 #include <vector>
 
-#include "perfmodel/work_split.hpp"
+#include "perfmodel/targets/cpu_eigen/work_split.hpp"
 
 #if defined(__x86_64__) || defined(__i386__)
 #include <immintrin.h>

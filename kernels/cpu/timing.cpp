@@ -60,11 +60,9 @@ void check_timing_counts(int warmup, int iters) {
 
 namespace {
 // clflushopt where the ISA has it (-march=native): unlike clflush, flushes of different lines
-// are not ordered among themselves, so they overlap. On the Intel Emerald Rapids guest
-// clflush took 0.60 s for 256 MiB (143 ns a line: a third of the full calibration's time went
-// to evicting GEMV and DRAM-sized convolution operands) and clflushopt 0.010 s, the lines
-// as cold afterwards (a 4 MiB read 230-320 us after either, 139 us warm; a scratch program timing
-// both loops, 2026-11-26 20:30Z, not kept).
+// are not ordered among themselves, so they overlap: on a 2-vCPU cloud guest clflush of 256 MiB
+// took 60x longer than clflushopt (a third of a full calibration's time), and the lines were as
+// cold afterwards (docs/measure.md, "Cold operands").
 inline void flush_line(const char *c) {
 #ifdef __CLFLUSHOPT__
   _mm_clflushopt(const_cast<char *>(c));

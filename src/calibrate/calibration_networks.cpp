@@ -11,6 +11,7 @@
 #include "calibrate/fit.hpp"
 #include "io/model_yaml.hpp"
 #include "perfmodel/error.hpp"
+#include "perfmodel/targets/cpu_eigen.hpp"
 
 namespace perfmodel::calibrate {
 
@@ -233,20 +234,18 @@ std::vector<Sample> samples_from_layer_times(const Graph &g, const std::vector<L
                                              const std::string &prefix, int threads,
                                              double cache_bytes) {
   std::vector<Sample> out;
-  // Timed inside passes: each layer's inputs are as far out as the layers before left them,
-  // and partly in the cache of the core that wrote them.
+  // Timed inside passes of the CPU executor: each layer's inputs are as far out as the layers
+  // before left them, and partly in the cache of the core that wrote them.
   const std::vector<LayerCost> costs = graph_cost(g, Pass::fwd);
-  const std::vector<double> reuse = input_reuse_bytes(g, costs);
-  const std::vector<double> cross = input_cross_core_bytes(g, costs, threads, cache_bytes);
-  const bool weights_cached = weights_stay_cached(g, cache_bytes);
+  const GraphSchedule schedule = cpu_eigen::schedule_for(g, costs, threads, cache_bytes, true);
   for (const LayerTime &t : times) {
     const auto it = std::find_if(g.layers.begin(), g.layers.end(),
                                  [&](const Layer &l) { return l.name == t.name; });
     if (it == g.layers.end() || !(t.seconds > 0))
       continue;
+    const LayerSchedule &at = schedule.layers[size_t(it - g.layers.begin())];
     Sample s = sample_from_layer(g, *it, KernelPass::fwd, t.seconds, prefix + g.name + ":" + t.name,
-                                 reuse[size_t(it - g.layers.begin())],
-                                 cross[size_t(it - g.layers.begin())], weights_cached);
+                                 at.reuse_bytes, at.cross_core_bytes, schedule.weights_cached);
     if (s.flops > 0 || s.bytes > 0) // views (flatten, reshape) move nothing
       out.push_back(std::move(s));
   }

@@ -18,7 +18,7 @@ DeviceFingerprint cpu_fingerprint_from(const std::string &cpuinfo, int threads);
 /// This machine's CPU (reads /proc/cpuinfo; name "unknown cpu" where it cannot).
 DeviceFingerprint this_cpu(int threads);
 
-/// The current UTC time as ISO 8601 ("2026-11-22T01:30:00Z").
+/// The current UTC time as ISO 8601 (YYYY-MM-DDThh:mm:ssZ).
 std::string utc_now_iso8601();
 
 /// "" when `cal` was measured on a machine like `here`, else one line saying how it differs.

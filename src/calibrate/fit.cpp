@@ -10,6 +10,7 @@
 
 #include "calibrate/fit_solve.hpp"
 #include "perfmodel/error.hpp"
+#include "perfmodel/targets/registry.hpp"
 
 namespace perfmodel::calibrate {
 
@@ -29,8 +30,7 @@ Calibration frame_of(const FitOptions &opts) {
   Calibration c;
   c.memory_levels = opts.memory_levels;
   c.cores = std::max(1, opts.cores);
-  c.conv_per_image = opts.conv_per_image;
-  c.panel_tiles = opts.panel_tiles;
+  c.target = opts.target;
   return c;
 }
 
@@ -53,8 +53,7 @@ FitOptions fit_options_for(const HwSpec &hw) {
     o.memory_levels.push_back(
         {hw.memory[i].name, i + 1 == hw.memory.size() ? 0.0 : hw.memory[i].capacity_bytes});
   o.cores = std::max(1, hw.units);
-  o.conv_per_image = hw.kind == "cpu";
-  o.panel_tiles = hw.kind == "cpu";
+  o.target = &targets::for_hardware_kind(hw.kind);
   o.hw = &hw;
   return o;
 }
@@ -148,15 +147,17 @@ Calibration fit_calibration(const std::vector<Sample> &samples, const FitOptions
   std::map<std::pair<int, int>, std::vector<Sample>> groups;
   for (const Sample &s : samples)
     groups[{int(s.op_class), int(s.dtype)}].push_back(s);
-  // t_w's rate, where not given: the DRAM bandwidth of the fp32 data-movement class (copies
-  // that reach DRAM: the microbenchmarks' 64 and 192 MiB), fitted first; none without it.
+  // The target's DRAM-stream term, where not given: the DRAM bandwidth of the fp32
+  // data-movement class (copies that reach DRAM: the microbenchmarks' 64 and 192 MiB), fitted
+  // first; none without it.
   FitOptions opts = given;
   std::map<std::pair<int, int>, ClassCalibration> fitted;
   const std::pair<int, int> streams{int(OpClass::data_movement), int(DType::fp32)};
-  if (!(opts.weight_bytes_per_second > 0) && opts.conv_per_image && groups.count(streams) &&
-      int(groups[streams].size()) >= opts.min_samples) {
+  const std::string stream_term(cal.execution_target().dram_stream_term());
+  if (!stream_term.empty() && !(opts.given_term_rates[stream_term] > 0) &&
+      groups.count(streams) && int(groups[streams].size()) >= opts.min_samples) {
     fitted[streams] = fit_class(groups[streams], opts);
-    opts.weight_bytes_per_second = fitted[streams].params.bytes_per_second.back();
+    opts.given_term_rates[stream_term] = fitted[streams].params.bytes_per_second.back();
   }
   for (const auto &[key, group] : groups) {
     const std::string name =

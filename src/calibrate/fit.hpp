@@ -4,6 +4,7 @@
 #pragma once
 
 #include <functional>
+#include <map>
 #include <string>
 #include <vector>
 
@@ -16,8 +17,9 @@ namespace perfmodel::calibrate {
 struct FitOptions {
   std::vector<MemoryLevelCapacity> memory_levels; // innermost first; last = DRAM
   int cores = 1;                                  // cores GEMM tiles are spread over
-  bool conv_per_image = false; // Calibration::conv_per_image (fit_options_for: a CPU spec)
-  bool panel_tiles = false;    // Calibration::panel_tiles (fit_options_for: a CPU spec, Eigen)
+  /// The executor the samples ran on (Calibration::target; fit_options_for: the hardware
+  /// kind's). Null: the generic target.
+  const ExecutionTarget *target = nullptr;
   /// Starting points (from the hw spec): peak per dtype is looked up through `hw` when set.
   const HwSpec *hw = nullptr;
   std::vector<double> tile_m_candidates = {1, 4, 8, 16, 32, 48, 64, 96};
@@ -26,15 +28,13 @@ struct FitOptions {
   double loss_scale = 0.1;      // residual size (log time) where the loss starts to bend
   int max_iterations = 200;
   int min_samples = 3; // a class x dtype with fewer samples is not fitted
-  /// One thread's rate reading data another core wrote (the host probe's cross-core read rate
-  /// over its threads): the start and weak prior of the cross-core rate of the classes whose
-  /// samples read across cores. 0: none known (started at 30 GB/s, no prior). Classes without
-  /// such samples get no cross-core term.
-  double cross_core_bytes_per_second = 0;
-  /// t_w's rate (calibration.hpp): the cold read of a CPU convolution's weights. 0: where the
-  /// options ask for convolutions image by image, fit_calibration takes the DRAM bandwidth of
-  /// the fp32 data-movement class it fits first (none without that class).
-  double weight_bytes_per_second = 0;
+  /// Rates of the target's terms known before the fit, by term key: each target's fit_rules
+  /// say how it uses them (the CPU Eigen target: `cross_core_bytes_per_second`, the host
+  /// probe's cross-core read rate per thread, as the start and weak prior of the classes whose
+  /// samples read across cores; `weight_bytes_per_second`, the cold weights' rate). A term in
+  /// the target's dram_stream_term() that is not given takes the DRAM bandwidth of the fp32
+  /// data-movement class, fitted first.
+  std::map<std::string, double> given_term_rates;
   std::function<void(const std::string &)> progress; // one line per fitted class
 };
 

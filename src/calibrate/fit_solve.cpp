@@ -37,23 +37,31 @@ template <class T> T level_log_bw(T const *const *p, int first, int steps) {
 // as logarithms (positive, and scaled alike whatever their unit); lowering and overlap as is.
 // The bandwidth of the sample's memory level is the outermost fitted level's plus the steps up
 // to its own (each >= 0: a level never streams slower than the one outside it), so the blocks
-// are: log_peak, log_halves[3], lowering, overlap, log_overhead, log_cross_core_bw,
-// log_epilogue_bw, log_gather_bw, log_bw of the outermost fitted level, then `steps` steps
-// (ceres::DynamicAutoDiffCostFunction: their count depends on the level).
+// are: log_peak, log_halves[3], lowering, overlap, log_overhead, the log rates of the target
+// terms that have a block (fitted or held: TermFitRule), log_bw of the outermost fitted level,
+// then `steps` steps (ceres::DynamicAutoDiffCostFunction: their count depends on the level).
 struct LogTimeResidual {
   EfficiencyTerms terms;
   KernelFeatures features;
   double log_measured = 0;
-  double weight_bandwidth = 0; // t_w's rate: given, not fitted (FitOptions)
+  // Per target term: its block among the term blocks (-1: none), else its constant rate (a
+  // given rate, or 0 for an absent term).
+  std::vector<int> term_block;
+  std::vector<double> term_constant;
+  int term_blocks = 0;
   int steps = 0;
 
   template <class T> bool operator()(T const *const *p, T *residual) const {
     using std::exp;
     using std::log;
-    const T t = efficiency_seconds<T>(terms, features, exp(p[0][0]), exp(p[1][0]), exp(p[1][1]),
-                                      exp(p[1][2]), exp(level_log_bw(p, 8, steps)), p[2][0],
-                                      p[3][0], exp(p[4][0]), exp(p[5][0]), exp(p[6][0]),
-                                      T(weight_bandwidth), exp(p[7][0]));
+    constexpr int kFirstTerm = 5;
+    std::vector<T> rates(term_block.size());
+    for (size_t j = 0; j < rates.size(); ++j)
+      rates[j] = term_block[j] >= 0 ? exp(p[kFirstTerm + term_block[j]][0]) : T(term_constant[j]);
+    const ModelRates<T> r{exp(p[0][0]), exp(p[1][0]), exp(p[1][1]), exp(p[1][2]),
+                          exp(level_log_bw(p, kFirstTerm + term_blocks, steps)),
+                          p[2][0],      p[3][0],      exp(p[4][0])};
+    const T t = efficiency_seconds<T>(terms, features, r, rates.data());
     residual[0] = log(t) - T(log_measured);
     return true;
   }
@@ -109,15 +117,6 @@ ceres::LossFunction *make_loss(const FitOptions &o) {
 
 
 constexpr double kStreamingPeakSpread = 2.0; // max/min FLOP per byte above which it is fitted
-// The epilogue rate's start and bounds (bytes of C per second over the passes): a pass over C in
-// a core's L2 streams at 50-150 GB/s; the bench behind the term (docs/calibration.md) measured
-// 20-80 GB/s for the passes of a column-split product. The upper bound leaves no visible term.
-constexpr double kEpilogueStart = 3e10, kEpilogueMin = 1e9, kEpilogueMax = 1e13;
-// The strided gather's rate (bytes of the lowered matrix per second): BM_ConvStride's extra time
-// over stride 1 gave 25-48 GB/s on the 2-core host (docs/calibration.md); the bounds as the
-// epilogue's.
-constexpr double kGatherStart = 3e10, kGatherMin = 1e9, kGatherMax = 1e13;
-
 // Ratio of the largest to the smallest arithmetic intensity among samples that compute.
 double intensity_spread(const std::vector<Sample> &samples) {
   double lo = 0, hi = 0;
@@ -201,52 +200,42 @@ Solved solve(const std::vector<Sample> &samples, const FitOptions &opts, const C
   double log_peak = std::log(st.peak * peak_scale);
   double log_halves[3] = {std::log(half_start), std::log(half_start), std::log(half_start)};
   double lowering = 1.0, overlap = 0.5, log_overhead = std::log(st.overhead);
-  // The cross-core rate: fitted where samples read data another core wrote (the streaming
-  // classes' network layers), from the host probe's figure; a class without such samples has no
-  // cross-core term (a GEMM packs its operands: the reads hide behind packing and compute).
-  bool any_cross = false;
-  for (const Sample &s : samples)
-    any_cross = any_cross || s.cross_core_bytes > 0;
-  const double cross_start =
-      opts.cross_core_bytes_per_second > 0 ? opts.cross_core_bytes_per_second : 3e10;
-  double log_cross = std::log(cross_start);
-  // The epilogue rate: fitted where some samples' epilogues run over a column-split C and the
-  // samples differ in their epilogue passes (else it could not be told from the peak).
-  std::set<double> passes_seen;
-  for (const Sample &s : samples)
-    passes_seen.insert(s.epilogue_passes);
-  double log_epilogue = std::log(kEpilogueStart);
-  double log_gather = std::log(kGatherStart);
 
   // The levels the samples reach, innermost first; the outermost one's log bandwidth is a
   // parameter, each inner one's is a step (>= 0) above the next outer one's.
   std::vector<EfficiencyTerms> terms;
+  std::vector<KernelFeatures> calls;
   std::vector<bool> level_used(levels, false);
-  bool any_flops = false, any_lowered = false, any_epilogue = false, any_weights = false;
-  bool any_strided = false, any_unstrided = false; // lowered samples gathered with a stride, or not
+  bool any_flops = false, any_lowered = false;
   for (const Sample &s : samples) {
-    terms.push_back(efficiency_terms(frame, tile_m, tile_n, s.features()));
-    any_epilogue = any_epilogue || terms.back().epilogue_bytes > 0;
-    any_weights = any_weights || terms.back().weight_bytes > 0;
+    calls.push_back(s.features());
+    terms.push_back(efficiency_terms(frame, tile_m, tile_n, calls.back()));
     level_used[terms.back().level] = true;
     any_flops = any_flops || s.flops > 0;
     any_lowered = any_lowered || s.lowered_bytes > 0;
-    any_strided = any_strided || s.strided_lowered_bytes > 0;
-    any_unstrided = any_unstrided || (s.lowered_bytes > 0 && !(s.strided_lowered_bytes > 0));
   }
-  // The gather rate: fitted for the CPU executor (conv_per_image: its im2col gathers a strided
-  // matrix element by element; cuDNN's implicit GEMM lowers nothing) where some lowered samples
-  // gather with a stride and others copy rows (with only one kind it would trade places with the
-  // lowering factor).
-  const bool fit_gather = opts.conv_per_image && any_strided && any_unstrided;
   std::vector<size_t> used; // innermost first
   for (size_t l = 0; l < levels; ++l)
     if (level_used[l])
       used.push_back(l);
-  // The cold-weight rate is the one given (the data-movement class's DRAM bandwidth), for the
-  // classes whose samples read weights cold; it is not fitted (it would trade places with the
-  // Hockney sizes).
-  const double weight_rate = any_weights ? opts.weight_bytes_per_second : 0;
+  // The target's terms: how each one's rate enters this solve (fit_rules), and a log-rate block
+  // for each one fitted or held.
+  const std::vector<TermFitRule> rules =
+      frame.execution_target().fit_rules({&calls, &terms, gemm, &opts.given_term_rates});
+  std::vector<double> log_term(rules.size(), 0.0);
+  std::vector<int> term_block(rules.size(), -1);
+  std::vector<double> term_constant(rules.size(), 0.0);
+  std::vector<double *> term_blocks;
+  for (size_t j = 0; j < rules.size(); ++j) {
+    const TermFitRule &rule = rules[j];
+    if (rule.kind == TermFitRule::Kind::given)
+      term_constant[j] = rule.start;
+    if (rule.kind != TermFitRule::Kind::fitted && rule.kind != TermFitRule::Kind::held)
+      continue;
+    log_term[j] = std::log(rule.start);
+    term_block[j] = int(term_blocks.size());
+    term_blocks.push_back(&log_term[j]);
+  }
   double log_bw_outer = std::log(st.bw[used.back()]);
   std::vector<double> step(used.size() - 1); // step[i]: used[i] over used[i + 1]
   const double max_step = std::log(1e4); // a level at most 1e4 x the next one out
@@ -262,17 +251,19 @@ Solved solve(const std::vector<Sample> &samples, const FitOptions &opts, const C
     r->features = samples[i].features();
     r->terms = terms[i];
     r->log_measured = std::log(samples[i].seconds);
-    r->weight_bandwidth = weight_rate;
+    r->term_block = term_block;
+    r->term_constant = term_constant;
+    r->term_blocks = int(term_blocks.size());
     const size_t u = size_t(std::find(used.begin(), used.end(), terms[i].level) - used.begin());
     r->steps = int(step.size() - u);
-    std::vector<double *> blocks = {&log_peak,  log_halves,    &lowering,  &overlap, &log_overhead,
-                                    &log_cross, &log_epilogue, &log_gather};
+    std::vector<double *> blocks = {&log_peak, log_halves, &lowering, &overlap, &log_overhead};
+    blocks.insert(blocks.end(), term_blocks.begin(), term_blocks.end());
     const std::vector<double *> bw = bandwidth_blocks(&log_bw_outer, step, u);
     blocks.insert(blocks.end(), bw.begin(), bw.end());
     auto *cost = new ceres::DynamicAutoDiffCostFunction<LogTimeResidual, 4>(r);
-    for (int size : {1, 3, 1, 1, 1, 1, 1, 1})
+    for (int size : {1, 3, 1, 1, 1})
       cost->AddParameterBlock(size);
-    for (size_t j = 0; j < bw.size(); ++j)
+    for (size_t j = 0; j < term_blocks.size() + bw.size(); ++j)
       cost->AddParameterBlock(1);
     cost->SetNumResiduals(1);
     problem.AddResidualBlock(cost, loss, blocks);
@@ -355,32 +346,17 @@ Solved solve(const std::vector<Sample> &samples, const FitOptions &opts, const C
     problem.SetParameterLowerBound(&overlap, 0, 0.0);
     problem.SetParameterUpperBound(&overlap, 0, 1.0);
   }
-  if (!any_cross) {
-    problem.SetParameterBlockConstant(&log_cross);
-  } else {
-    // At most 10x below the start (the probe's rate per core): the two placements of the vCPUs
-    // differ by 3-6x, and the classes' fitted rates sat at 0.5-9x the probe's on the guests so
-    // far. Without the floor a class whose network layers carry a few hundred cross-core bytes
-    // (the reduce class: 196-2,560 B against 0.2-3.8 MB read) put their dispatch time on them
-    // and fitted 0.48 GB/s, and NIN's global average pool, with 0.2 MB written by the other
-    // core, came out 0.44 ms against 0.04 measured (Intel guest, every calibration of i4-i10).
-    problem.SetParameterLowerBound(&log_cross, 0, log_cross - std::log(10.0));
-    problem.SetParameterUpperBound(&log_cross, 0, log_cross + std::log(100.0));
-    if (opts.cross_core_bytes_per_second > 0)
-      add_log_rate_prior(problem, log_cross, {&log_cross});
-  }
-  const bool fit_epilogue = gemm && any_epilogue && passes_seen.size() > 1;
-  if (!fit_epilogue) {
-    problem.SetParameterBlockConstant(&log_epilogue);
-  } else {
-    problem.SetParameterLowerBound(&log_epilogue, 0, std::log(kEpilogueMin));
-    problem.SetParameterUpperBound(&log_epilogue, 0, std::log(kEpilogueMax));
-  }
-  if (!fit_gather) {
-    problem.SetParameterBlockConstant(&log_gather);
-  } else {
-    problem.SetParameterLowerBound(&log_gather, 0, std::log(kGatherMin));
-    problem.SetParameterUpperBound(&log_gather, 0, std::log(kGatherMax));
+  for (size_t j = 0; j < rules.size(); ++j) {
+    double *x = &log_term[j];
+    if (rules[j].kind == TermFitRule::Kind::held) {
+      problem.SetParameterBlockConstant(x);
+    } else if (rules[j].kind == TermFitRule::Kind::fitted) {
+      const TermFitRule &r = rules[j];
+      problem.SetParameterLowerBound(x, 0, r.below > 0 ? *x - std::log(r.below) : std::log(r.lower));
+      problem.SetParameterUpperBound(x, 0, r.above > 0 ? *x + std::log(r.above) : std::log(r.upper));
+      if (rules[j].prior)
+        add_log_rate_prior(problem, *x, {x});
+    }
   }
   problem.SetParameterLowerBound(&log_overhead, 0, std::log(1e-10));
   problem.SetParameterUpperBound(&log_overhead, 0, std::log(1.0));
@@ -414,10 +390,12 @@ Solved solve(const std::vector<Sample> &samples, const FitOptions &opts, const C
   p.lowering_factor = lowering;
   p.overlap = overlap;
   p.overhead_seconds = std::exp(log_overhead);
-  p.cross_core_bytes_per_second = any_cross ? std::exp(log_cross) : 0;
-  p.epilogue_bytes_per_second = fit_epilogue ? std::exp(log_epilogue) : 0;
-  p.weight_bytes_per_second = weight_rate;
-  p.strided_lowering_bytes_per_second = fit_gather ? std::exp(log_gather) : 0;
+  // The target's term rates: fitted ones as solved, given ones as given, held and absent: 0.
+  p.term_rates.assign(rules.size(), 0.0);
+  for (size_t j = 0; j < rules.size(); ++j)
+    p.term_rates[j] = rules[j].kind == TermFitRule::Kind::fitted ? std::exp(log_term[j])
+                      : rules[j].kind == TermFitRule::Kind::given ? rules[j].start
+                                                                  : 0.0;
   // The fitted levels' bandwidths, inward from the outermost; levels no sample reached take the
   // bandwidth of the nearest level that was fitted.
   std::vector<double> log_bw(levels, 0.0);

@@ -378,7 +378,8 @@ int run_calibrate(const CalibrateArgs& a) {
   if (!a.device.empty()) fo.cores = std::max(1, meta.device.cores);
   // One thread's cross-core read rate: the probe reads with every thread at once.
   if (meta.host_state && meta.host_state->cross_core_bytes_per_second > 0)
-    fo.cross_core_bytes_per_second = meta.host_state->cross_core_bytes_per_second / fo.cores;
+    fo.given_term_rates["cross_core_bytes_per_second"] =
+        meta.host_state->cross_core_bytes_per_second / fo.cores;
   fo.loss = a.loss;
   fo.loss_scale = a.loss_scale;
   fo.progress = progress_line;

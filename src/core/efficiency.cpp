@@ -7,9 +7,7 @@
 
 #include "perfmodel/calibration.hpp"
 #include "perfmodel/epilogue.hpp"
-#include "perfmodel/memory_footprint.hpp"
 #include "perfmodel/pool_window.hpp"
-#include "perfmodel/work_split.hpp"
 
 namespace perfmodel {
 
@@ -294,11 +292,19 @@ double outermost_cache_bytes(const std::vector<MemoryLevelCapacity> &levels) {
 
 double Calibration::cache_bytes() const { return outermost_cache_bytes(memory_levels); }
 
-bool Calibration::has_cross_core_term() const {
+bool Calibration::has_term(std::string_view key) const {
+  const size_t j = execution_target().term_index(key);
+  if (j == std::string_view::npos)
+    return false;
   for (const auto &cc : classes)
-    if (cc.params.cross_core_bytes_per_second > 0)
+    if (cc.params.term_rate(j) > 0)
       return true;
   return false;
+}
+
+double Calibration::term_rate(const EfficiencyParams &p, std::string_view key) const {
+  const size_t j = execution_target().term_index(key);
+  return j == std::string_view::npos ? 0.0 : p.term_rate(j);
 }
 
 const ClassCalibration *Calibration::find_or_fallback(OpClass c, DType dtype) const {
@@ -345,12 +351,17 @@ bool is_valid(const Calibration &cal, std::string *error) {
     for (double bw : p.bytes_per_second)
       if (!finite_positive(bw))
         return fail(what + "bandwidths must be positive");
-    for (double v : {p.m_half, p.n_half, p.k_half, p.lowering_factor, p.overhead_seconds,
-                     p.cross_core_bytes_per_second, p.epilogue_bytes_per_second,
-                     p.weight_bytes_per_second, p.strided_lowering_bytes_per_second})
+    for (double v : {p.m_half, p.n_half, p.k_half, p.lowering_factor, p.overhead_seconds})
       if (!std::isfinite(v) || v < 0)
-        return fail(what + "sizes, lowering, overhead, cross-core, epilogue, weight and gather "
-                           "rates must be >= 0");
+        return fail(what + "sizes, lowering and overhead must be >= 0");
+    const std::vector<TargetTerm> &terms = cal.execution_target().terms();
+    if (p.term_rates.size() > terms.size())
+      return fail(what + "has " + std::to_string(p.term_rates.size()) + " term rates, target '" +
+                  std::string(cal.execution_target().name()) + "' has " +
+                  std::to_string(terms.size()) + " terms");
+    for (size_t j = 0; j < p.term_rates.size(); ++j)
+      if (!std::isfinite(p.term_rates[j]) || p.term_rates[j] < 0)
+        return fail(what + terms[j].key + " must be >= 0");
     if (!(p.tile_m >= 1) || !(p.tile_n >= 1))
       return fail(what + "tiles must be at least 1");
     if (!(p.overlap >= 0 && p.overlap <= 1))
@@ -367,77 +378,15 @@ size_t memory_level_for(const Calibration &cal, double working_set_bytes) {
 }
 
 KernelFeatures one_call(const Calibration &cal, const KernelFeatures &f, double *calls) {
-  *calls = 1;
-  const bool per_image = cal.conv_per_image && f.images > 1 &&
-                         (f.op_class == OpClass::conv || f.op_class == OpClass::pointwise);
-  const double n = f.images;
-  if (!per_image || (f.gemm && f.gemm->m % int64_t(n) != 0))
-    return f;
-  KernelFeatures one = f;
-  one.images = 1;
-  one.flops = f.flops / n;
-  one.bytes = f.bytes / n;
-  one.lowered_bytes = f.lowered_bytes / n;
-  one.strided_lowered_bytes = f.strided_lowered_bytes / n;
-  one.cross_core_bytes = f.cross_core_bytes / n;
-  one.weight_bytes = f.weight_bytes / n;
-  if (one.gemm)
-    one.gemm->m /= int64_t(n);
-  *calls = n;
-  return one;
-}
-
-namespace {
-
-// t_e's bytes (the file comment of perfmodel/calibration.hpp): the epilogue's passes over C when
-// the CPU executor (a calibration with conv_per_image: kernels/cpu) splits the call's product
-// by columns. A convolution's product is C[out channels x pixels] = W * cols, so the kernel's
-// rows are the model's n and its columns the model's m (one image: one_call); a linear layer's
-// is the model's shape as it stands. Per group, as the executor calls it.
-double epilogue_bytes(const Calibration &cal, const KernelFeatures &f) {
-  const bool conv = f.op_class == OpClass::conv || f.op_class == OpClass::pointwise;
-  const bool gemm = f.op_class == OpClass::gemm || f.op_class == OpClass::gemv;
-  if (!cal.conv_per_image || !(f.epilogue_passes > 0) || !f.gemm || !(conv || gemm))
-    return 0;
-  const GemmShape &s = *f.gemm;
-  const int64_t rows = conv ? s.n : s.m, cols = conv ? s.m : s.n;
-  if (!work_split::gemm_runs_parallel(rows, cols, s.k, cal.cores) ||
-      work_split::gemm_splits_rows(rows, cols, s.k, cal.cores))
-    return 0;
-  return f.epilogue_passes * double(rows) * double(cols) * double(s.groups) *
-         double(bytes_of(f.dtype));
-}
-
-// The GEMM-like classes whose kernel is Eigen's product on a CPU: the ones a `panels`
-// calibration pays partial tiles as panels (the depthwise convolutions are a kernel of ours,
-// vectorised along the row by the compiler: whole tiles).
-bool eigen_product(OpClass c) {
-  return c == OpClass::gemm || c == OpClass::gemv || c == OpClass::conv ||
-         c == OpClass::pointwise;
-}
-
-} // namespace
-
-double tiled_extent(double extent, double tile, bool panels) {
-  if (!(tile > 1) || !(extent > 0))
-    return extent;
-  if (!panels)
-    return std::ceil(extent / tile) * tile;
-  double passes = std::floor(extent / tile), rest = extent - passes * tile;
-  for (double width : {std::floor(tile / 2), std::floor(tile / 4)})
-    if (width >= 1 && rest >= width)
-      passes += 1, rest -= width;
-  const double row_share = tile >= 4 ? kPanelRowShare : 1.0; // no quarter panel under 4 rows
-  return std::max(extent, (passes + rest * row_share) * tile);
+  return cal.execution_target().one_call(f, calls);
 }
 
 EfficiencyTerms efficiency_terms(const Calibration &cal, double tile_m, double tile_n,
                                  const KernelFeatures &f) {
+  const ExecutionTarget &target = cal.execution_target();
   EfficiencyTerms e;
   e.quantized_flops = f.flops;
   e.level = memory_level_for(cal, std::max(f.bytes + f.lowered_bytes, f.reuse_bytes));
-  if (e.level + 1 < cal.memory_levels.size())
-    e.cross_core_bytes = f.cross_core_bytes;
   if (f.op_class == OpClass::pool)
     e.plane = f.plane_elements;
   if (f.gemm && is_gemm_class(f.op_class) && f.gemm->m > 0 && f.gemm->n > 0 && f.gemm->k > 0) {
@@ -448,29 +397,42 @@ EfficiencyTerms efficiency_terms(const Calibration &cal, double tile_m, double t
     const double tiles = std::ceil(e.m / tile_m) * std::ceil(e.n / tile_n) * double(s.groups);
     const double cores = double(std::max(1, cal.cores));
     const double waves = std::ceil(tiles / cores);
-    // The work the tiles cost (whole tiles, or Eigen's panels), with the idle cores of the
+    // The work the tiles cost (as the target pays a partial tile), with the idle cores of the
     // last wave, relative to the useful work, applied to the counted FLOPs (so that an exactly
     // tiled, balanced call keeps its boda FLOPs).
-    const bool panels = cal.panel_tiles && eigen_product(f.op_class);
     const double useful = e.m * e.n;
-    const double tiled =
-        tiled_extent(e.m, tile_m, panels) * tiled_extent(e.n, tile_n, panels) * waves * cores /
-        tiles;
+    const double tiled = target.tiled_extent(f.op_class, e.m, tile_m) *
+                         target.tiled_extent(f.op_class, e.n, tile_n) * waves * cores / tiles;
     e.quantized_flops = f.flops * std::max(1.0, tiled / useful);
-    e.epilogue_bytes = epilogue_bytes(cal, f);
   }
-  if (cal.conv_per_image)
-    e.weight_bytes = f.weight_bytes;
+  const std::vector<TargetTerm> &terms = target.terms();
+  e.term_bytes.assign(terms.size(), 0.0);
+  for (const TargetTerm &t : terms)
+    e.term_joins.push_back(t.join);
+  if (!terms.empty())
+    target.term_bytes(cal, f, e, e.term_bytes.data());
   return e;
 }
 
+namespace {
+
+// p's rate of each of the terms e carries (absent ones 0).
+std::vector<double> term_rate_vector(const EfficiencyTerms &e, const EfficiencyParams &p) {
+  std::vector<double> rates(e.term_bytes.size(), 0.0);
+  for (size_t j = 0; j < rates.size(); ++j)
+    rates[j] = p.term_rate(j);
+  return rates;
+}
+
+} // namespace
+
 double efficiency_seconds(const EfficiencyTerms &e, const KernelFeatures &f,
                           const EfficiencyParams &p, double overhead) {
-  return efficiency_seconds<double>(e, f, p.peak_flops_per_second, p.m_half, p.n_half, p.k_half,
-                                    p.bytes_per_second.at(e.level), p.lowering_factor, p.overlap,
-                                    overhead, p.cross_core_bytes_per_second,
-                                    p.epilogue_bytes_per_second, p.weight_bytes_per_second,
-                                    p.strided_lowering_bytes_per_second);
+  const std::vector<double> rates = term_rate_vector(e, p);
+  const ModelRates<double> r{p.peak_flops_per_second, p.m_half,          p.n_half,
+                             p.k_half,                p.bytes_per_second.at(e.level),
+                             p.lowering_factor,       p.overlap,         overhead};
+  return efficiency_seconds<double>(e, f, r, rates.data());
 }
 
 LayerTiming calibrated_time(const Calibration &cal, const HwSpec &hw, const KernelFeatures &all) {
@@ -493,10 +455,9 @@ LayerTiming calibrated_time(const Calibration &cal, const HwSpec &hw, const Kern
   const double hockney = hockney_of(e, p.m_half, p.n_half, p.k_half);
   const double plane = plane_factor_of(e, p.m_half);
   t.compute_seconds = e.quantized_flops / (p.peak_flops_per_second * hockney) / plane;
-  t.memory_seconds =
-      memory_seconds(e, f, bw, p.lowering_factor, p.cross_core_bytes_per_second) / plane +
-      serial_seconds(e, f, p.epilogue_bytes_per_second, p.weight_bytes_per_second,
-                     p.strided_lowering_bytes_per_second);
+  const std::vector<double> rates = term_rate_vector(e, p);
+  t.memory_seconds = memory_seconds(e, f, bw, p.lowering_factor, rates.data()) / plane +
+                     term_seconds(e, rates.data(), TermJoin::serial);
   t.overhead_seconds = p.overhead_seconds;
   t.seconds = work + p.overhead_seconds;
   for (double *x : {&t.compute_seconds, &t.memory_seconds, &t.overhead_seconds, &t.seconds})
@@ -506,25 +467,13 @@ LayerTiming calibrated_time(const Calibration &cal, const HwSpec &hw, const Kern
   return t;
 }
 
-bool weights_stay_cached(const Graph &g, double cache_bytes) {
-  // A linear layer's weights are one streaming read per pass (the GEMV of a batch-1
-  // classifier): they pass through the cache without displacing what stays.
-  int64_t streamed = 0;
-  for (const Layer &l : g.layers)
-    if (l.op == OpKind::linear)
-      for (const TensorDesc &p : l.params)
-        streamed += p.bytes();
-  return double(memory_footprint(g, Pass::fwd).total_bytes() - streamed) <= cache_bytes;
-}
-
 LayerTiming calibrated_layer_time(const Calibration &cal, const HwSpec &hw, const Graph &g,
                                   const Layer &layer, const LayerCost &cost, Pass pass,
-                                  double reuse_bytes, double cross_core_bytes,
-                                  bool weights_cached) {
+                                  const LayerSchedule &schedule, bool weights_cached) {
   LayerTiming sum =
       calibrated_time(cal, hw,
-                      layer_features(g, layer, cost, KernelPass::fwd, reuse_bytes,
-                                     cross_core_bytes, weights_cached));
+                      layer_features(g, layer, cost, KernelPass::fwd, schedule.reuse_bytes,
+                                     schedule.cross_core_bytes, weights_cached));
   if (pass == Pass::train) {
     for (KernelPass kp : {KernelPass::bwd_data, KernelPass::bwd_weight}) {
       const KernelFeatures f = layer_features(g, layer, cost, kp);

@@ -69,18 +69,14 @@ Prediction predict(const Graph& g, const HwSpec& hw, const PredictOptions& opts,
   p.power_watts = opts.power_watts.value_or(hw.tdp_watts);
   p.calibrated = opts.calibration != nullptr;
   p.layers.reserve(g.layers.size());
-  // A calibrated layer's data may have been pushed out of a cache by the layers before it
-  // (forward calls only: layer_features gives the backward ones none).
-  const std::vector<double> reuse = opts.calibration ? input_reuse_bytes(g, costs)
-                                                     : std::vector<double>(g.layers.size(), 0.0);
-  // ... and, on a multi-core CPU, written by another core than the one that reads it.
-  const std::vector<double> cross = opts.calibration && opts.calibration->has_cross_core_term()
-                                        ? input_cross_core_bytes(g, costs, opts.calibration->cores,
-                                                                 opts.calibration->cache_bytes())
-                                        : std::vector<double>(g.layers.size(), 0.0);
-  // ... and find its weights still cached from the pass before when the whole pass fits.
-  const bool weights_cached =
-      opts.calibration && weights_stay_cached(g, opts.calibration->cache_bytes());
+  // A calibrated layer's data may have been pushed out of a cache by the layers before it,
+  // written by another core, or its weights still cached from the pass before: what the
+  // calibration's execution target schedules (forward calls only: layer_features gives the
+  // backward ones none).
+  const GraphSchedule schedule = opts.calibration
+                                     ? opts.calibration->execution_target().schedule(
+                                           g, costs, *opts.calibration)
+                                     : GraphSchedule{};
   for (size_t i = 0; i < g.layers.size(); ++i) {
     const Layer& l = g.layers[i];
     LayerPrediction lp;
@@ -89,7 +85,7 @@ Prediction predict(const Graph& g, const HwSpec& hw, const PredictOptions& opts,
     // The pure roofline is the uncalibrated baseline; a calibration swaps in its fitted model.
     lp.timing = opts.calibration
                     ? calibrated_layer_time(*opts.calibration, hw, g, l, lp.cost, opts.pass,
-                                            reuse[i], cross[i], weights_cached)
+                                            schedule.layers[i], schedule.weights_cached)
                     : roofline_time(hw, lp.cost, l.dtype);
     lp.energy_joules = component_energy_joules(hw, lp.cost, lp.timing);
     lp.energy_power_time_joules = power_time_energy_joules(p.power_watts, lp.timing.seconds);

@@ -1,7 +1,7 @@
 // The LRU stack distance of a layer's inputs inside a forward pass: how many distinct bytes the
 // pass touched since it last touched them (docs/calibration.md, "Data that earlier layers
 // pushed out").
-#include "core/reuse.hpp"
+#include "perfmodel/reuse.hpp"
 
 #include <algorithm>
 

@@ -10,6 +10,8 @@
 #include "io/files.hpp"
 #include "io/resources.hpp"
 #include "io/yaml_util.hpp"
+#include "perfmodel/targets/cpu_eigen.hpp"
+#include "perfmodel/targets/registry.hpp"
 
 namespace perfmodel::io {
 
@@ -79,12 +81,17 @@ FitStats read_stats(const std::string &file, const YAML::Node &n) {
   return s;
 }
 
-ClassCalibration read_class(const std::string &file, const YAML::Node &n) {
-  check_keys(file, n, "class",
-             {"op_class", "dtype", "peak_flops_per_second", "m_half", "n_half", "k_half", "tile_m",
-              "tile_n", "bytes_per_second", "lowering_factor", "overlap", "overhead_seconds",
-              "cross_core_bytes_per_second", "epilogue_bytes_per_second",
-              "weight_bytes_per_second", "strided_lowering_bytes_per_second", "fit"},
+// A class of a calibration for `target`: the generic parameters and the target's term rates.
+ClassCalibration read_class(const std::string &file, const YAML::Node &n,
+                            const ExecutionTarget &target) {
+  std::set<std::string> keys{"op_class",         "dtype",   "peak_flops_per_second",
+                             "m_half",           "n_half",  "k_half",
+                             "tile_m",           "tile_n",  "bytes_per_second",
+                             "lowering_factor",  "overlap", "overhead_seconds",
+                             "fit"};
+  for (const TargetTerm &t : target.terms())
+    keys.insert(t.key);
+  check_keys(file, n, "class", keys,
              {"op_class", "dtype", "peak_flops_per_second", "bytes_per_second"});
   ClassCalibration c;
   const std::string oc = text(file, n["op_class"], "op_class");
@@ -117,10 +124,9 @@ ClassCalibration read_class(const std::string &file, const YAML::Node &n) {
   opt("lowering_factor", p.lowering_factor);
   opt("overlap", p.overlap, 0, 1);
   opt("overhead_seconds", p.overhead_seconds);
-  opt("cross_core_bytes_per_second", p.cross_core_bytes_per_second); // absent: no such term
-  opt("epilogue_bytes_per_second", p.epilogue_bytes_per_second);     // absent: no such term
-  opt("weight_bytes_per_second", p.weight_bytes_per_second);         // absent: no such term
-  opt("strided_lowering_bytes_per_second", p.strided_lowering_bytes_per_second); // absent: none
+  p.term_rates.assign(target.terms().size(), 0.0); // absent: no such term
+  for (size_t j = 0; j < target.terms().size(); ++j)
+    opt(target.terms()[j].key.c_str(), p.term_rates[j]);
   const YAML::Node bw = n["bytes_per_second"];
   if (!bw.IsSequence())
     throw InputError(at(file, bw), "'bytes_per_second' must be a list");
@@ -148,6 +154,57 @@ void write_stats(YAML::Emitter &e, const FitStats &s) {
 
 } // namespace
 
+namespace {
+
+// The execution target a calibration names (`target:`), or, in a file from before the key,
+// the one its executor choices (`conv_batch`, `gemm_tiles`) describe: per_image + panels is the
+// CPU Eigen executor, batched + padded (or neither key) the generic model. Any other mix has no
+// target: the file must be fitted again.
+const ExecutionTarget &read_target(const std::string &file, const YAML::Node &root) {
+  auto choice = [&](const char *key, const char *a, const char *b) -> std::string {
+    const YAML::Node v = root[key];
+    if (!v)
+      return "";
+    const std::string s = text(file, v, key);
+    if (s != a && s != b)
+      throw InputError(at(file, v), std::string(key) + " must be " + a + " or " + b + ", not '" +
+                                        s + "'");
+    return s;
+  };
+  const std::string batch = choice("conv_batch", "per_image", "batched");
+  const std::string tiles = choice("gemm_tiles", "panels", "padded");
+  const bool cpu = batch == "per_image" || tiles == "panels";
+  const ExecutionTarget *legacy = nullptr;
+  if (batch.empty() && tiles.empty())
+    legacy = nullptr;
+  else if (batch == "per_image" && tiles == "panels")
+    legacy = &cpu_eigen::target();
+  else if (!cpu)
+    legacy = &generic_target();
+  if (const YAML::Node t = root["target"]) {
+    const std::string name = text(file, t, "target");
+    const ExecutionTarget *target = targets::find(name);
+    if (!target)
+      throw InputError(at(file, t), "unknown target '" + name + "' (" + targets::names() + ")");
+    if ((!batch.empty() || !tiles.empty()) && legacy != target)
+      throw InputError(at(file, t), "target '" + name + "' does not run conv_batch: " + batch +
+                                        ", gemm_tiles: " + tiles +
+                                        " (drop those keys: the target implies them)");
+    return *target;
+  }
+  if (batch.empty() && tiles.empty())
+    return generic_target();
+  if (!legacy)
+    throw InputError(at(file, root["conv_batch"] ? root["conv_batch"] : root["gemm_tiles"]),
+                     "conv_batch: " + (batch.empty() ? std::string("batched") : batch) +
+                         " with gemm_tiles: " + (tiles.empty() ? std::string("padded") : tiles) +
+                         " is no execution target's; fit this calibration again with `perfmodel "
+                         "calibrate` (docs/cli/calibrate.md)");
+  return *legacy;
+}
+
+} // namespace
+
 Calibration parse_calibration_yaml(const std::string &src, const std::string &file) {
   YAML::Node root;
   try {
@@ -166,8 +223,8 @@ Calibration parse_calibration_yaml(const std::string &src, const std::string &fi
                      "unsupported calibration version " + std::to_string(cal.version) + " (1)");
   check_keys(file, root, "calibration",
              {"version", "device", "date", "perfmodel_version", "hardware", "source", "cores",
-              "memory_levels", "conv_batch", "gemm_tiles", "host_state", "pass_excess", "fit",
-              "classes"},
+              "memory_levels", "target", "conv_batch", "gemm_tiles", "host_state", "pass_excess",
+              "fit", "classes"},
              {"version", "device", "cores", "memory_levels", "classes"});
   const YAML::Node dev = root["device"];
   check_keys(file, dev, "device", {"kind", "name", "cores", "isa_hash", "cpu_id"},
@@ -197,18 +254,7 @@ Calibration parse_calibration_yaml(const std::string &src, const std::string &fi
     cal.memory_levels.push_back(
         {text(file, l["name"], "name"), number(file, l["capacity_bytes"], "capacity_bytes")});
   }
-  if (const YAML::Node b = root["conv_batch"]) { // absent: a file from before the choice
-    const std::string v = text(file, b, "conv_batch");
-    if (v != "per_image" && v != "batched")
-      throw InputError(at(file, b), "conv_batch must be per_image or batched, not '" + v + "'");
-    cal.conv_per_image = v == "per_image";
-  }
-  if (const YAML::Node t = root["gemm_tiles"]) { // absent: a file from before the choice (padded)
-    const std::string v = text(file, t, "gemm_tiles");
-    if (v != "panels" && v != "padded")
-      throw InputError(at(file, t), "gemm_tiles must be panels or padded, not '" + v + "'");
-    cal.panel_tiles = v == "panels";
-  }
+  cal.target = &read_target(file, root);
   if (const YAML::Node h = root["host_state"]) {
     const std::set<std::string> required{"fp32_flops_per_second", "dram_bytes_per_second"};
     check_keys(file, h, "host_state",
@@ -250,7 +296,7 @@ Calibration parse_calibration_yaml(const std::string &src, const std::string &fi
   if (!classes.IsSequence())
     throw InputError(at(file, classes), "'classes' must be a list");
   for (const auto &c : classes) {
-    cal.classes.push_back(read_class(file, c));
+    cal.classes.push_back(read_class(file, c, *cal.target));
     std::string error;
     Calibration one = cal;
     one.classes = {cal.classes.back()};
@@ -302,8 +348,7 @@ std::string write_calibration_yaml(const Calibration &cal) {
     e << YAML::Flow << YAML::BeginMap << YAML::Key << "name" << YAML::Value << l.name << YAML::Key
       << "capacity_bytes" << YAML::Value << exact(l.capacity_bytes) << YAML::EndMap;
   e << YAML::EndSeq;
-  e << YAML::Key << "conv_batch" << YAML::Value << (cal.conv_per_image ? "per_image" : "batched");
-  e << YAML::Key << "gemm_tiles" << YAML::Value << (cal.panel_tiles ? "panels" : "padded");
+  e << YAML::Key << "target" << YAML::Value << std::string(cal.execution_target().name());
   if (cal.host_state) {
     const HostState &h = *cal.host_state;
     e << YAML::Key << "host_state" << YAML::Value << YAML::Flow << YAML::BeginMap << YAML::Key
@@ -346,18 +391,10 @@ std::string write_calibration_yaml(const Calibration &cal) {
     e << YAML::Key << "lowering_factor" << YAML::Value << num(p.lowering_factor);
     e << YAML::Key << "overlap" << YAML::Value << num(p.overlap);
     e << YAML::Key << "overhead_seconds" << YAML::Value << num(p.overhead_seconds);
-    if (p.cross_core_bytes_per_second > 0)
-      e << YAML::Key << "cross_core_bytes_per_second" << YAML::Value
-        << num(p.cross_core_bytes_per_second);
-    if (p.epilogue_bytes_per_second > 0)
-      e << YAML::Key << "epilogue_bytes_per_second" << YAML::Value
-        << num(p.epilogue_bytes_per_second);
-    if (p.weight_bytes_per_second > 0)
-      e << YAML::Key << "weight_bytes_per_second" << YAML::Value
-        << num(p.weight_bytes_per_second);
-    if (p.strided_lowering_bytes_per_second > 0)
-      e << YAML::Key << "strided_lowering_bytes_per_second" << YAML::Value
-        << num(p.strided_lowering_bytes_per_second);
+    const std::vector<TargetTerm> &terms = cal.execution_target().terms();
+    for (size_t j = 0; j < terms.size(); ++j)
+      if (p.term_rate(j) > 0)
+        e << YAML::Key << terms[j].key << YAML::Value << num(p.term_rate(j));
     write_stats(e, c.stats);
     e << YAML::EndMap;
   }

@@ -43,6 +43,7 @@ std::string render_calibration(const Calibration &cal, Format f) {
     j["hardware"] = cal.hardware;
     j["source"] = cal.source;
     j["cores"] = cal.cores;
+    j["target"] = std::string(cal.execution_target().name());
     j["memory_levels"] = nlohmann::ordered_json::array();
     for (const auto &l : cal.memory_levels)
       j["memory_levels"].push_back({{"name", l.name}, {"capacity_bytes", l.capacity_bytes}});
@@ -68,11 +69,11 @@ std::string render_calibration(const Calibration &cal, Format f) {
                                 {"lowering_factor", p.lowering_factor},
                                 {"overlap", p.overlap},
                                 {"overhead_seconds", p.overhead_seconds},
-                                {"cross_core_bytes_per_second", p.cross_core_bytes_per_second},
-                                {"epilogue_bytes_per_second", p.epilogue_bytes_per_second},
-                                {"weight_bytes_per_second", p.weight_bytes_per_second},
+                                {"cross_core_bytes_per_second", cal.term_rate(p, "cross_core_bytes_per_second")},
+                                {"epilogue_bytes_per_second", cal.term_rate(p, "epilogue_bytes_per_second")},
+                                {"weight_bytes_per_second", cal.term_rate(p, "weight_bytes_per_second")},
                                 {"strided_lowering_bytes_per_second",
-                                 p.strided_lowering_bytes_per_second}};
+                                 cal.term_rate(p, "strided_lowering_bytes_per_second")}};
       fit_json(c.stats, cj["fit"]);
       j["classes"].push_back(cj);
     }
@@ -100,12 +101,9 @@ std::string render_calibration(const Calibration &cal, Format f) {
     r.push_back(num(p.lowering_factor));
     r.push_back(num(p.overlap));
     r.push_back(si(p.overhead_seconds, "s"));
-    r.push_back(p.cross_core_bytes_per_second > 0 ? si(p.cross_core_bytes_per_second, "B/s") : "-");
-    r.push_back(p.epilogue_bytes_per_second > 0 ? si(p.epilogue_bytes_per_second, "B/s") : "-");
-    r.push_back(p.weight_bytes_per_second > 0 ? si(p.weight_bytes_per_second, "B/s") : "-");
-    r.push_back(p.strided_lowering_bytes_per_second > 0
-                    ? si(p.strided_lowering_bytes_per_second, "B/s")
-                    : "-");
+    for (const char *key : {"cross_core_bytes_per_second", "epilogue_bytes_per_second",
+                            "weight_bytes_per_second", "strided_lowering_bytes_per_second"})
+      r.push_back(cal.term_rate(p, key) > 0 ? si(cal.term_rate(p, key), "B/s") : "-");
     r.push_back(pct2(c.stats.mape));
     r.push_back(pct2(c.stats.max_error));
     rows.push_back(r);

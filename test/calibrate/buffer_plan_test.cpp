@@ -1,4 +1,4 @@
-// The `reuse` memory plan (perfmodel/buffer_plan.hpp) is the one the executor runs: the same
+// The `reuse` memory plan (perfmodel/targets/cpu_eigen/buffer_plan.hpp) is the one the executor runs: the same
 // tensors share a buffer, on the calibration networks and shipped models with views, concats,
 // residual adds and multi-reader tensors (the executor's results under it are checked against
 // a buffer per tensor in test/kernels/buffer_pool_test.cpp).
@@ -11,7 +11,7 @@
 #include "io/model_yaml.hpp"
 #include "io/resources.hpp"
 #include "kernels/cpu/executor.hpp"
-#include "perfmodel/buffer_plan.hpp"
+#include "perfmodel/targets/cpu_eigen/buffer_plan.hpp"
 
 using namespace perfmodel;
 

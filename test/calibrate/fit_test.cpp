@@ -6,6 +6,7 @@
 #include <random>
 
 #include "calibrate/fit.hpp"
+#include "perfmodel/targets/cpu_eigen.hpp"
 
 using namespace perfmodel;
 using namespace perfmodel::calibrate;
@@ -19,21 +20,28 @@ FitOptions test_options() {
   return o;
 }
 
-// The CPU executor's options, as a CPU hw spec's: convolutions image by image
-// (conv_per_image), partial GEMM tiles as Eigen's panels (panel_tiles).
+// The CPU executor's options, as a CPU hw spec's: the CPU Eigen target (convolutions image by
+// image, partial GEMM tiles as Eigen's panels, its terms).
 FitOptions cpu_options() {
   FitOptions o = test_options();
-  o.conv_per_image = true;
-  o.panel_tiles = true;
+  o.target = &cpu_eigen::target();
   return o;
 }
+
+bool is_cpu(const FitOptions &o) { return o.target == &cpu_eigen::target(); }
+
+// The rate of the CPU target's term j in p (a reference that makes room for it).
+double &rate(EfficiencyParams &p, size_t j) {
+  p.term_rates.resize(cpu_eigen::target().terms().size());
+  return p.term_rates[j];
+}
+double rate(const EfficiencyParams &p, size_t j) { return p.term_rate(j); }
 
 Calibration frame(const FitOptions &o) {
   Calibration c;
   c.memory_levels = o.memory_levels;
   c.cores = o.cores;
-  c.conv_per_image = o.conv_per_image;
-  c.panel_tiles = o.panel_tiles;
+  c.target = o.target;
   return c;
 }
 
@@ -47,14 +55,14 @@ EfficiencyParams true_gemm_params() {
   p.tile_n = 8;
   p.bytes_per_second = {1e12, 4e11, 2e11, 4e10};
   p.lowering_factor = 2.0;
-  p.strided_lowering_bytes_per_second = 3e10;
+  rate(p, cpu_eigen::kGather) = 3e10;
   p.overlap = 0.25;
   p.overhead_seconds = 2e-6;
   return p;
 }
 
 // GEMM-like samples over small, skinny and large shapes; half of them lowered (conv-like), and
-// for the CPU executor (conv_per_image) a third of those gathered with a stride.
+// for the CPU target a third of those gathered with a stride.
 // Sizes up to 4000 so that every memory level (DRAM included) holds compute- and memory-bound
 // calls: only then are the bandwidths and the overlap separately identifiable.
 std::vector<Sample> gemm_samples(const EfficiencyParams &p, const FitOptions &o, OpClass cls) {
@@ -73,7 +81,7 @@ std::vector<Sample> gemm_samples(const EfficiencyParams &p, const FitOptions &o,
         s.flops = 2.0 * m * n * k;
         s.bytes = 4.0 * (m * k + k * n + m * n);
         s.lowered_bytes = (i % 2) ? 4.0 * m * k : 0.0;
-        if (o.conv_per_image) // the CPU executor's im2col: gathered at a stride > 1
+        if (is_cpu(o)) // the CPU executor's im2col: gathered at a stride > 1
           s.strided_lowered_bytes = out.size() % 3 == 0 ? s.lowered_bytes : 0.0;
         s.seconds = model_seconds(cal, p, s.features());
         s.source = "synthetic";
@@ -107,7 +115,7 @@ TEST_CASE("fit recovers known GEMM parameters within 1%") {
   for (size_t l = 0; l < truth.bytes_per_second.size(); ++l)
     check_close(p.bytes_per_second[l], truth.bytes_per_second[l], 0.01, "bandwidth");
   check_close(p.lowering_factor, truth.lowering_factor, 0.01, "lowering");
-  check_close(p.strided_lowering_bytes_per_second, truth.strided_lowering_bytes_per_second, 0.01,
+  check_close(rate(p, cpu_eigen::kGather), rate(truth, cpu_eigen::kGather), 0.01,
               "strided gather");
   check_close(p.overlap, truth.overlap, 0.01, "overlap");
   check_close(p.overhead_seconds, truth.overhead_seconds, 0.01, "overhead");
@@ -118,14 +126,14 @@ TEST_CASE("fit recovers known GEMM parameters within 1%") {
 TEST_CASE("fit has no strided-gather rate where the samples cannot tell it apart") {
   FitOptions o = cpu_options();
   EfficiencyParams truth = true_gemm_params();
-  truth.strided_lowering_bytes_per_second = 0;
+  rate(truth, cpu_eigen::kGather) = 0;
   std::vector<Sample> none = gemm_samples(truth, o, OpClass::conv);
   for (Sample &s : none) {
     s.strided_lowered_bytes = 0; // no strided sample: nothing to fit it on
     s.seconds = model_seconds(frame(o), truth, s.features());
   }
   const ClassCalibration plain = fit_class(none, o);
-  CHECK(plain.params.strided_lowering_bytes_per_second == 0);
+  CHECK(rate(plain.params, cpu_eigen::kGather) == 0);
   check_close(plain.params.lowering_factor, truth.lowering_factor, 0.01, "lowering");
   // Every lowered sample strided: the gather would trade places with lowering_factor.
   std::vector<Sample> all = none;
@@ -133,12 +141,12 @@ TEST_CASE("fit has no strided-gather rate where the samples cannot tell it apart
     s.strided_lowered_bytes = s.lowered_bytes;
     s.seconds = model_seconds(frame(o), truth, s.features());
   }
-  CHECK(fit_class(all, o).params.strided_lowering_bytes_per_second == 0);
+  CHECK(rate(fit_class(all, o).params, cpu_eigen::kGather) == 0);
   // Both kinds, but a batched (GPU) calibration: cuDNN lowers nothing, so no gather is fitted.
-  truth.strided_lowering_bytes_per_second = 3e10;
+  rate(truth, cpu_eigen::kGather) = 3e10;
   const std::vector<Sample> mixed = gemm_samples(truth, o, OpClass::conv);
-  o.conv_per_image = false;
-  CHECK(fit_class(mixed, o).params.strided_lowering_bytes_per_second == 0);
+  o.target = &generic_target();
+  CHECK(rate(fit_class(mixed, o).params, cpu_eigen::kGather) == 0);
 }
 
 namespace {
@@ -159,7 +167,7 @@ void as_batch(Sample &s, double images) {
 TEST_CASE("fit of per-image convolution samples: a batch is timed as its images, one by one") {
   FitOptions o = cpu_options();
   Calibration cal = frame(o);
-  cal.conv_per_image = true;
+  cal.target = &cpu_eigen::target();
   const EfficiencyParams truth = true_gemm_params();
   std::vector<Sample> samples = gemm_samples(truth, o, OpClass::conv);
   // The same shapes as batches of 2 to 4 images: m counts every image's rows.
@@ -173,9 +181,9 @@ TEST_CASE("fit of per-image convolution samples: a batch is timed as its images,
   check_close(cc.params.overhead_seconds, truth.overhead_seconds, 0.01, "overhead");
   CHECK(cc.stats.mape < 1e-4);
   // The batched reading of the same samples cannot reproduce them.
-  o.conv_per_image = false;
+  o.target = &generic_target();
   CHECK(fit_class(samples, o).stats.mape > 0.01);
-  CHECK(fit_options_for(HwSpec{}).conv_per_image == false);
+  CHECK(fit_options_for(HwSpec{}).target == &generic_target());
 }
 
 TEST_CASE("a sample's cross-core writes stop at the spec's level before DRAM") {
@@ -187,8 +195,8 @@ TEST_CASE("a sample's cross-core writes stop at the spec's level before DRAM") {
 TEST_CASE("a GPU fit pays partial tiles whole, a CPU fit as Eigen's panels") {
   HwSpec cpu;
   cpu.kind = "cpu";
-  CHECK(fit_options_for(cpu).panel_tiles);
-  CHECK_FALSE(fit_options_for(HwSpec{}).panel_tiles);
+  CHECK(fit_options_for(cpu).target == &cpu_eigen::target());
+  CHECK(fit_options_for(HwSpec{}).target == &generic_target());
   // Padded tiles (a GPU's thread blocks) are recovered as exactly as the panels of the test
   // above; the samples' 1-, 3- and 50-row dimensions cost differently under the two rules.
   const FitOptions o = test_options();
@@ -199,14 +207,14 @@ TEST_CASE("a GPU fit pays partial tiles whole, a CPU fit as Eigen's panels") {
   CHECK(cc.params.tile_n == truth.tile_n);
   CHECK(cc.stats.mape < 1e-4);
   FitOptions panels = o;
-  panels.panel_tiles = true;
+  panels.target = &cpu_eigen::target();
   CHECK(fit_class(samples, panels).stats.mape > 1e-3);
 }
 
 TEST_CASE("fit recovers the epilogue rate of column-split products next to the GEMM parameters") {
   FitOptions o = cpu_options();
   EfficiencyParams truth = true_gemm_params();
-  truth.epilogue_bytes_per_second = 4e10;
+  rate(truth, cpu_eigen::kEpilogue) = 4e10;
   std::vector<Sample> samples = gemm_samples(truth, o, OpClass::conv);
   const Calibration cal = frame(o);
   int charged = 0;
@@ -214,18 +222,18 @@ TEST_CASE("fit recovers the epilogue rate of column-split products next to the G
     Sample &s = samples[i];
     s.epilogue_passes = double(i % 3); // none, a bias, a bias and a ReLU
     s.seconds = model_seconds(cal, truth, s.features());
-    charged += efficiency_terms(cal, 1, 1, s.features()).epilogue_bytes > 0;
+    charged += efficiency_terms(cal, 1, 1, s.features()).term_bytes[cpu_eigen::kEpilogue] > 0;
   }
   REQUIRE(charged > 20);
   const ClassCalibration cc = fit_class(samples, o);
-  check_close(cc.params.epilogue_bytes_per_second, 4e10, 0.01, "epilogue rate");
+  check_close(rate(cc.params, cpu_eigen::kEpilogue), 4e10, 0.01, "epilogue rate");
   check_close(cc.params.peak_flops_per_second, truth.peak_flops_per_second, 0.01, "peak");
   check_close(cc.params.overhead_seconds, truth.overhead_seconds, 0.01, "overhead");
   CHECK(cc.stats.mape < 1e-4);
   // Every sample with the same epilogue: the rate could not be told from the peak.
   for (Sample &s : samples)
     s.epilogue_passes = 1;
-  CHECK(fit_class(samples, o).params.epilogue_bytes_per_second == 0);
+  CHECK(rate(fit_class(samples, o).params, cpu_eigen::kEpilogue) == 0);
 }
 
 namespace {
@@ -266,10 +274,10 @@ void check_streaming_fit(const ClassCalibration &cc) {
 
 TEST_CASE("fit charges per-image convolutions a cold weight read at the data-movement DRAM rate") {
   FitOptions o = cpu_options();
-  o.weight_bytes_per_second = 6e10;
+  o.given_term_rates["weight_bytes_per_second"] = 6e10;
   Calibration cal = frame(o);
   EfficiencyParams truth = true_gemm_params();
-  truth.weight_bytes_per_second = 6e10;
+  rate(truth, cpu_eigen::kWeight) = 6e10;
   std::vector<Sample> samples = gemm_samples(truth, o, OpClass::conv);
   // Weights of k x n each; every other sample a batch of 2-4 images reading them once.
   for (size_t i = 0; i < samples.size(); ++i) {
@@ -280,13 +288,13 @@ TEST_CASE("fit charges per-image convolutions a cold weight read at the data-mov
     s.seconds = model_seconds(cal, truth, s.features());
   }
   const ClassCalibration cc = fit_class(samples, o);
-  CHECK(cc.params.weight_bytes_per_second == 6e10); // given, not fitted
+  CHECK(rate(cc.params, cpu_eigen::kWeight) == 6e10); // given, not fitted
   check_close(cc.params.peak_flops_per_second, truth.peak_flops_per_second, 0.01, "peak");
   check_close(cc.params.m_half, truth.m_half, 0.01, "m_half");
   check_close(cc.params.overhead_seconds, truth.overhead_seconds, 0.01, "overhead");
   CHECK(cc.stats.mape < 1e-4);
   // fit_calibration takes the rate from the data-movement class's DRAM bandwidth, fitted first.
-  o.weight_bytes_per_second = 0;
+  o.given_term_rates["weight_bytes_per_second"] = 0;
   std::vector<Sample> all = samples;
   for (double bytes = 4e4; bytes < 4e8; bytes *= 3.1) {
     Sample s;
@@ -302,11 +310,11 @@ TEST_CASE("fit charges per-image convolutions a cold weight read at the data-mov
   REQUIRE(convs);
   check_close(moves->params.bytes_per_second.back(), streaming_truth().bytes_per_second.back(),
               0.01, "DRAM bandwidth");
-  CHECK(convs->params.weight_bytes_per_second == moves->params.bytes_per_second.back());
-  CHECK(moves->params.weight_bytes_per_second == 0); // no weights in its samples
+  CHECK(rate(convs->params, cpu_eigen::kWeight) == moves->params.bytes_per_second.back());
+  CHECK(rate(moves->params, cpu_eigen::kWeight) == 0); // no weights in its samples
   // Not for a batched (GPU) calibration.
-  o.conv_per_image = false;
-  CHECK(fit_calibration(all, o).find(OpClass::conv, DType::fp32)->params.weight_bytes_per_second ==
+  o.target = &generic_target();
+  CHECK(rate(fit_calibration(all, o).find(OpClass::conv, DType::fp32)->params, cpu_eigen::kWeight) ==
         0);
 }
 
@@ -354,10 +362,10 @@ TEST_CASE("fit recovers the bandwidths from samples timed inside networks (reuse
 
 TEST_CASE("fit recovers the cross-core rate from network samples, with the probe as start") {
   for (double probe : {0.0, 1.5e10}) { // no probe: started at 3e10; a probe 25% off the truth
-    FitOptions o = test_options();
-    o.cross_core_bytes_per_second = probe;
+    FitOptions o = cpu_options(); // cross-core bytes: the CPU target's term
+    o.given_term_rates["cross_core_bytes_per_second"] = probe;
     EfficiencyParams truth = streaming_truth();
-    truth.cross_core_bytes_per_second = 2e10;
+    rate(truth, cpu_eigen::kCrossCore) = 2e10;
     std::vector<Sample> samples;
     for (double bytes = 4e3; bytes < 3e7; bytes *= 1.7)
       for (double cross : {0.0, 0.25 * bytes, 0.5 * bytes})
@@ -365,7 +373,7 @@ TEST_CASE("fit recovers the cross-core rate from network samples, with the probe
             o, OpClass::elementwise, bytes, 8, [&](Sample &s) { s.cross_core_bytes = cross; }, truth));
     const ClassCalibration cc = fit_class(samples, o);
     CAPTURE(probe);
-    check_close(cc.params.cross_core_bytes_per_second, 2e10, 0.01, "cross-core rate");
+    check_close(rate(cc.params, cpu_eigen::kCrossCore), 2e10, 0.01, "cross-core rate");
     check_close(cc.params.bytes_per_second[1], truth.bytes_per_second[1], 0.01, "l2 bandwidth");
   }
 }
@@ -373,8 +381,8 @@ TEST_CASE("fit recovers the cross-core rate from network samples, with the probe
 TEST_CASE("the fitted cross-core rate stays within 10x below the probe's") {
   // Samples whose few cross-core bytes carry a fixed extra time (a dispatch, not a transfer):
   // a free rate would fall to explain it; the floor holds it at a tenth of the probe's.
-  FitOptions o = test_options();
-  o.cross_core_bytes_per_second = 2e10;
+  FitOptions o = cpu_options(); // cross-core bytes: the CPU target's term
+  o.given_term_rates["cross_core_bytes_per_second"] = 2e10;
   std::vector<Sample> samples;
   for (double bytes = 4e3; bytes < 3e7; bytes *= 1.7)
     samples.push_back(streaming_sample(o, OpClass::reduce, bytes, 1));
@@ -385,17 +393,17 @@ TEST_CASE("the fitted cross-core rate stays within 10x below the probe's") {
     samples.push_back(s);
   }
   const ClassCalibration cc = fit_class(samples, o);
-  CHECK(cc.params.cross_core_bytes_per_second >= 2e9 * 0.999);
+  CHECK(rate(cc.params, cpu_eigen::kCrossCore) >= 2e9 * 0.999);
 }
 
 TEST_CASE("a class without cross-core samples gets no cross-core term, probe or not") {
-  FitOptions o = test_options();
+  FitOptions o = cpu_options(); // cross-core bytes: the CPU target's term
   std::vector<Sample> samples;
   for (double bytes = 4e3; bytes < 4e8; bytes *= 1.7)
     samples.push_back(streaming_sample(o, OpClass::elementwise, bytes, 8));
-  CHECK(fit_class(samples, o).params.cross_core_bytes_per_second == 0);
-  o.cross_core_bytes_per_second = 3.1e10;
-  CHECK(fit_class(samples, o).params.cross_core_bytes_per_second == 0);
+  CHECK(rate(fit_class(samples, o).params, cpu_eigen::kCrossCore) == 0);
+  o.given_term_rates["cross_core_bytes_per_second"] = 3.1e10;
+  CHECK(rate(fit_class(samples, o).params, cpu_eigen::kCrossCore) == 0);
 }
 
 TEST_CASE("robust loss keeps outliers from dragging the fit") {

@@ -68,17 +68,6 @@ inline Graph conv_graph(int64_t c, int64_t oc, int64_t k, int64_t stride, int64_
   return one_layer_graph(conv_layer(oc, k, stride, groups), {1, c, 16, 16});
 }
 
-// two_level_calibration as the CPU executor's (convolutions image by image), with the gemm
-// class's parameters copied to class `oc` (last in `classes`).
-inline Calibration cpu_calibration_with(OpClass oc) {
-  Calibration c = two_level_calibration();
-  ClassCalibration cc = c.classes[0];
-  cc.op_class = oc;
-  c.classes.push_back(cc);
-  c.conv_per_image = true;
-  return c;
-}
-
 // The forward features of the one layer of `g`.
 inline KernelFeatures fwd_features(const Graph &g) {
   return layer_features(g, g.layers[0], layer_cost(g, g.layers[0], Pass::fwd), KernelPass::fwd);

@@ -149,23 +149,6 @@ TEST_CASE("a lowered convolution with a stride along the width gathers its im2co
   const LayerCost train = layer_cost(g, g.layers[0], Pass::train);
   CHECK(layer_features(g, g.layers[0], train, KernelPass::bwd_data).strided_lowered_bytes == 0);
 
-  // The term: those bytes at the gather rate, added to the product (not overlapped), divided
-  // among the images of a per-image calibration like the lowered bytes.
-  Calibration c = cpu_calibration_with(OpClass::conv);
-  const HwSpec hw = tiny_hw();
-  const LayerTiming without = calibrated_time(c, hw, s2);
-  c.classes.back().params.strided_lowering_bytes_per_second = 2e10;
-  const LayerTiming with = calibrated_time(c, hw, s2);
-  CHECK(with.seconds - without.seconds == doctest::Approx(s2.strided_lowered_bytes / 2e10));
-  CHECK(with.memory_seconds - without.memory_seconds ==
-        doctest::Approx(s2.strided_lowered_bytes / 2e10));
-  const Calibration no_term = cpu_calibration_with(OpClass::conv);
-  CHECK(calibrated_time(c, hw, s1).seconds ==
-        doctest::Approx(calibrated_time(no_term, hw, s1).seconds)); // stride 1: no gather
-  const KernelFeatures b4 = features(conv_layer(16, 3, 2), 4);
-  double calls = 0;
-  CHECK(one_call(c, b4, &calls).strided_lowered_bytes == doctest::Approx(s2.strided_lowered_bytes));
-  CHECK(calls == 4);
 }
 
 TEST_CASE("a windowed pool pays its plane's Hockney size, plane by plane") {
@@ -229,35 +212,18 @@ TEST_CASE("tiles and waves pad the FLOPs of a GEMM") {
   CHECK(efficiency_terms(c, 4, 4, f).quantized_flops == doctest::Approx(f.flops));
 }
 
-TEST_CASE("Eigen's panels: a partial tile costs the narrower panels that cover it") {
-  // Whole tiles (padded): ceil(extent / tile) * tile.
-  CHECK(tiled_extent(49, 16, false) == 64);
-  CHECK(tiled_extent(49, 1, true) == 49);
-  // Panels of 16 rows: then one of 8 and one of 4, each as dear as a whole panel, then single
-  // rows at a quarter of a panel (4 rows) each.
-  CHECK(tiled_extent(48, 16, true) == 48);
-  CHECK(tiled_extent(49, 16, true) == 52);       // 3 panels + 1 row
-  CHECK(tiled_extent(52, 16, true) == 64);       // 3 panels + a 4-row panel
-  CHECK(tiled_extent(56, 16, true) == 64);       // 3 panels + an 8-row panel
-  CHECK(tiled_extent(60, 16, true) == 80);       // + an 8-row and a 4-row panel
-  CHECK(tiled_extent(63, 16, true) == 92);       // + 8, 4 and 3 single rows
-  CHECK(tiled_extent(3, 16, true) == 12);        // 3 single rows
-  CHECK(tiled_extent(196, 16, true) == 208);     // a 14x14 plane: 12 panels + a 4-row panel
-  CHECK(tiled_extent(5, 4, true) == 8);          // tile 4: 1 panel + a 1-row (quarter) panel
-  CHECK(tiled_extent(3, 2, true) == 4);          // no quarter panel under 4: whole panels
-  // A CPU (panels) calibration applies them to Eigen's products, not to the depthwise kernel.
+TEST_CASE("the generic target pays a partial tile as a whole one") {
+  CHECK(padded_extent(49, 16) == 64);
+  CHECK(padded_extent(48, 16) == 48);
+  CHECK(padded_extent(49, 1) == 49);
+  CHECK(padded_extent(0, 16) == 0);
   Calibration c = two_level_calibration();
-  c.panel_tiles = true;
   KernelFeatures f;
   f.op_class = OpClass::conv;
   f.gemm = GemmShape{49, 512, 4608, 1};
   f.flops = 2.0 * 49 * 512 * 4608;
-  CHECK(efficiency_terms(c, 16, 1, f).quantized_flops == doctest::Approx(f.flops * 52 / 49));
-  f.op_class = OpClass::depthwise;
   CHECK(efficiency_terms(c, 16, 1, f).quantized_flops == doctest::Approx(f.flops * 64 / 49));
-  c.panel_tiles = false;
-  f.op_class = OpClass::conv;
-  CHECK(efficiency_terms(c, 16, 1, f).quantized_flops == doctest::Approx(f.flops * 64 / 49));
+  CHECK(efficiency_terms(c, 16, 1, f).term_bytes.empty()); // no terms of its own
 }
 
 TEST_CASE("calibrated time: overlap, overhead, Hockney sizes and bound") {

@@ -4,6 +4,8 @@
 #include <string>
 
 #include "io/calibration_yaml.hpp"
+#include "perfmodel/targets/cpu_eigen.hpp"
+#include "perfmodel/targets/gpu.hpp"
 
 using namespace perfmodel;
 using namespace perfmodel::io;
@@ -19,6 +21,7 @@ Calibration sample_calibration() {
   c.source = "microbenchmarks";
   c.cores = 2;
   c.memory_levels = {{"l1", 98304}, {"l2", 2097152}, {"dram", 0}};
+  c.target = &cpu_eigen::target();
   ClassCalibration g;
   g.op_class = OpClass::conv;
   g.params.peak_flops_per_second = 1.234e11;
@@ -79,12 +82,13 @@ TEST_CASE("calibration YAML: the strided-gather rate is written where it is fitt
   CHECK(without.find(key) == std::string::npos); // 0: no term, not written
   CHECK(parse_calibration_yaml(without, "c.yaml")
             .classes[0]
-            .params.strided_lowering_bytes_per_second == 0);
-  c.classes[0].params.strided_lowering_bytes_per_second = 2.5e10;
+            .params.term_rate(cpu_eigen::kGather) == 0);
+  c.classes[0].params.term_rates = {0, 0, 0, 0};
+  c.classes[0].params.term_rates[cpu_eigen::kGather] = 2.5e10;
   const std::string text = write_calibration_yaml(c);
   CHECK(text.find(key + ": 2.5e+10") != std::string::npos);
   const EfficiencyParams back = parse_calibration_yaml(text, "c.yaml").classes[0].params;
-  CHECK(back.strided_lowering_bytes_per_second == doctest::Approx(2.5e10));
+  CHECK(back.term_rate(cpu_eigen::kGather) == doctest::Approx(2.5e10));
   std::string bad = text;
   bad.replace(bad.find(key + ": 2.5e+10"), key.size() + 9, key + ": -1");
   CHECK(error_of(bad).find("error: '" + key + "' must be at least 0") != std::string::npos);
@@ -186,11 +190,12 @@ TEST_CASE("calibration YAML keeps a class's cross-core rate, which is optional")
   Calibration c = sample_calibration();
   const std::string without = write_calibration_yaml(c);
   CHECK(without.find("cross_core_bytes_per_second") == std::string::npos); // 0: not written
-  CHECK(parse_calibration_yaml(without, "c.yaml").classes[0].params.cross_core_bytes_per_second ==
+  CHECK(parse_calibration_yaml(without, "c.yaml").classes[0].params.term_rate(cpu_eigen::kCrossCore) ==
         0);
-  c.classes[0].params.cross_core_bytes_per_second = 1.5e10;
+  c.classes[0].params.term_rates = {0, 0, 0, 0};
+  c.classes[0].params.term_rates[cpu_eigen::kCrossCore] = 1.5e10;
   const std::string text = write_calibration_yaml(c);
-  CHECK(parse_calibration_yaml(text, "c.yaml").classes[0].params.cross_core_bytes_per_second ==
+  CHECK(parse_calibration_yaml(text, "c.yaml").classes[0].params.term_rate(cpu_eigen::kCrossCore) ==
         doctest::Approx(1.5e10));
   std::string bad = text;
   bad.replace(bad.find("cross_core_bytes_per_second: 1.5e+10"), 36,
@@ -203,9 +208,10 @@ TEST_CASE("calibration YAML keeps a class's epilogue rate, which is optional") {
   Calibration c = sample_calibration();
   const std::string without = write_calibration_yaml(c);
   CHECK(without.find("epilogue_bytes_per_second") == std::string::npos); // 0: not written
-  c.classes[0].params.epilogue_bytes_per_second = 3.5e10;
+  c.classes[0].params.term_rates = {0, 0, 0, 0};
+  c.classes[0].params.term_rates[cpu_eigen::kEpilogue] = 3.5e10;
   const std::string text = write_calibration_yaml(c);
-  CHECK(parse_calibration_yaml(text, "c.yaml").classes[0].params.epilogue_bytes_per_second ==
+  CHECK(parse_calibration_yaml(text, "c.yaml").classes[0].params.term_rate(cpu_eigen::kEpilogue) ==
         doctest::Approx(3.5e10));
   std::string bad = text;
   bad.replace(bad.find("epilogue_bytes_per_second: 3.5e+10"), 34, "epilogue_bytes_per_second: -2");
@@ -238,32 +244,47 @@ TEST_CASE("calibration YAML keeps the pass excess, which is optional") {
   CHECK(error_of(bad).find("'fraction' must be a number") != std::string::npos);
 }
 
-TEST_CASE("calibration YAML keeps the CPU executor's choices; files before them take the GPU's") {
-  // Each key: its CPU value (true), its GPU value (false: also a file written before the key).
-  struct Choice {
-    const char *key, *cpu, *gpu;
-    bool Calibration::*field;
+TEST_CASE("calibration YAML names its target; files before the key give it by their executor "
+          "choices") {
+  Calibration c = sample_calibration();
+  std::string text = write_calibration_yaml(c);
+  CHECK(text.find("target: cpu_eigen\n") != std::string::npos);
+  CHECK(parse_calibration_yaml(text, "c.yaml").target == &cpu_eigen::target());
+  c.target = &gpu::target();
+  c.classes[0].params.term_rates.clear();
+  CHECK(parse_calibration_yaml(write_calibration_yaml(c), "c.yaml").target == &gpu::target());
+  c.target = nullptr; // the generic target
+  CHECK(write_calibration_yaml(c).find("target: generic\n") != std::string::npos);
+
+  // Files from before `target`: conv_batch and gemm_tiles name it.
+  const std::string cpu = write_calibration_yaml(sample_calibration());
+  const std::string line = "target: cpu_eigen\n";
+  auto with = [&](const std::string &keys) {
+    std::string t = cpu;
+    t.replace(t.find(line), line.size(), keys);
+    return t;
   };
-  const Choice choices[] = {{"conv_batch", "per_image", "batched", &Calibration::conv_per_image},
-                            {"gemm_tiles", "panels", "padded", &Calibration::panel_tiles}};
-  for (const Choice &k : choices) {
-    INFO(k.key);
-    const std::string cpu_line = std::string(k.key) + ": " + k.cpu + "\n";
-    Calibration c = sample_calibration();
-    std::string text = write_calibration_yaml(c);
-    CHECK(text.find(std::string(k.key) + ": " + k.gpu + "\n") != std::string::npos);
-    CHECK_FALSE(parse_calibration_yaml(text, "c.yaml").*k.field);
-    c.*k.field = true;
-    text = write_calibration_yaml(c);
-    CHECK(parse_calibration_yaml(text, "c.yaml").*k.field);
-    std::string old = text;
-    old.erase(old.find(cpu_line), cpu_line.size());
-    CHECK_FALSE(parse_calibration_yaml(old, "c.yaml").*k.field);
-    std::string bad = text;
-    bad.replace(bad.find(cpu_line), cpu_line.size(), std::string(k.key) + ": other\n");
-    CHECK(error_of(bad).find(std::string("error: ") + k.key + " must be " + k.cpu + " or " +
-                             k.gpu + ", not 'other'") != std::string::npos);
-  }
+  CHECK(parse_calibration_yaml(with("conv_batch: per_image\ngemm_tiles: panels\n"), "c.yaml")
+            .target == &cpu_eigen::target());
+  CHECK(parse_calibration_yaml(with("conv_batch: batched\ngemm_tiles: padded\n"), "c.yaml")
+            .execution_target()
+            .name() == "generic");
+  // A mix no target runs: fit it again.
+  CHECK(error_of(with("conv_batch: per_image\n"))
+            .find("is no execution target's; fit this calibration again") != std::string::npos);
+  CHECK(error_of(with("conv_batch: other\n"))
+            .find("error: conv_batch must be per_image or batched, not 'other'") !=
+        std::string::npos);
+  CHECK(error_of(with("target: tpu\n"))
+            .find("error: unknown target 'tpu' (generic, cpu_eigen, gpu)") != std::string::npos);
+  CHECK(error_of(with("target: gpu\nconv_batch: per_image\ngemm_tiles: panels\n"))
+            .find("target 'gpu' does not run conv_batch: per_image") != std::string::npos);
+  // A term the target does not have is an unknown key.
+  Calibration with_term = sample_calibration();
+  with_term.classes[0].params.term_rates = {1.5e10, 0, 0, 0};
+  std::string foreign = write_calibration_yaml(with_term);
+  foreign.replace(foreign.find(line), line.size(), "target: gpu\n");
+  CHECK(error_of(foreign).find("unknown key 'cross_core_bytes_per_second'") != std::string::npos);
 }
 
 TEST_CASE("find looks classes up by class and dtype") {

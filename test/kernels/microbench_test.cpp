@@ -10,7 +10,7 @@
 #include "kernels/cpu/microbench.hpp"
 #include "kernels/cpu/parallel.hpp"
 #include "perfmodel/error.hpp"
-#include "perfmodel/work_split.hpp"
+#include "perfmodel/targets/cpu_eigen/work_split.hpp"
 
 using namespace perfmodel::kernels::cpu;
 

@@ -1,4 +1,4 @@
-// The rule of perfmodel/work_split.hpp (which the model of cross-core reads uses) is the rule
+// The rule of perfmodel/targets/cpu_eigen/work_split.hpp (which the model of cross-core reads uses) is the rule
 // parallel_for runs: the same chunks, chunk i on pool thread i, chunk 0 on the caller.
 #include <doctest/doctest.h>
 
@@ -8,7 +8,7 @@
 #include <vector>
 
 #include "kernels/cpu/parallel.hpp"
-#include "perfmodel/work_split.hpp"
+#include "perfmodel/targets/cpu_eigen/work_split.hpp"
 
 using namespace perfmodel;
 using namespace perfmodel::kernels::cpu;

@@ -1,14 +1,43 @@
 // Tests of the CPU executor's terms of the efficiency model: convolutions image by image, a
-// fused epilogue over a column-split product, the cold weight read and when weights stay cached.
+// fused epilogue over a column-split product, the cold weight read and when weights stay cached
+// (include/perfmodel/targets/cpu_eigen.hpp).
 #include <doctest/doctest.h>
 
-#include "efficiency_fixtures.hpp"
+#include "../core/efficiency_fixtures.hpp"
 #include "perfmodel/calibration.hpp"
 #include "perfmodel/memory_footprint.hpp"
 #include "perfmodel/predict.hpp"
+#include "perfmodel/targets/cpu_eigen.hpp"
 
 using namespace perfmodel;
 using namespace perfmodel::test;
+using perfmodel::cpu_eigen::weights_stay_cached;
+
+namespace {
+
+// Sets the rate of the CPU target's term j in p.
+void set_rate(EfficiencyParams &p, size_t j, double rate) {
+  p.term_rates.resize(cpu_eigen::target().terms().size());
+  p.term_rates[j] = rate;
+}
+
+// The bytes of the CPU target's term j in e (0 for a target without it).
+double term_bytes(const EfficiencyTerms &e, size_t j) {
+  return j < e.term_bytes.size() ? e.term_bytes[j] : 0.0;
+}
+
+// two_level_calibration as the CPU executor's (convolutions image by image), with the gemm
+// class's parameters copied to class `oc` (last in `classes`).
+Calibration cpu_calibration_with(OpClass oc) {
+  Calibration c = two_level_calibration();
+  ClassCalibration cc = c.classes[0];
+  cc.op_class = oc;
+  c.classes.push_back(cc);
+  c.target = &cpu_eigen::target();
+  return c;
+}
+
+} // namespace
 
 TEST_CASE("a CPU calibration times a batch of convolutions as one call per image") {
   Calibration c = two_level_calibration();
@@ -36,7 +65,7 @@ TEST_CASE("a CPU calibration times a batch of convolutions as one call per image
     CHECK(calls == 1); // batched: the calibration does not say per image
     CHECK(per.gemm->m == f4.gemm->m);
     const double batched = calibrated_time(c, hw, f4).seconds;
-    c.conv_per_image = true;
+    c.target = &cpu_eigen::target();
     const KernelFeatures img = one_call(c, f4, &calls);
     CHECK(calls == 4);
     CHECK(img.gemm->m == f1.gemm->m);
@@ -48,10 +77,10 @@ TEST_CASE("a CPU calibration times a batch of convolutions as one call per image
     CHECK(t4.overhead_seconds == doctest::Approx(4 * 3e-6));
     CHECK(t4.seconds > batched); // four overheads, and the one-image Hockney factor
     CHECK(t4.attainable_flops_per_second == doctest::Approx(f4.flops / t4.seconds));
-    c.conv_per_image = false;
+    c.target = &generic_target();
   }
   // A depthwise convolution runs over all planes in one call, per image or not.
-  c.conv_per_image = true;
+  c.target = &cpu_eigen::target();
   KernelFeatures dw;
   dw.op_class = OpClass::depthwise;
   dw.gemm = GemmShape{16, 64, 9, 8};
@@ -64,7 +93,7 @@ TEST_CASE("a CPU calibration times a batch of convolutions as one call per image
 
 TEST_CASE("a CPU calibration charges a fused epilogue's passes over a column-split product") {
   Calibration c = cpu_calibration_with(OpClass::pointwise);
-  c.classes.back().params.epilogue_bytes_per_second = 2e10;
+  set_rate(c.classes.back().params, cpu_eigen::kEpilogue, 2e10);
   const HwSpec hw = tiny_hw();
   // A 1x1 convolution, c -> oc channels over hw x hw, with a bias (the default) and `act`.
   auto features = [](int64_t ch, int64_t oc, int64_t hw_, const std::string &act, bool bias) {
@@ -78,28 +107,28 @@ TEST_CASE("a CPU calibration charges a fused epilogue's passes over a column-spl
   CHECK(relu.epilogue_passes == 2);
   CHECK(features(40, 160, 40, "", true).epilogue_passes == 1);
   CHECK(features(40, 160, 40, "sigmoid", false).epilogue_passes == 0); // not fused
-  CHECK(efficiency_terms(c, 1, 1, relu).epilogue_bytes == 2.0 * 160 * 1600 * 4);
+  CHECK(term_bytes(efficiency_terms(c, 1, 1, relu), cpu_eigen::kEpilogue) == 2.0 * 160 * 1600 * 4);
   const LayerTiming with = calibrated_time(c, hw, relu);
-  c.classes.back().params.epilogue_bytes_per_second = 0; // a calibration without the term
+  set_rate(c.classes.back().params, cpu_eigen::kEpilogue, 0); // a calibration without the term
   const LayerTiming without = calibrated_time(c, hw, relu);
   CHECK(with.seconds - without.seconds == doctest::Approx(2.0 * 160 * 1600 * 4 / 2e10));
   // The passes are memory traffic: they show in the memory part of the breakdown.
   CHECK(with.memory_seconds - without.memory_seconds ==
         doctest::Approx(2.0 * 160 * 1600 * 4 / 2e10));
   // No charge where the executor splits rows (C[160 x 400], k = 160 <= 160 rows: the lines of
-  // a row stay with one core), on one thread, or for a GPU's calibration (no per-image flag).
-  c.classes.back().params.epilogue_bytes_per_second = 2e10;
-  CHECK(efficiency_terms(c, 1, 1, features(160, 160, 20, "relu", true)).epilogue_bytes == 0);
+  // a row stay with one core), on one thread, or for another target's calibration.
+  set_rate(c.classes.back().params, cpu_eigen::kEpilogue, 2e10);
+  CHECK(term_bytes(efficiency_terms(c, 1, 1, features(160, 160, 20, "relu", true)), cpu_eigen::kEpilogue) == 0);
   c.cores = 1;
-  CHECK(efficiency_terms(c, 1, 1, relu).epilogue_bytes == 0);
+  CHECK(term_bytes(efficiency_terms(c, 1, 1, relu), cpu_eigen::kEpilogue) == 0);
   c.cores = 2;
-  c.conv_per_image = false;
-  CHECK(efficiency_terms(c, 1, 1, relu).epilogue_bytes == 0);
+  c.target = &generic_target();
+  CHECK(term_bytes(efficiency_terms(c, 1, 1, relu), cpu_eigen::kEpilogue) == 0);
 }
 
 TEST_CASE("a CPU calibration charges a convolution's cold weight read once, not per image") {
   Calibration c = cpu_calibration_with(OpClass::conv);
-  c.classes.back().params.weight_bytes_per_second = 5e10;
+  set_rate(c.classes.back().params, cpu_eigen::kWeight, 5e10);
   const HwSpec hw = tiny_hw();
   // A 3x3 convolution, 64 -> 128 channels over 14 x 14, at a batch of `n`.
   auto features = [](int64_t n) {
@@ -109,19 +138,19 @@ TEST_CASE("a CPU calibration charges a convolution's cold weight read once, not 
   const KernelFeatures f1 = features(1), f4 = features(4);
   CHECK(f1.weight_bytes == weights);
   CHECK(f4.weight_bytes == weights);
-  CHECK(efficiency_terms(c, 1, 1, f1).weight_bytes == weights);
+  CHECK(term_bytes(efficiency_terms(c, 1, 1, f1), cpu_eigen::kWeight) == weights);
   double calls = 0;
   CHECK(one_call(c, f4, &calls).weight_bytes == weights / 4); // a quarter per image call
   const LayerTiming with1 = calibrated_time(c, hw, f1), with4 = calibrated_time(c, hw, f4);
-  c.classes.back().params.weight_bytes_per_second = 0; // a calibration without the term
+  set_rate(c.classes.back().params, cpu_eigen::kWeight, 0); // a calibration without the term
   const LayerTiming without1 = calibrated_time(c, hw, f1), without4 = calibrated_time(c, hw, f4);
   CHECK(with1.seconds - without1.seconds == doctest::Approx(weights / 5e10));
   CHECK(with4.seconds - without4.seconds == doctest::Approx(weights / 5e10)); // once
   CHECK(with4.memory_seconds - without4.memory_seconds == doctest::Approx(weights / 5e10));
   // None for a GPU's calibration (batched convolutions) or for other classes.
-  c.classes.back().params.weight_bytes_per_second = 5e10;
-  c.conv_per_image = false;
-  CHECK(efficiency_terms(c, 1, 1, f1).weight_bytes == 0);
+  set_rate(c.classes.back().params, cpu_eigen::kWeight, 5e10);
+  c.target = &generic_target();
+  CHECK(term_bytes(efficiency_terms(c, 1, 1, f1), cpu_eigen::kWeight) == 0);
   Layer fc;
   fc.name = "fc";
   fc.op = OpKind::linear;
@@ -147,14 +176,14 @@ TEST_CASE("a graph whose weights and activations fit in the outermost cache read
   // predict applies it with the calibration's outermost cache: the cold read is charged only
   // when the cache is smaller than the graph's footprint
   Calibration c = cpu_calibration_with(OpClass::conv);
-  c.classes.back().params.weight_bytes_per_second = 5e10;
+  set_rate(c.classes.back().params, cpu_eigen::kWeight, 5e10);
   const HwSpec hw = tiny_hw();
   PredictOptions opts;
   opts.calibration = &c;
   for (const double cache : {0.5 * footprint, footprint}) {
     c.memory_levels = {{"l1", cache}, {"dram", 0}};
-    const double cold = calibrated_layer_time(c, hw, g, l, cost, Pass::fwd, 0, 0, false).seconds;
-    const double warm = calibrated_layer_time(c, hw, g, l, cost, Pass::fwd, 0, 0, true).seconds;
+    const double cold = calibrated_layer_time(c, hw, g, l, cost, Pass::fwd, {}, false).seconds;
+    const double warm = calibrated_layer_time(c, hw, g, l, cost, Pass::fwd, {}, true).seconds;
     CHECK(cold - warm == doctest::Approx(128.0 * 64 * 9 * 4 / 5e10));
     CHECK(predict(g, hw, opts).layers[0].timing.seconds ==
           doctest::Approx(cache < footprint ? cold : warm));
@@ -196,4 +225,72 @@ TEST_CASE("a linear layer's weights stream through the cache: they do not decide
   g.layers.pop_back();
   infer_shapes(g);
   CHECK(double(memory_footprint(g, Pass::fwd).total_bytes()) <= kept);
+}
+
+TEST_CASE("a CPU calibration charges a strided im2col's gather after the product") {
+  auto features = [](Layer l, int64_t images = 1) {
+    return fwd_features(one_layer_graph(std::move(l), {images, 8, 16, 16}));
+  };
+  const KernelFeatures s1 = features(conv_layer(16, 3, 1));
+  const KernelFeatures s2 = features(conv_layer(16, 3, 2));
+  REQUIRE(s2.strided_lowered_bytes > 0);
+  // The term: those bytes at the gather rate, added to the product (not overlapped), divided
+  // among the images of a per-image calibration like the lowered bytes.
+  Calibration c = cpu_calibration_with(OpClass::conv);
+  const HwSpec hw = tiny_hw();
+  const LayerTiming without = calibrated_time(c, hw, s2);
+  set_rate(c.classes.back().params, cpu_eigen::kGather, 2e10);
+  const LayerTiming with = calibrated_time(c, hw, s2);
+  CHECK(with.seconds - without.seconds == doctest::Approx(s2.strided_lowered_bytes / 2e10));
+  CHECK(with.memory_seconds - without.memory_seconds ==
+        doctest::Approx(s2.strided_lowered_bytes / 2e10));
+  const Calibration no_term = cpu_calibration_with(OpClass::conv);
+  CHECK(calibrated_time(c, hw, s1).seconds ==
+        doctest::Approx(calibrated_time(no_term, hw, s1).seconds)); // stride 1: no gather
+  const KernelFeatures b4 = features(conv_layer(16, 3, 2), 4);
+  double calls = 0;
+  CHECK(one_call(c, b4, &calls).strided_lowered_bytes == doctest::Approx(s2.strided_lowered_bytes));
+  CHECK(calls == 4);
+}
+
+TEST_CASE("the generic target has no gather term") {
+  Calibration c = two_level_calibration();
+  ClassCalibration cc = c.classes[0];
+  cc.op_class = OpClass::conv;
+  set_rate(cc.params, cpu_eigen::kGather, 2e10); // ignored: the generic target has no terms
+  c.classes.push_back(cc);
+  const KernelFeatures s2 = fwd_features(one_layer_graph(conv_layer(16, 3, 2), {1, 8, 16, 16}));
+  const LayerTiming generic = calibrated_time(c, tiny_hw(), s2);
+  c.target = &cpu_eigen::target();
+  CHECK(calibrated_time(c, tiny_hw(), s2).seconds ==
+        doctest::Approx(generic.seconds + s2.strided_lowered_bytes / 2e10));
+}
+
+TEST_CASE("Eigen's panels: a partial tile costs the narrower panels that cover it") {
+  CHECK(cpu_eigen::panel_extent(49, 1) == 49);
+  // Panels of 16 rows: then one of 8 and one of 4, each as dear as a whole panel, then single
+  // rows at a quarter of a panel (4 rows) each.
+  CHECK(cpu_eigen::panel_extent(48, 16) == 48);
+  CHECK(cpu_eigen::panel_extent(49, 16) == 52);       // 3 panels + 1 row
+  CHECK(cpu_eigen::panel_extent(52, 16) == 64);       // 3 panels + a 4-row panel
+  CHECK(cpu_eigen::panel_extent(56, 16) == 64);       // 3 panels + an 8-row panel
+  CHECK(cpu_eigen::panel_extent(60, 16) == 80);       // + an 8-row and a 4-row panel
+  CHECK(cpu_eigen::panel_extent(63, 16) == 92);       // + 8, 4 and 3 single rows
+  CHECK(cpu_eigen::panel_extent(3, 16) == 12);        // 3 single rows
+  CHECK(cpu_eigen::panel_extent(196, 16) == 208);     // a 14x14 plane: 12 panels + a 4-row panel
+  CHECK(cpu_eigen::panel_extent(5, 4) == 8);          // tile 4: 1 panel + a 1-row (quarter) panel
+  CHECK(cpu_eigen::panel_extent(3, 2) == 4);          // no quarter panel under 4: whole panels
+  // The CPU target applies them to Eigen's products, not to the depthwise kernel.
+  Calibration c = two_level_calibration();
+  c.target = &cpu_eigen::target();
+  KernelFeatures f;
+  f.op_class = OpClass::conv;
+  f.gemm = GemmShape{49, 512, 4608, 1};
+  f.flops = 2.0 * 49 * 512 * 4608;
+  CHECK(efficiency_terms(c, 16, 1, f).quantized_flops == doctest::Approx(f.flops * 52 / 49));
+  f.op_class = OpClass::depthwise;
+  CHECK(efficiency_terms(c, 16, 1, f).quantized_flops == doctest::Approx(f.flops * 64 / 49));
+  c.target = &generic_target();
+  f.op_class = OpClass::conv;
+  CHECK(efficiency_terms(c, 16, 1, f).quantized_flops == doctest::Approx(f.flops * 64 / 49));
 }

@@ -1,6 +1,6 @@
-// How the CPU executor splits a kernel's work over its threads: the one statement of the rule,
-// used by kernels/cpu (parallel_for, the GEMM, the streaming kernels) and by the model of which
-// thread wrote what (input_cross_core_bytes, src/core/cross_core.cpp).
+// How the CPU Eigen executor splits a kernel's work over its threads: the one statement of the
+// rule, used by kernels/cpu (parallel_for, the GEMM, the streaming kernels) and by the model of
+// which thread wrote what (cpu_eigen::input_cross_core_bytes, src/targets/cpu_eigen/).
 #pragma once
 
 #include <algorithm>
@@ -24,8 +24,8 @@ inline constexpr int64_t kGemmRowSplitMinRows = 32;
 /// Whether a parallel GEMM C[m x n] = A[m x k] B[k x n] (row-major) gives each thread a block of
 /// rows (else a block of 16-column blocks). A column split shares one cache line per row of C
 /// between neighbouring threads (a row of C seldom starts on a line boundary): every pass over
-/// the block (the bias, the product, the clamp of a fused ReLU) moves it between cores, about
-/// 0.1 us a row a pass on the 2-core Zen 5 guest. A row split makes every thread read and pack
+/// the block (the bias, the product, the clamp of a fused ReLU) moves it between cores,
+/// about 0.1 us a row a pass on a 2-core host. A row split makes every thread read and pack
 /// all of B instead of its columns: k x n, half of it written by the other core in a network.
 /// So rows when C is taller than wide, or when it has at most 1024 columns, 32 rows a thread
 /// and no more of B per row of C than a 1x1 convolution that does not narrow (k <= m).

@@ -6,9 +6,11 @@
 
 #include "perfmodel/calibration.hpp"
 #include "perfmodel/cost.hpp"
-#include "test_graphs.hpp"
+#include "perfmodel/targets/cpu_eigen.hpp"
+#include "../core/test_graphs.hpp"
 
 using namespace perfmodel;
+using perfmodel::cpu_eigen::input_cross_core_bytes;
 using perfmodel::test::make_graph;
 using perfmodel::test::make_layer;
 
@@ -127,13 +129,14 @@ TEST_CASE("one thread, a small GEMM on one thread, views and unknown ops") {
 
 TEST_CASE("the calibrated model adds cross-core bytes at their rate, except from DRAM") {
   Calibration cal;
+  cal.target = &cpu_eigen::target();
   cal.cores = 2;
   cal.memory_levels = {{"l2", 1e6}, {"l3", 3e7}, {"dram", 0}};
   ClassCalibration cc;
   cc.op_class = OpClass::elementwise;
   cc.params.peak_flops_per_second = 1e15;
   cc.params.bytes_per_second = {4e11, 2e11, 5e10};
-  cc.params.cross_core_bytes_per_second = 2e10;
+  cc.params.term_rates = {2e10, 0, 0, 0}; // cross_core_bytes_per_second
   cal.classes.push_back(cc);
   HwSpec hw;
   KernelFeatures f;
@@ -145,7 +148,7 @@ TEST_CASE("the calibrated model adds cross-core bytes at their rate, except from
   f.reuse_bytes = 1e8; // pushed out to DRAM: it comes back from there, not from the other core
   CHECK(calibrated_time(cal, hw, f).seconds == doctest::Approx(8e6 / 5e10));
   f.reuse_bytes = 0;
-  cal.classes[0].params.cross_core_bytes_per_second = 0; // a calibration without the term
+  cal.classes[0].params.term_rates[cpu_eigen::kCrossCore] = 0; // a calibration without the term
   CHECK(calibrated_time(cal, hw, f).seconds == doctest::Approx(8e6 / 2e11));
 }
 

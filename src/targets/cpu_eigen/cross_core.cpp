@@ -1,15 +1,15 @@
 // The bytes each layer's threads move between cores under the CPU executor's work split and
 // memory plan: inputs another thread wrote, and output lines (of a reused buffer) another
-// thread last touched (docs/calibration.md, "Data another core wrote").
+// thread last touched (docs/model.md, "Data another core wrote").
 //
-// The split is kernels/cpu's (the rule and its constants: perfmodel/work_split.hpp):
+// The split is kernels/cpu's (the rule and its constants: cpu_eigen/work_split.hpp):
 // parallel_for(n, grain) gives thread i the i-th of min(threads, ceil(n/grain)) contiguous
 // chunks; a GEMM splits the rows of each image's product or its columns in 16-wide blocks
 // (gemm_splits_rows), and runs on one thread when it is small
 // (kernels/cpu/gemm.cpp); streaming ops split contiguous elements or planes
 // (kernels/cpu/elementwise.cpp, pool.cpp, normalize.cpp, conv.cpp's depthwise); an im2col
 // lowers the columns of the product its thread computes (conv.cpp).
-// The buffers outputs reuse: perfmodel/buffer_plan.hpp.
+// The buffers outputs reuse: cpu_eigen/buffer_plan.hpp.
 #include <algorithm>
 #include <array>
 #include <cmath>
@@ -19,13 +19,14 @@
 #include <tuple>
 #include <vector>
 
-#include "core/reuse.hpp"
-#include "perfmodel/buffer_plan.hpp"
 #include "perfmodel/calibration.hpp"
 #include "perfmodel/memory_footprint.hpp"
-#include "perfmodel/work_split.hpp"
+#include "perfmodel/reuse.hpp"
+#include "perfmodel/targets/cpu_eigen.hpp"
+#include "perfmodel/targets/cpu_eigen/buffer_plan.hpp"
+#include "perfmodel/targets/cpu_eigen/work_split.hpp"
 
-namespace perfmodel {
+namespace perfmodel::cpu_eigen {
 
 namespace {
 
@@ -382,4 +383,4 @@ std::vector<double> input_cross_core_bytes(const Graph &g, const std::vector<Lay
   return out;
 }
 
-} // namespace perfmodel
+} // namespace perfmodel::cpu_eigen

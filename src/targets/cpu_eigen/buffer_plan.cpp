@@ -1,5 +1,5 @@
-// The executor's `reuse` memory plan, followed layer by layer (include/perfmodel/buffer_plan.hpp).
-#include "perfmodel/buffer_plan.hpp"
+// The executor's `reuse` memory plan, followed layer by layer (include/perfmodel/targets/cpu_eigen/buffer_plan.hpp).
+#include "perfmodel/targets/cpu_eigen/buffer_plan.hpp"
 
 #include <algorithm>
 
