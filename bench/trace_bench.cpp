@@ -15,7 +15,7 @@ using namespace perfmodel;
 
 std::string trace_path() {
   return std::string(PERFMODEL_SOURCE_DIR) +
-         "/../shared/traces/resnet50_v100_num_workers_0.pt.trace.json.gz";
+         "/test/data/trace/resnet50_v100_num_workers_0.pt.trace.json.gz";
 }
 
 HwSpec v100() {

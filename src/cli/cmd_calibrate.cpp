@@ -12,6 +12,7 @@
 #include "calibrate/microbench_samples.hpp"
 #include "calibrate/samples_csv.hpp"
 #include "cli/commands.hpp"
+#include "cli/cuda_backend.hpp"
 #include "cli/measured_samples.hpp"
 #include "core/trace/trace_samples.hpp"
 #include "io/calibration_yaml.hpp"
@@ -25,9 +26,6 @@
 #include "kernels/cpu/measure_in_state.hpp"
 #include "kernels/cpu/microbench.hpp"
 #include "kernels/cpu/parallel.hpp"
-#ifdef PERFMODEL_HAVE_CUDA
-#include "kernels/cuda/gpu_bench.hpp"
-#endif
 #include "report/calibration_view.hpp"
 
 namespace perfmodel::cli {
@@ -286,12 +284,12 @@ std::vector<calibrate::Sample> microbenchmark_samples(const CalibrateArgs& a, co
   return samples;
 }
 
-// --device cuda: the GPU plan (kernels/cuda, docs/cuda.md); no GPU is a RuntimeFailure (exit 1).
+// --device cuda: the GPU plan (kernels/cuda, docs/cuda.md), run by the CUDA plugin
+// (cli/cuda_backend.hpp); no plugin, no CUDA libraries or no GPU is a RuntimeFailure (exit 1).
 std::vector<calibrate::Sample> gpu_microbenchmark_samples(const CalibrateArgs& a,
                                                           Calibration& cal) {
-#ifdef PERFMODEL_HAVE_CUDA
   namespace kg = kernels::cuda;
-  const kg::DeviceInfo dev = kg::query_device(0);
+  const kg::DeviceInfo dev = cuda_query_device(0);
   std::fprintf(stderr, "calibrate: %s, %d SMs, compute capability %d.%d\n", dev.name.c_str(),
                dev.sm_count, dev.cc_major, dev.cc_minor);
   kg::GpuBenchOptions go;
@@ -299,25 +297,20 @@ std::vector<calibrate::Sample> gpu_microbenchmark_samples(const CalibrateArgs& a
   go.progress = [](size_t i, size_t n, const kg::GpuBenchCase& c) {
     std::fprintf(stderr, "calibrate: [%zu/%zu] cuda/%s\n", i + 1, n, c.name.c_str());
   };
-  const auto results = kg::run_gpu_microbenchmarks(go);
-  for (const auto& r : results)
+  const cuda_plugin::MicrobenchRun run = cuda_run_microbenchmarks(go);
+  for (const auto& r : run.results)
     if (!r.skipped.empty())
       std::fprintf(stderr, "calibrate: skipped cuda/%s: %s\n", r.bench.name.c_str(),
                    r.skipped.c_str());
     else if (!r.algorithm.empty()) // the cuBLAS/cuDNN algorithm behind a GEMM or conv figure
       std::fprintf(stderr, "calibrate: cuda/%s: %.3g s, %s\n", r.bench.name.c_str(),
                    r.time.median_seconds, r.algorithm.c_str());
-  const auto ref = calibrate::microbench_reference(kg::as_bench_results(results));
+  const auto ref = calibrate::microbench_reference(run.measured);
   std::fprintf(stderr, "calibrate: measured peak %.3g FLOP/s (FMA), best bandwidth %.3g B/s\n",
                ref.fma_flops_per_second, ref.best_bytes_per_second);
   cal.device = DeviceFingerprint{"gpu", dev.name, dev.sm_count, "", std::nullopt};
   cal.source = a.quick ? "cuda microbenchmarks (quick)" : "cuda microbenchmarks";
-  return calibrate::samples_from_benches(kg::as_bench_results(results));
-#else
-  (void)a, (void)cal;
-  throw InputError("--device cuda: this perfmodel was built without CUDA "
-                   "(configure with -DPERFMODEL_WITH_CUDA=ON and a CUDA toolkit)");
-#endif
+  return calibrate::samples_from_benches(run.measured);
 }
 
 int run_calibrate(const CalibrateArgs& a) {

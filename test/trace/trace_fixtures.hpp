@@ -28,12 +28,13 @@ struct LoadedTrace {
   trace::OpTree tree;
 };
 
+/// test/data/trace/resnet50_v100_num_workers_<workers>.pt.trace.json.gz (test/data/README.md).
 inline std::string shared_trace_path(int workers) {
-  return std::string(PERFMODEL_SHARED_DIR) + "/traces/resnet50_v100_num_workers_" +
+  return std::string(PERFMODEL_TEST_DATA) + "/trace/resnet50_v100_num_workers_" +
          std::to_string(workers) + ".pt.trace.json.gz";
 }
 
-/// The shared trace for num_workers 0 or 4, parsed once per test executable.
+/// The ResNet-50 trace for num_workers 0 or 4, parsed once per test executable.
 inline const LoadedTrace &shared_trace(int workers) {
   static std::map<int, std::unique_ptr<LoadedTrace>> cache;
   auto &slot = cache[workers];
@@ -51,8 +52,8 @@ inline const LoadedTrace &shared_trace(int workers) {
 inline const std::vector<nlohmann::json> &expected_documents() {
   static std::vector<nlohmann::json> docs = [] {
     std::vector<nlohmann::json> d;
-    std::ifstream in(std::string(PERFMODEL_SHARED_DIR) + "/traces/tb-profiler-expected.jsonl");
-    REQUIRE_MESSAGE(in.good(), "shared/traces/tb-profiler-expected.jsonl is missing");
+    std::ifstream in(std::string(PERFMODEL_TEST_DATA) + "/trace/tb-profiler-expected.jsonl");
+    REQUIRE_MESSAGE(in.good(), "test/data/trace/tb-profiler-expected.jsonl is missing");
     std::string line;
     while (std::getline(in, line))
       if (!line.empty())
