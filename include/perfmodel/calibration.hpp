@@ -70,10 +70,10 @@ bool is_gemm_class(OpClass c); // gemm, gemv, conv, pointwise, depthwise*: tiles
 OpClass fallback_class(OpClass c);
 
 /// Which part of a layer a kernel call computes (conv bwd_filter = bwd_weight).
-enum class KernelPass { fwd, bwd_data, bwd_weight };
-std::string_view to_string(KernelPass p);
+enum class KernelPart { fwd, bwd_data, bwd_weight };
+std::string_view to_string(KernelPart p);
 /// Accepts fwd, bwd_data, bwd_filter, bwd_weight.
-std::optional<KernelPass> parse_kernel_pass(std::string_view s);
+std::optional<KernelPart> parse_kernel_part(std::string_view s);
 
 /// What the efficiency model sees of one kernel call: its counts, never the op itself.
 struct KernelFeatures {
@@ -89,7 +89,7 @@ struct KernelFeatures {
                                  // target's schedule; 0 isolated)
   double images = 1;             // a convolution's batch (forward pass): see one_call
   double plane_elements = 0;     // a windowed pool's input plane (h*w), 0 for other calls
-  double epilogue_passes = 0;    // passes a fused GEMM epilogue makes over C besides the
+  double epilogue_sweeps = 0;    // passes a fused GEMM epilogue makes over C besides the
                                  // product: 1 for a bias, 1 for a clamp (perfmodel/epilogue.hpp)
   double weight_bytes = 0;       // a forward conv or pointwise call's weights read cold, else 0
   double strided_lowered_bytes = 0; // lowered_bytes of a conv2d gathered with a stride > 1
@@ -107,7 +107,7 @@ OpClass op_class_of(const Graph &g, const Layer &layer);
 /// `weights_cached`: the layer runs in a pass whose weights stay cached from the pass before
 /// (GraphSchedule::weights_cached): no cold-weight read (weight_bytes 0).
 KernelFeatures layer_features(const Graph &g, const Layer &layer, const LayerCost &cost,
-                              KernelPass pass, double reuse_bytes = 0,
+                              KernelPart pass, double reuse_bytes = 0,
                               double cross_core_bytes = 0, bool weights_cached = false);
 
 /// Per layer (graph order), the LRU stack distance of its activation inputs in a forward pass:

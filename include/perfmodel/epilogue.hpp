@@ -23,6 +23,6 @@ std::optional<std::pair<float, float>> fused_clamp(const std::string &activation
 /// The passes over C that the epilogue of a layer's forward product makes besides the product
 /// itself: one for a bias, one for a fused clamp. conv2d and linear only (a transposed
 /// convolution adds its bias after col2im and fuses no clamp; matmul has neither).
-int epilogue_passes(const Layer &l);
+int epilogue_sweeps(const Layer &l);
 
 } // namespace perfmodel

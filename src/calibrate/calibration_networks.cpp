@@ -244,7 +244,7 @@ std::vector<Sample> samples_from_layer_times(const Graph &g, const std::vector<L
     if (it == g.layers.end() || !(t.seconds > 0))
       continue;
     const LayerSchedule &at = schedule.layers[size_t(it - g.layers.begin())];
-    Sample s = sample_from_layer(g, *it, KernelPass::fwd, t.seconds, prefix + g.name + ":" + t.name,
+    Sample s = sample_from_layer(g, *it, KernelPart::fwd, t.seconds, prefix + g.name + ":" + t.name,
                                  at.reuse_bytes, at.cross_core_bytes, schedule.weights_cached);
     if (s.flops > 0 || s.bytes > 0) // views (flatten, reshape) move nothing
       out.push_back(std::move(s));

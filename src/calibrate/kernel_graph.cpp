@@ -46,7 +46,7 @@ KernelCounts kernel_counts(const io::MeasurementRow &row) {
   const Graph g = kernel_graph(row);
   const Layer &l = g.layers.at(0);
   KernelCounts k;
-  k.cost = layer_cost(g, l, row.pass == KernelPass::fwd ? Pass::fwd : Pass::train);
+  k.cost = layer_cost(g, l, row.pass == KernelPart::fwd ? Pass::fwd : Pass::train);
   k.features = layer_features(g, l, k.cost, row.pass);
   return k;
 }

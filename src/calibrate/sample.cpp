@@ -3,10 +3,10 @@
 
 namespace perfmodel::calibrate {
 
-Sample sample_from_layer(const Graph &g, const Layer &layer, KernelPass pass, double seconds,
+Sample sample_from_layer(const Graph &g, const Layer &layer, KernelPart pass, double seconds,
                          std::string source, double reuse_bytes, double cross_core_bytes,
                          bool weights_cached) {
-  const LayerCost cost = layer_cost(g, layer, pass == KernelPass::fwd ? Pass::fwd : Pass::train);
+  const LayerCost cost = layer_cost(g, layer, pass == KernelPart::fwd ? Pass::fwd : Pass::train);
   const KernelFeatures f =
       layer_features(g, layer, cost, pass, reuse_bytes, cross_core_bytes, weights_cached);
   Sample s;

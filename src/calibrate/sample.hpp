@@ -18,7 +18,7 @@ namespace perfmodel::calibrate {
 struct Sample {
   OpClass op_class = OpClass::gemm;
   DType dtype = DType::fp32;
-  KernelPass pass = KernelPass::fwd;
+  KernelPart pass = KernelPart::fwd;
   double flops = 0;              // boda counting rules (perfmodel::layer_cost)
   double bytes = 0;              // compulsory traffic
   std::optional<GemmShape> gemm; // GEMM-like calls, in the orientation of this pass
@@ -27,7 +27,7 @@ struct Sample {
   double cross_core_bytes = 0;   // input bytes one thread read that another wrote (0 isolated)
   double images = 1;             // a convolution's batch (KernelFeatures::images)
   double plane_elements = 0;     // a windowed pool's input plane (KernelFeatures)
-  double epilogue_passes = 0;    // passes of a fused GEMM epilogue over C (KernelFeatures)
+  double epilogue_sweeps = 0;    // passes of a fused GEMM epilogue over C (KernelFeatures)
   double weight_bytes = 0;       // a conv's weights, read cold once (KernelFeatures)
   double strided_lowered_bytes = 0; // an im2col matrix gathered with a stride (KernelFeatures)
   double seconds = 0;            // measured time of the call(s) (median of the runs)
@@ -45,7 +45,7 @@ struct Sample {
     cross_core_bytes = f.cross_core_bytes;
     images = f.images;
     plane_elements = f.plane_elements;
-    epilogue_passes = f.epilogue_passes;
+    epilogue_sweeps = f.epilogue_sweeps;
     weight_bytes = f.weight_bytes;
     strided_lowered_bytes = f.strided_lowered_bytes;
   }
@@ -53,7 +53,7 @@ struct Sample {
   KernelFeatures features() const {
     return KernelFeatures{op_class,       dtype,           flops,        bytes,
                           gemm,           lowered_bytes,   reuse_bytes,  cross_core_bytes,
-                          images,         plane_elements,  epilogue_passes, weight_bytes,
+                          images,         plane_elements,  epilogue_sweeps, weight_bytes,
                           strided_lowered_bytes};
   }
 };
@@ -64,7 +64,7 @@ struct Sample {
 /// was timed inside its network (0 when timed alone), `cross_core_bytes` its
 /// input_cross_core_bytes, `weights_cached` whether its graph's weights stayed cached between
 /// passes (weights_stay_cached).
-Sample sample_from_layer(const Graph &g, const Layer &layer, KernelPass pass, double seconds,
+Sample sample_from_layer(const Graph &g, const Layer &layer, KernelPart pass, double seconds,
                          std::string source, double reuse_bytes = 0,
                          double cross_core_bytes = 0, bool weights_cached = false);
 

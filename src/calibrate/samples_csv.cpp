@@ -16,11 +16,11 @@ namespace {
 
 constexpr const char *kHeader =
     "op_class,dtype,pass,flops,bytes,gemm_m,gemm_n,gemm_k,gemm_groups,lowered_bytes,reuse_bytes,"
-    "cross_core_bytes,images,plane,epilogue_passes,weight_bytes,strided_lowered_bytes,time (s),"
+    "cross_core_bytes,images,plane,epilogue_sweeps,weight_bytes,strided_lowered_bytes,time (s),"
     "source";
 constexpr size_t kColumns = 19;
 // Files written before reuse_bytes (12 columns) or cross_core_bytes (13) read them as 0, before
-// images (14) 1 image, before plane (15) no plane, before epilogue_passes (16) no epilogue,
+// images (14) 1 image, before plane (15) no plane, before epilogue_sweeps (16) no epilogue,
 // before weight_bytes (17) no cold weights, before strided_lowered_bytes (18) no strided gather.
 constexpr size_t kColumnsBeforeReuse = 12;
 
@@ -76,7 +76,7 @@ std::string write_samples_csv(const std::vector<Sample> &samples) {
                   std::string(to_string(s.dtype)).c_str(), std::string(to_string(s.pass)).c_str(),
                   s.flops, s.bytes, (long long)g.m, (long long)g.n, (long long)g.k,
                   (long long)g.groups, s.lowered_bytes, s.reuse_bytes, s.cross_core_bytes,
-                  s.images, s.plane_elements, s.epilogue_passes, s.weight_bytes,
+                  s.images, s.plane_elements, s.epilogue_sweeps, s.weight_bytes,
                   s.strided_lowered_bytes, s.seconds);
     out += buf + quoted(s.source) + "\n";
   }
@@ -91,7 +91,7 @@ std::vector<Sample> parse_samples_csv(const std::string &text, const std::string
   const size_t columns = header ? fields_of(line).size() : 0;
   if (columns < kColumnsBeforeReuse || columns > kColumns)
     throw InputError(SourceLoc{file, 1, 1}, std::string("expected the header '") + kHeader + "'");
-  // reuse, cross_core_bytes, images, plane, epilogue_passes, weight_bytes,
+  // reuse, cross_core_bytes, images, plane, epilogue_sweeps, weight_bytes,
   // strided_lowered_bytes
   const size_t r = columns - kColumnsBeforeReuse;
   std::vector<Sample> out;
@@ -122,7 +122,7 @@ std::vector<Sample> parse_samples_csv(const std::string &text, const std::string
     if (!d)
       throw bad(1, "unknown dtype");
     s.dtype = *d;
-    auto p = parse_kernel_pass(f[2].first);
+    auto p = parse_kernel_part(f[2].first);
     if (!p)
       throw bad(2, "unknown pass");
     s.pass = *p;
@@ -141,7 +141,7 @@ std::vector<Sample> parse_samples_csv(const std::string &text, const std::string
     if (r >= 4)
       s.plane_elements = num(13);
     if (r >= 5)
-      s.epilogue_passes = num(14);
+      s.epilogue_sweeps = num(14);
     if (r >= 6)
       s.weight_bytes = num(15);
     if (r >= 7)

@@ -2,7 +2,7 @@
 // kept and fitted again later (`calibrate --save-samples` / `--from-samples`).
 //
 //   op_class,dtype,pass,flops,bytes,gemm_m,gemm_n,gemm_k,gemm_groups,lowered_bytes,reuse_bytes,
-//   cross_core_bytes,images,plane,epilogue_passes,weight_bytes,strided_lowered_bytes,time (s),
+//   cross_core_bytes,images,plane,epilogue_sweeps,weight_bytes,strided_lowered_bytes,time (s),
 //   source
 // (one column per Sample field; docs/calibration.md lists them). Files written before a column
 // was added read it at its default.

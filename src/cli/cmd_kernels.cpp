@@ -67,7 +67,7 @@ int run_kernels(const KernelsArgs &a) {
     report::KernelRowView r;
     r.op = row.op == io::KernelOp::gemm ? "gemm" : "conv2d";
     r.dtype = std::string(to_string(row.dtype));
-    r.pass = row.pass == KernelPass::bwd_weight ? "bwd_filter" : std::string(to_string(row.pass));
+    r.pass = row.pass == KernelPart::bwd_weight ? "bwd_filter" : std::string(to_string(row.pass));
     r.shape = shape_of(row);
     r.flops = k.features.flops;
     r.bytes = k.features.bytes;

@@ -101,25 +101,25 @@ OpClass fallback_class(OpClass c) {
   return c;
 }
 
-std::string_view to_string(KernelPass p) {
+std::string_view to_string(KernelPart p) {
   switch (p) {
-  case KernelPass::fwd:
+  case KernelPart::fwd:
     return "fwd";
-  case KernelPass::bwd_data:
+  case KernelPart::bwd_data:
     return "bwd_data";
-  case KernelPass::bwd_weight:
+  case KernelPart::bwd_weight:
     return "bwd_weight";
   }
   return "?";
 }
 
-std::optional<KernelPass> parse_kernel_pass(std::string_view s) {
+std::optional<KernelPart> parse_kernel_part(std::string_view s) {
   if (s == "fwd")
-    return KernelPass::fwd;
+    return KernelPart::fwd;
   if (s == "bwd_data")
-    return KernelPass::bwd_data;
+    return KernelPart::bwd_data;
   if (s == "bwd_filter" || s == "bwd_weight")
-    return KernelPass::bwd_weight;
+    return KernelPart::bwd_weight;
   return std::nullopt;
 }
 
@@ -211,18 +211,18 @@ GemmShape depthwise_rows(const Graph &g, const Layer &layer, const GemmShape &s)
 } // namespace
 
 KernelFeatures layer_features(const Graph &g, const Layer &layer, const LayerCost &cost,
-                              KernelPass pass, double reuse_bytes, double cross_core_bytes,
+                              KernelPart pass, double reuse_bytes, double cross_core_bytes,
                               bool weights_cached) {
   KernelFeatures f;
-  f.reuse_bytes = pass == KernelPass::fwd ? reuse_bytes : 0;
-  f.cross_core_bytes = pass == KernelPass::fwd ? cross_core_bytes : 0;
+  f.reuse_bytes = pass == KernelPart::fwd ? reuse_bytes : 0;
+  f.cross_core_bytes = pass == KernelPart::fwd ? cross_core_bytes : 0;
   f.op_class = op_class_of(g, layer);
   f.dtype = layer.dtype;
   const Shape *in = first_input_shape(g, layer);
   if (f.op_class == OpClass::pool && in && in->size() == 4)
     f.plane_elements = double((*in)[2] * (*in)[3]);
-  const PassCost &part = pass == KernelPass::fwd        ? cost.fwd
-                         : pass == KernelPass::bwd_data ? cost.bwd_data
+  const PassCost &part = pass == KernelPart::fwd        ? cost.fwd
+                         : pass == KernelPart::bwd_data ? cost.bwd_data
                                                         : cost.bwd_weight;
   f.flops = double(part.flops);
   f.bytes = double(part.bytes());
@@ -231,9 +231,9 @@ KernelFeatures layer_features(const Graph &g, const Layer &layer, const LayerCos
     if (f.op_class == OpClass::depthwise || f.op_class == OpClass::depthwise_strided)
       s = depthwise_rows(g, layer, s);
     // dX = dY W^T: (m x n)(n x k); dW = X^T dY: (k x m)(m x n).
-    if (pass == KernelPass::bwd_data)
+    if (pass == KernelPart::bwd_data)
       s = GemmShape{s.m, s.k, s.n, s.groups};
-    if (pass == KernelPass::bwd_weight)
+    if (pass == KernelPart::bwd_weight)
       s = GemmShape{s.k, s.n, s.m, s.groups};
     f.gemm = s;
     // A matrix-vector product runs another code path (no packing, one pass over the matrix).
@@ -261,17 +261,17 @@ KernelFeatures layer_features(const Graph &g, const Layer &layer, const LayerCos
       // im2col copies a stride-1 row with one memcpy, a strided one element by element
       // (kernels/cpu/conv.cpp): the gather is its own term. The forward pass only: the backward
       // passes' col2im and their transposed products run other loops.
-      if (layer.op == OpKind::conv2d && pass == KernelPass::fwd && stride.size() == 2 &&
+      if (layer.op == OpKind::conv2d && pass == KernelPart::fwd && stride.size() == 2 &&
           stride[1] > 1)
         f.strided_lowered_bytes = f.lowered_bytes;
     } else if (layer.op == OpKind::conv2d) {
       f.op_class = OpClass::pointwise; // another code path: the GEMM reads the input as is
     }
-    if (pass == KernelPass::fwd && in && !in->empty() && (*in)[0] > 1)
+    if (pass == KernelPart::fwd && in && !in->empty() && (*in)[0] > 1)
       f.images = double((*in)[0]);
   }
-  if (pass == KernelPass::fwd) {
-    f.epilogue_passes = double(epilogue_passes(layer));
+  if (pass == KernelPart::fwd) {
+    f.epilogue_sweeps = double(epilogue_sweeps(layer));
     if ((f.op_class == OpClass::conv || f.op_class == OpClass::pointwise) && !weights_cached)
       f.weight_bytes = double(cost.fwd.bytes_weights);
   }
@@ -472,10 +472,10 @@ LayerTiming calibrated_layer_time(const Calibration &cal, const HwSpec &hw, cons
                                   const LayerSchedule &schedule, bool weights_cached) {
   LayerTiming sum =
       calibrated_time(cal, hw,
-                      layer_features(g, layer, cost, KernelPass::fwd, schedule.reuse_bytes,
+                      layer_features(g, layer, cost, KernelPart::fwd, schedule.reuse_bytes,
                                      schedule.cross_core_bytes, weights_cached));
   if (pass == Pass::train) {
-    for (KernelPass kp : {KernelPass::bwd_data, KernelPass::bwd_weight}) {
+    for (KernelPart kp : {KernelPart::bwd_data, KernelPart::bwd_weight}) {
       const KernelFeatures f = layer_features(g, layer, cost, kp);
       if (f.flops > 0 || f.bytes > 0)
         add_timing(sum, calibrated_time(cal, hw, f));

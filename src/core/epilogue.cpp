@@ -17,7 +17,7 @@ std::optional<std::pair<float, float>> fused_clamp(const std::string &activation
   return std::nullopt;
 }
 
-int epilogue_passes(const Layer &l) {
+int epilogue_sweeps(const Layer &l) {
   if (l.op != OpKind::conv2d && l.op != OpKind::linear)
     return 0;
   return (layer_has_bias(l) ? 1 : 0) + (fused_clamp(l.activation) ? 1 : 0);

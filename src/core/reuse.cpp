@@ -33,7 +33,7 @@ PassTouches::PassTouches(const Graph &g, const std::vector<LayerCost> &costs)
       for (const TensorDesc &p : l.params)
         weights_[i] += double(p.bytes());
       if (i < costs.size())
-        workspace_[i] = layer_features(g, l, costs[i], KernelPass::fwd).lowered_bytes;
+        workspace_[i] = layer_features(g, l, costs[i], KernelPart::fwd).lowered_bytes;
     }
     roots_.push_back(std::move(r));
   }

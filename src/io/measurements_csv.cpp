@@ -166,10 +166,10 @@ std::vector<MeasurementRow> parse_measurements_csv(const std::string &text,
     }
     const std::string ps = cell("pass", &at);
     if (!ps.empty()) {
-      auto p = parse_kernel_pass(ps);
+      auto p = parse_kernel_part(ps);
       if (!p || ps == "bwd_weight")
         throw InputError(at, "unknown pass '" + ps + "' (fwd, bwd_data or bwd_filter)");
-      if (row.op == KernelOp::gemm && *p != KernelPass::fwd)
+      if (row.op == KernelOp::gemm && *p != KernelPart::fwd)
         throw InputError(at, "pass '" + ps + "' applies to conv2d rows only");
       row.pass = *p;
     }

@@ -22,7 +22,7 @@ struct MeasurementRow {
   SourceLoc loc; // file:line of the row
   KernelOp op = KernelOp::gemm;
   DType dtype = DType::fp32;         // default fp32
-  KernelPass pass = KernelPass::fwd; // conv2d only; default fwd
+  KernelPart pass = KernelPart::fwd; // conv2d only; default fwd
   int64_t m = 0, n = 0, k = 0;       // gemm: C[m x n] = A[m x k] B[k x n]
   int64_t batch = 1;                 // gemm: independent products; conv2d: N
   int64_t c = 0, h = 0, w = 0, out_channels = 0;

@@ -220,7 +220,7 @@ TEST_CASE("fit recovers the epilogue rate of column-split products next to the G
   int charged = 0;
   for (size_t i = 0; i < samples.size(); ++i) {
     Sample &s = samples[i];
-    s.epilogue_passes = double(i % 3); // none, a bias, a bias and a ReLU
+    s.epilogue_sweeps = double(i % 3); // none, a bias, a bias and a ReLU
     s.seconds = model_seconds(cal, truth, s.features());
     charged += efficiency_terms(cal, 1, 1, s.features()).term_bytes[cpu_eigen::kEpilogue] > 0;
   }
@@ -232,7 +232,7 @@ TEST_CASE("fit recovers the epilogue rate of column-split products next to the G
   CHECK(cc.stats.mape < 1e-4);
   // Every sample with the same epilogue: the rate could not be told from the peak.
   for (Sample &s : samples)
-    s.epilogue_passes = 1;
+    s.epilogue_sweeps = 1;
   CHECK(rate(fit_class(samples, o).params, cpu_eigen::kEpilogue) == 0);
 }
 

@@ -45,11 +45,11 @@ TEST_CASE("conv rows: forward and the two backward parts") {
   CHECK(f.features.flops == 2 * macs);
   CHECK(f.features.bytes == 4.0 * (2 * 16 * 28 * 28 + 32 * 16 * 9 + 2 * 32 * 28 * 28));
   CHECK(f.features.lowered_bytes == 4.0 * 2 * 28 * 28 * 16 * 9);
-  r.pass = KernelPass::bwd_data;
+  r.pass = KernelPart::bwd_data;
   const KernelCounts d = kernel_counts(r);
   CHECK(d.features.flops == double(d.cost.bwd_data.flops));
   CHECK(d.features.gemm->n == 16 * 9);
-  r.pass = KernelPass::bwd_weight;
+  r.pass = KernelPart::bwd_weight;
   const KernelCounts w = kernel_counts(r);
   CHECK(w.features.flops == double(w.cost.bwd_weight.flops));
   CHECK(w.features.gemm->k == 2 * 28 * 28);
@@ -58,17 +58,17 @@ TEST_CASE("conv rows: forward and the two backward parts") {
 TEST_CASE("conv rows with a bias and a fused activation count the bias and the epilogue") {
   io::MeasurementRow r = conv_row();
   const KernelCounts plain = kernel_counts(r);
-  CHECK(plain.features.epilogue_passes == 0);
+  CHECK(plain.features.epilogue_sweeps == 0);
   r.bias = true;
   const KernelCounts biased = kernel_counts(r);
-  CHECK(biased.features.epilogue_passes == 1);
+  CHECK(biased.features.epilogue_sweeps == 1);
   CHECK(biased.features.bytes == plain.features.bytes + 4.0 * 32); // one bias per channel
   CHECK(plain.features.weight_bytes == 4.0 * 32 * 16 * 9);
   CHECK(biased.features.weight_bytes == plain.features.weight_bytes); // the bias is no weight
   r.activation = "relu";
-  CHECK(kernel_counts(r).features.epilogue_passes == 2);
-  r.pass = KernelPass::bwd_data; // a backward product has no epilogue
-  CHECK(kernel_counts(r).features.epilogue_passes == 0);
+  CHECK(kernel_counts(r).features.epilogue_sweeps == 2);
+  r.pass = KernelPart::bwd_data; // a backward product has no epilogue
+  CHECK(kernel_counts(r).features.epilogue_sweeps == 0);
 }
 
 TEST_CASE("depthwise rows and samples") {

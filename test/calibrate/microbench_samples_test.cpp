@@ -44,11 +44,11 @@ TEST_CASE("each benchmark kind maps to its class, machine-only kinds give none")
   // The epilogue the case ran: a bias unless it says otherwise, and its fused ReLU.
   c.bench.conv = kc::ConvDims{1, 8, 10, 10, 16, 1, 1, 1, 1, 0, 0, 1, 1, 1};
   c.bench.variant = "direct1x1";
-  CHECK(sample_from_bench(c)->epilogue_passes == 1);
+  CHECK(sample_from_bench(c)->epilogue_sweeps == 1);
   c.bench.conv->relu = true;
-  CHECK(sample_from_bench(c)->epilogue_passes == 2);
+  CHECK(sample_from_bench(c)->epilogue_sweeps == 2);
   c.bench.conv->bias = c.bench.conv->relu = false;
-  CHECK(sample_from_bench(c)->epilogue_passes == 0);
+  CHECK(sample_from_bench(c)->epilogue_sweeps == 0);
   CHECK(sample_from_bench(c)->weight_bytes == 4.0 * 16 * 8); // read cold once: t_w
   // An im2col case with a stride along the width: its matrix is gathered (the strided term).
   c.bench.conv = kc::ConvDims{1, 8, 10, 10, 16, 3, 3, 2, 2, 1, 1, 1, 1, 1};

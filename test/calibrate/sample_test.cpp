@@ -10,7 +10,7 @@ using namespace perfmodel::calibrate;
 TEST_CASE("sample_from_layer counts with the core and keeps the pass and source") {
   const Graph g = test::one_layer({4, 100}, test::make_layer("fc", "linear", {{"out_features", int64_t{10}}}));
 
-  const Sample f = sample_from_layer(g, g.layers[0], KernelPass::fwd, 2e-5, "trace:op 3");
+  const Sample f = sample_from_layer(g, g.layers[0], KernelPart::fwd, 2e-5, "trace:op 3");
   CHECK(f.op_class == OpClass::gemm);
   CHECK(f.flops == 2.0 * 4 * 10 * 100);
   CHECK(f.seconds == 2e-5);
@@ -18,8 +18,8 @@ TEST_CASE("sample_from_layer counts with the core and keeps the pass and source"
   REQUIRE(f.gemm);
   CHECK(f.gemm->m == 4);
   const LayerCost train = layer_cost(g, g.layers[0], Pass::train);
-  const Sample w = sample_from_layer(g, g.layers[0], KernelPass::bwd_weight, 3e-5, "");
-  CHECK(w.pass == KernelPass::bwd_weight);
+  const Sample w = sample_from_layer(g, g.layers[0], KernelPart::bwd_weight, 3e-5, "");
+  CHECK(w.pass == KernelPart::bwd_weight);
   CHECK(w.bytes == double(train.bwd_weight.bytes()));
   CHECK(w.gemm->m == 100); // dW = X^T dY: (k x m)(m x n)
   CHECK(w.features().flops == w.flops);

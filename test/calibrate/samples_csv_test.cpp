@@ -23,7 +23,7 @@ Sample only_sample(const std::string &text) {
 TEST_CASE("samples round-trip through CSV, quoted sources included") {
   Sample a;
   a.op_class = OpClass::conv;
-  a.pass = KernelPass::bwd_data;
+  a.pass = KernelPart::bwd_data;
   a.flops = 123456789;
   a.bytes = 98765;
   a.gemm = GemmShape{10, 20, 30, 2};
@@ -31,7 +31,7 @@ TEST_CASE("samples round-trip through CSV, quoted sources included") {
   a.reuse_bytes = 2.5e7;
   a.cross_core_bytes = 1.5e6;
   a.images = 3;
-  a.epilogue_passes = 2;
+  a.epilogue_sweeps = 2;
   a.weight_bytes = 73728;
   a.strided_lowered_bytes = 4800;
   a.seconds = 1.25e-4;
@@ -45,7 +45,7 @@ TEST_CASE("samples round-trip through CSV, quoted sources included") {
   const auto back = parse_samples_csv(write_samples_csv({a, b}), "s.csv");
   REQUIRE(back.size() == 2);
   CHECK(back[0].op_class == OpClass::conv);
-  CHECK(back[0].pass == KernelPass::bwd_data);
+  CHECK(back[0].pass == KernelPart::bwd_data);
   CHECK(back[0].flops == 123456789);
   REQUIRE(back[0].gemm);
   CHECK(back[0].gemm->groups == 2);
@@ -58,8 +58,8 @@ TEST_CASE("samples round-trip through CSV, quoted sources included") {
   CHECK(back[1].images == 1);
   CHECK(back[0].plane_elements == 0);
   CHECK(back[1].plane_elements == 729);
-  CHECK(back[0].epilogue_passes == 2);
-  CHECK(back[1].epilogue_passes == 0);
+  CHECK(back[0].epilogue_sweeps == 2);
+  CHECK(back[1].epilogue_sweeps == 0);
   CHECK(back[0].weight_bytes == 73728);
   CHECK(back[1].weight_bytes == 0);
   CHECK(back[0].strided_lowered_bytes == 4800);
@@ -105,7 +105,7 @@ TEST_CASE("bad sample files name the place") {
 TEST_CASE("sample files written before a column read it at its default") {
   // The columns added after lowered_bytes, in order, each with the value a file gives it.
   const std::vector<std::string> cols = {"reuse_bytes",     "cross_core_bytes", "images",
-                                         "plane",           "epilogue_passes",  "weight_bytes",
+                                         "plane",           "epilogue_sweeps",  "weight_bytes",
                                          "strided_lowered_bytes"};
   const std::vector<double> given = {5, 7, 2, 9, 2, 11, 64};
   const std::vector<double> defaults = {0, 0, 1, 0, 0, 0, 0};
@@ -118,7 +118,7 @@ TEST_CASE("sample files written before a column read it at its default") {
       head += "," + cols[i], row += "," + std::to_string(given[i]);
     const Sample s = only_sample(head + ",time (s),source\n" + row + ",1e-3,x\n");
     const double got[] = {s.reuse_bytes,     s.cross_core_bytes, s.images,
-                          s.plane_elements,  s.epilogue_passes,  s.weight_bytes,
+                          s.plane_elements,  s.epilogue_sweeps,  s.weight_bytes,
                           s.strided_lowered_bytes};
     for (size_t i = 0; i < cols.size(); ++i) {
       CAPTURE(cols[i]);

@@ -70,7 +70,7 @@ inline Graph conv_graph(int64_t c, int64_t oc, int64_t k, int64_t stride, int64_
 
 // The forward features of the one layer of `g`.
 inline KernelFeatures fwd_features(const Graph &g) {
-  return layer_features(g, g.layers[0], layer_cost(g, g.layers[0], Pass::fwd), KernelPass::fwd);
+  return layer_features(g, g.layers[0], layer_cost(g, g.layers[0], Pass::fwd), KernelPart::fwd);
 }
 
 } // namespace perfmodel::test

@@ -14,9 +14,9 @@ TEST_CASE("op class and pass names round-trip") {
   for (OpClass c : all_op_classes())
     CHECK(parse_op_class(to_string(c)) == c);
   CHECK_FALSE(parse_op_class("conv2d"));
-  CHECK(parse_kernel_pass("bwd_filter") == KernelPass::bwd_weight);
-  CHECK(parse_kernel_pass("bwd_data") == KernelPass::bwd_data);
-  CHECK_FALSE(parse_kernel_pass("backward"));
+  CHECK(parse_kernel_part("bwd_filter") == KernelPart::bwd_weight);
+  CHECK(parse_kernel_part("bwd_data") == KernelPart::bwd_data);
+  CHECK_FALSE(parse_kernel_part("backward"));
   CHECK(is_gemm_class(OpClass::depthwise));
   CHECK(is_gemm_class(OpClass::depthwise_strided));
   CHECK(fallback_class(OpClass::depthwise_strided) == OpClass::depthwise);
@@ -80,17 +80,17 @@ TEST_CASE("conv layers: dense, depthwise and lowered bytes") {
   const Layer &l = dense.layers[0];
   CHECK(op_class_of(dense, l) == OpClass::conv);
   const LayerCost cost = layer_cost(dense, l, Pass::train);
-  const KernelFeatures f = layer_features(dense, l, cost, KernelPass::fwd);
+  const KernelFeatures f = layer_features(dense, l, cost, KernelPart::fwd);
   REQUIRE(f.gemm);
   CHECK(f.gemm->m == 256);
   CHECK(f.gemm->n == 16);
   CHECK(f.gemm->k == 72);
   CHECK(f.lowered_bytes == 256.0 * 72 * 4); // the im2col matrix
   // Backward parts: dX = dY W^T (m x k over n), dW = X^T dY (k x n over m).
-  const KernelFeatures bd = layer_features(dense, l, cost, KernelPass::bwd_data);
+  const KernelFeatures bd = layer_features(dense, l, cost, KernelPart::bwd_data);
   CHECK(bd.gemm->n == 72);
   CHECK(bd.gemm->k == 16);
-  const KernelFeatures bw = layer_features(dense, l, cost, KernelPass::bwd_weight);
+  const KernelFeatures bw = layer_features(dense, l, cost, KernelPart::bwd_weight);
   CHECK(bw.gemm->m == 72);
   CHECK(bw.gemm->k == 256);
   CHECK(bw.flops == double(cost.bwd_weight.flops));
@@ -98,12 +98,12 @@ TEST_CASE("conv layers: dense, depthwise and lowered bytes") {
   const Graph pointwise = conv_graph(8, 16, 1, 1, 1);
   const KernelFeatures pf =
       layer_features(pointwise, pointwise.layers[0],
-                     layer_cost(pointwise, pointwise.layers[0], Pass::fwd), KernelPass::fwd);
+                     layer_cost(pointwise, pointwise.layers[0], Pass::fwd), KernelPart::fwd);
   CHECK(pf.lowered_bytes == 0);
   CHECK(pf.op_class == OpClass::pointwise);
   const Graph strided = conv_graph(8, 16, 1, 2, 1); // 1x1 stride 2: lowered (im2col path)
   CHECK(layer_features(strided, strided.layers[0],
-                       layer_cost(strided, strided.layers[0], Pass::fwd), KernelPass::fwd)
+                       layer_cost(strided, strided.layers[0], Pass::fwd), KernelPart::fwd)
             .op_class == OpClass::conv);
   const Graph dw = conv_graph(8, 8, 3, 2, 8);
   CHECK(op_class_of(dw, dw.layers[0]) == OpClass::depthwise_strided); // stride 2
@@ -111,14 +111,14 @@ TEST_CASE("conv layers: dense, depthwise and lowered bytes") {
   CHECK(op_class_of(dw1, dw1.layers[0]) == OpClass::depthwise);
   // A depthwise conv is a direct kernel over output rows: m = ow, n = rows (oh), k = taps.
   const KernelFeatures df = layer_features(
-      dw1, dw1.layers[0], layer_cost(dw1, dw1.layers[0], Pass::fwd), KernelPass::fwd);
+      dw1, dw1.layers[0], layer_cost(dw1, dw1.layers[0], Pass::fwd), KernelPart::fwd);
   REQUIRE(df.gemm);
   CHECK(df.gemm->m == 16);
   CHECK(df.gemm->n == 16);
   CHECK(df.gemm->k == 9);
   CHECK(df.gemm->groups == 8);
   CHECK(2.0 * df.gemm->m * df.gemm->n * df.gemm->k * df.gemm->groups == df.flops);
-  CHECK(layer_features(dw, dw.layers[0], layer_cost(dw, dw.layers[0], Pass::fwd), KernelPass::fwd)
+  CHECK(layer_features(dw, dw.layers[0], layer_cost(dw, dw.layers[0], Pass::fwd), KernelPart::fwd)
             .lowered_bytes == 0);
   const Graph grouped = conv_graph(8, 16, 3, 1, 2);
   CHECK(op_class_of(grouped, grouped.layers[0]) == OpClass::conv);
@@ -147,7 +147,7 @@ TEST_CASE("a lowered convolution with a stride along the width gathers its im2co
   // The backward passes run other loops (col2im, transposed products).
   const Graph g = one_layer_graph(conv_layer(16, 3, 2), {1, 8, 16, 16});
   const LayerCost train = layer_cost(g, g.layers[0], Pass::train);
-  CHECK(layer_features(g, g.layers[0], train, KernelPass::bwd_data).strided_lowered_bytes == 0);
+  CHECK(layer_features(g, g.layers[0], train, KernelPart::bwd_data).strided_lowered_bytes == 0);
 
 }
 
@@ -166,7 +166,7 @@ TEST_CASE("a windowed pool pays its plane's Hockney size, plane by plane") {
   l.attrs.set("stride", int64_t(2));
   const Graph g = one_layer_graph(l, {2, 8, 20, 20});
   const KernelFeatures f =
-      layer_features(g, g.layers[0], layer_cost(g, g.layers[0], Pass::fwd), KernelPass::fwd);
+      layer_features(g, g.layers[0], layer_cost(g, g.layers[0], Pass::fwd), KernelPart::fwd);
   REQUIRE(f.op_class == OpClass::pool);
   CHECK(f.plane_elements == 400);
   const LayerTiming t = calibrated_time(c, hw, f);
@@ -330,7 +330,7 @@ TEST_CASE("a matrix-vector product is gemv, a batch of rows is gemm") {
     const Graph g =
         test::one_layer({batch, 64}, test::make_layer("fc", "linear", {{"out_features", int64_t{32}}}));
     const Layer &fc = g.layers[0];
-    const KernelFeatures f = layer_features(g, fc, layer_cost(g, fc, Pass::fwd), KernelPass::fwd);
+    const KernelFeatures f = layer_features(g, fc, layer_cost(g, fc, Pass::fwd), KernelPart::fwd);
     CHECK(f.op_class == (batch == 1 ? OpClass::gemv : OpClass::gemm));
     CHECK(is_gemm_class(f.op_class));
   }

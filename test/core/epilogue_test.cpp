@@ -34,17 +34,17 @@ TEST_CASE("epilogue passes: a bias and a clamp, for conv2d and linear only") {
   Layer l;
   l.op = OpKind::conv2d;
   l.attrs.set("bias", int64_t{0});
-  CHECK(epilogue_passes(l) == 0);
+  CHECK(epilogue_sweeps(l) == 0);
   l.activation = "relu";
-  CHECK(epilogue_passes(l) == 1);
+  CHECK(epilogue_sweeps(l) == 1);
   l.attrs.set("bias", int64_t{1});
-  CHECK(epilogue_passes(l) == 2);
+  CHECK(epilogue_sweeps(l) == 2);
   l.activation = "tanh"; // runs as a pass of its own after the layer, not in the epilogue
-  CHECK(epilogue_passes(l) == 1);
+  CHECK(epilogue_sweeps(l) == 1);
   l.op = OpKind::linear;
-  CHECK(epilogue_passes(l) == 1);
+  CHECK(epilogue_sweeps(l) == 1);
   for (OpKind op : {OpKind::conv_transpose2d, OpKind::matmul, OpKind::activation}) {
     l.op = op;
-    CHECK(epilogue_passes(l) == 0);
+    CHECK(epilogue_sweeps(l) == 0);
   }
 }

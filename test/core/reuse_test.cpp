@@ -82,13 +82,13 @@ TEST_CASE("a calibrated prediction gives each layer its reuse bytes") {
   const auto reuse = input_reuse_bytes(g, costs);
   for (size_t i = 0; i < g.layers.size(); ++i) {
     INFO(g.layers[i].name);
-    const KernelFeatures f = layer_features(g, g.layers[i], costs[i], KernelPass::fwd, reuse[i]);
+    const KernelFeatures f = layer_features(g, g.layers[i], costs[i], KernelPart::fwd, reuse[i]);
     CHECK(p.layers[i].timing.seconds == doctest::Approx(calibrated_time(c, hw, f).seconds));
   }
   // r1 (16x32x32 floats in and out, 128 KB: the cache level by itself) comes after the conv
   // touched its input, weights and im2col matrix (0.4 MB, beyond the cache): slower than alone.
   CHECK(p.layers[1].timing.seconds >
-        1.2 * calibrated_time(c, hw, layer_features(g, g.layers[1], costs[1], KernelPass::fwd))
+        1.2 * calibrated_time(c, hw, layer_features(g, g.layers[1], costs[1], KernelPart::fwd))
                   .seconds);
   o.calibration = nullptr; // the roofline knows nothing of reuse
   CHECK(predict(g, hw, o).layers[1].timing.seconds ==

@@ -32,7 +32,7 @@ TEST_CASE("gemm and conv rows with defaults and an unknown column") {
   REQUIRE(rows.size() == 2);
   CHECK(rows[0].op == KernelOp::gemm);
   CHECK(rows[0].dtype == DType::fp32);
-  CHECK(rows[0].pass == KernelPass::fwd);
+  CHECK(rows[0].pass == KernelPart::fwd);
   CHECK(rows[0].m == 64);
   CHECK(rows[0].n == 32);
   CHECK(rows[0].k == 16);
@@ -42,7 +42,7 @@ TEST_CASE("gemm and conv rows with defaults and an unknown column") {
   CHECK(rows[0].loc.line == 2);
   CHECK(rows[1].op == KernelOp::conv2d);
   CHECK(rows[1].dtype == DType::fp16);
-  CHECK(rows[1].pass == KernelPass::bwd_weight);
+  CHECK(rows[1].pass == KernelPart::bwd_weight);
   CHECK(rows[1].batch == 2);
   CHECK(rows[1].stride_w == 2);
   CHECK(rows[1].dilation_h == 1);
@@ -109,7 +109,7 @@ TEST_CASE("conv rows may give their fused epilogue: a bias and a clamping activa
 TEST_CASE("a written line reads back") {
   MeasurementRow r;
   r.op = KernelOp::conv2d;
-  r.pass = KernelPass::bwd_data;
+  r.pass = KernelPart::bwd_data;
   r.batch = 2, r.c = 4, r.h = 9, r.w = 7, r.out_channels = 6, r.kernel_h = 3, r.kernel_w = 1;
   r.pad_h = 1;
   r.groups = 2;
@@ -119,7 +119,7 @@ TEST_CASE("a written line reads back") {
   const auto back =
       parse_measurements_csv(measurements_csv_header() + measurements_csv_line(r), "r.csv");
   REQUIRE(back.size() == 1);
-  CHECK(back[0].pass == KernelPass::bwd_data);
+  CHECK(back[0].pass == KernelPart::bwd_data);
   CHECK(back[0].w == 7);
   CHECK(back[0].kernel_w == 1);
   CHECK(back[0].groups == 2);

@@ -55,9 +55,9 @@ TEST_CASE("a CPU calibration times a batch of convolutions as one call per image
     four.inputs[0].shape[0] = 4;
     infer_shapes(four);
     const Layer &l1 = one.layers[0], &l4 = four.layers[0];
-    const KernelFeatures f1 = layer_features(one, l1, layer_cost(one, l1, Pass::fwd), KernelPass::fwd);
+    const KernelFeatures f1 = layer_features(one, l1, layer_cost(one, l1, Pass::fwd), KernelPart::fwd);
     const KernelFeatures f4 =
-        layer_features(four, l4, layer_cost(four, l4, Pass::fwd), KernelPass::fwd);
+        layer_features(four, l4, layer_cost(four, l4, Pass::fwd), KernelPart::fwd);
     CHECK(f1.images == 1);
     CHECK(f4.images == 4);
     double calls = 0;
@@ -104,9 +104,9 @@ TEST_CASE("a CPU calibration charges a fused epilogue's passes over a column-spl
   };
   // C[160 x 1600] = W[160 x 40] * x[40 x 1600]: split by columns on 2 threads.
   const KernelFeatures relu = features(40, 160, 40, "relu", true);
-  CHECK(relu.epilogue_passes == 2);
-  CHECK(features(40, 160, 40, "", true).epilogue_passes == 1);
-  CHECK(features(40, 160, 40, "sigmoid", false).epilogue_passes == 0); // not fused
+  CHECK(relu.epilogue_sweeps == 2);
+  CHECK(features(40, 160, 40, "", true).epilogue_sweeps == 1);
+  CHECK(features(40, 160, 40, "sigmoid", false).epilogue_sweeps == 0); // not fused
   CHECK(term_bytes(efficiency_terms(c, 1, 1, relu), cpu_eigen::kEpilogue) == 2.0 * 160 * 1600 * 4);
   const LayerTiming with = calibrated_time(c, hw, relu);
   set_rate(c.classes.back().params, cpu_eigen::kEpilogue, 0); // a calibration without the term
@@ -170,9 +170,9 @@ TEST_CASE("a graph whose weights and activations fit in the outermost cache read
   CHECK_FALSE(weights_stay_cached(g, 0));
   const Layer &l = g.layers[0];
   const LayerCost cost = layer_cost(g, l, Pass::fwd);
-  CHECK(layer_features(g, l, cost, KernelPass::fwd, 0, 0, false).weight_bytes ==
+  CHECK(layer_features(g, l, cost, KernelPart::fwd, 0, 0, false).weight_bytes ==
         128.0 * 64 * 9 * 4);
-  CHECK(layer_features(g, l, cost, KernelPass::fwd, 0, 0, true).weight_bytes == 0);
+  CHECK(layer_features(g, l, cost, KernelPart::fwd, 0, 0, true).weight_bytes == 0);
   // predict applies it with the calibration's outermost cache: the cold read is charged only
   // when the cache is smaller than the graph's footprint
   Calibration c = cpu_calibration_with(OpClass::conv);

@@ -21,7 +21,7 @@ TEST_CASE("samples from the ResNet-50 trace: median call time, core counts, sing
     if (s.source == "trace:r.json.gz:aten::cudnn_convolution 32x3x224x224, 64x3x7x7") {
       conv = true;
       CHECK(s.op_class == OpClass::conv);
-      CHECK(s.pass == KernelPass::fwd);
+      CHECK(s.pass == KernelPart::fwd);
       CHECK(s.flops == 7552892928.0);
       CHECK(s.bytes == 122065664.0);
       // The median of the six calls' device times.

@@ -63,16 +63,16 @@ Signature evaluate(OpModel m, const HwSpec &hw, const Calibration *cal) {
   s.roofline = tm.seconds;
   s.bound = tm.bound;
   if (cal) {
-    std::vector<KernelPass> kps;
+    std::vector<KernelPart> kps;
     if (m.part == OpPart::fwd)
-      kps = {KernelPass::fwd};
+      kps = {KernelPart::fwd};
     if (m.part == OpPart::bwd_data || m.part == OpPart::bwd)
-      kps.push_back(KernelPass::bwd_data);
+      kps.push_back(KernelPart::bwd_data);
     if (m.part == OpPart::bwd_weight ||
         (m.part == OpPart::bwd && lc.bwd_weight.bytes() + lc.bwd_weight.flops > 0))
-      kps.push_back(KernelPass::bwd_weight);
+      kps.push_back(KernelPart::bwd_weight);
     s.calibrated = 0;
-    for (KernelPass kp : kps)
+    for (KernelPart kp : kps)
       s.calibrated += calibrated_time(*cal, hw, layer_features(m.graph, l, lc, kp)).seconds;
   }
   s.model = std::move(m);

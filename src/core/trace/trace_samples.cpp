@@ -24,22 +24,22 @@ std::vector<calibrate::Sample> samples_from_efficiency(const EfficiencyView &v,
       continue;
     const Graph &g = r.model.graph;
     const Layer &l = g.layers.at(0);
-    KernelPass kp = KernelPass::fwd;
+    KernelPart kp = KernelPart::fwd;
     switch (r.model.part) {
     case OpPart::fwd:
-      kp = KernelPass::fwd;
+      kp = KernelPart::fwd;
       break;
     case OpPart::bwd_data:
-      kp = KernelPass::bwd_data;
+      kp = KernelPart::bwd_data;
       break;
     case OpPart::bwd_weight:
-      kp = KernelPass::bwd_weight;
+      kp = KernelPart::bwd_weight;
       break;
     case OpPart::bwd: {
       const LayerCost c = layer_cost(g, l, Pass::train);
       if (c.bwd_weight.flops > 0 || c.bwd_weight.bytes() > 0)
         continue;
-      kp = KernelPass::bwd_data;
+      kp = KernelPart::bwd_data;
       break;
     }
     }

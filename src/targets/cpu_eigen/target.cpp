@@ -114,7 +114,7 @@ public:
       any_cross = any_cross || f.cross_core_bytes > 0;
       any_strided = any_strided || f.strided_lowered_bytes > 0;
       any_unstrided = any_unstrided || (f.lowered_bytes > 0 && !(f.strided_lowered_bytes > 0));
-      passes_seen.insert(f.epilogue_passes);
+      passes_seen.insert(f.epilogue_sweeps);
     }
     bool any_epilogue = false, any_weights = false;
     for (const EfficiencyTerms &e : *in.terms) {
@@ -201,14 +201,14 @@ double epilogue_bytes(const KernelFeatures &f, int threads) {
   // model's shape as it stands. Per group, as the executor calls it.
   const bool conv = f.op_class == OpClass::conv || f.op_class == OpClass::pointwise;
   const bool gemm = f.op_class == OpClass::gemm || f.op_class == OpClass::gemv;
-  if (!(f.epilogue_passes > 0) || !f.gemm || !(conv || gemm))
+  if (!(f.epilogue_sweeps > 0) || !f.gemm || !(conv || gemm))
     return 0;
   const GemmShape &s = *f.gemm;
   const int64_t rows = conv ? s.n : s.m, cols = conv ? s.m : s.n;
   if (!work_split::gemm_runs_parallel(rows, cols, s.k, threads) ||
       work_split::gemm_splits_rows(rows, cols, s.k, threads))
     return 0;
-  return f.epilogue_passes * double(rows) * double(cols) * double(s.groups) *
+  return f.epilogue_sweeps * double(rows) * double(cols) * double(s.groups) *
          double(bytes_of(f.dtype));
 }
 
