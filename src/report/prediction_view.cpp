@@ -6,7 +6,7 @@
 #include <numeric>
 #include <sstream>
 
-#include "report/text_table.hpp"
+#include "report/columns.hpp"
 
 namespace perfmodel::report {
 
@@ -14,8 +14,11 @@ namespace {
 
 using json = nlohmann::ordered_json;
 
+// One layer's row: computed once, printed four ways by layer_columns().
 struct Row {
   std::string name, op, input, filter, output, mnk, bound, unit;
+  Shape input_shape, output_shape;
+  bool train = false;
   const LayerPrediction* lp;
 };
 
@@ -27,22 +30,111 @@ std::vector<Row> make_rows(const Graph& g, const Prediction& p) {
     r.lp = &lp;
     r.name = l.name;
     r.op = l.op_name;
-    r.input = l.inputs.empty() ? "" : shape_str(g.tensor(l.inputs[0]).shape);
+    if (!l.inputs.empty()) r.input_shape = g.tensor(l.inputs[0]).shape;
+    if (!l.outputs.empty()) r.output_shape = g.tensor(l.outputs[0]).shape;
+    r.input = l.inputs.empty() ? "" : shape_str(r.input_shape);
     r.filter = lp.cost.gemm_like && !l.params.empty() ? shape_str(l.params[0].shape) : "";
-    r.output = l.outputs.empty() ? "" : shape_str(g.tensor(l.outputs[0]).shape);
+    r.output = l.outputs.empty() ? "" : shape_str(r.output_shape);
     r.mnk = gemm_str(lp.cost.gemm);
     r.bound = std::string(to_string(lp.timing.bound));
     r.unit = lp.timing.unit.unit.empty()
                  ? ""
                  : lp.timing.unit.unit + "/" + std::string(to_string(lp.timing.unit.dtype));
+    r.train = p.pass == Pass::train;
     rows.push_back(std::move(r));
   }
   return rows;
 }
 
+json cost_json(const PassCost& c);
+
+// The per-layer columns of every format.
+const std::vector<Column<Row>>& layer_columns() {
+  using C = Column<Row>;
+  auto gemm = [](int64_t GemmShape::*f) {
+    return [f](const Row& r) -> Value {
+      return r.lp->cost.gemm ? Value(*r.lp->cost.gemm.*f) : Value();
+    };
+  };
+  static const std::vector<C> cols = {
+      C("name", "layer", hint::text(), &Row::name).csv_as("name"),
+      {"op", "op", hint::text(), &Row::op},
+      {"kind", "kind", hint::text(), [](const Row& r) { return to_string(r.lp->layer->op); }, kJson},
+      C("input_shape", "input", hint::text(), &Row::input, kText | kCsv).csv_as("input_shape"),
+      C("filter_shape", "filter", hint::text(), &Row::filter, kText | kCsv).csv_as("filter_shape"),
+      C("output_shape", "output", hint::text(), &Row::output, kText | kCsv).csv_as("output_shape"),
+      {"input_shape", "input", hint::text(), [](const Row& r) { return json(r.input_shape); }, kJson},
+      {"output_shape", "output", hint::text(), [](const Row& r) { return json(r.output_shape); },
+       kJson},
+      C("flops", "FLOPs", hint::si("F"), [](const Row& r) { return r.lp->cost.total.flops; })
+          .csv_as("flops"),
+      {"macs", "macs", hint::count(), [](const Row& r) { return r.lp->cost.total.macs; }, kData},
+      C("bytes", "bytes", hint::si("B"), [](const Row& r) { return r.lp->cost.total.bytes(); })
+          .csv_as("bytes"),
+      {"bytes_input", "bytes_input", hint::count(),
+       [](const Row& r) { return r.lp->cost.total.bytes_input; }, kData},
+      {"bytes_weights", "bytes_weights", hint::count(),
+       [](const Row& r) { return r.lp->cost.total.bytes_weights; }, kData},
+      {"bytes_bias", "bytes_bias", hint::count(),
+       [](const Row& r) { return r.lp->cost.total.bytes_bias; }, kData},
+      {"bytes_output", "bytes_output", hint::count(),
+       [](const Row& r) { return r.lp->cost.total.bytes_output; }, kData},
+      {"params", "params", hint::count(), [](const Row& r) { return r.lp->cost.params; }, kData},
+      {"gemm_m", "gemm_m", hint::count(), gemm(&GemmShape::m), kCsv},
+      {"gemm_n", "gemm_n", hint::count(), gemm(&GemmShape::n), kCsv},
+      {"gemm_k", "gemm_k", hint::count(), gemm(&GemmShape::k), kCsv},
+      {"gemm_groups", "gemm_groups", hint::count(), gemm(&GemmShape::groups), kCsv},
+      {"gemm", "gemm", hint::text(),
+       [](const Row& r) {
+         const auto& gm = r.lp->cost.gemm;
+         return gm ? json{{"m", gm->m}, {"n", gm->n}, {"k", gm->k}, {"groups", gm->groups}}
+                   : json(nullptr);
+       },
+       kJson},
+      C("arithmetic_intensity", "AI", hint::si("F/B"),
+        [](const Row& r) { return r.lp->cost.arithmetic_intensity(); })
+          .csv_as("arithmetic_intensity (F/B)"),
+      {"mnk", "MxNxK", hint::text(), &Row::mnk, kText},
+      C("predicted_seconds", "time", hint::si("s"), [](const Row& r) { return r.lp->timing.seconds; })
+          .csv_as("predicted_time (s)"),
+      {"compute_seconds", "compute_time", hint::si("s"),
+       [](const Row& r) { return r.lp->timing.compute_seconds; }, kData},
+      {"memory_seconds", "memory_time", hint::si("s"),
+       [](const Row& r) { return r.lp->timing.memory_seconds; }, kData},
+      {"overhead_seconds", "overhead_time", hint::si("s"),
+       [](const Row& r) { return r.lp->timing.overhead_seconds; }, kData},
+      C("flops_per_second", "rate", hint::si("F/s"),
+        [](const Row& r) -> Value {
+          const double secs = r.lp->timing.seconds;
+          return secs > 0 ? Value(double(r.lp->cost.total.flops) / secs) : Value();
+        },
+        kTable)
+          .missing_as("-"),
+      {"bound", "bound", hint::text(), &Row::bound},
+      {"unit", "unit", hint::text(), &Row::unit, kJson},
+      C("attainable_flops_per_second", "attainable", hint::si("F/s"),
+        [](const Row& r) { return r.lp->timing.attainable_flops_per_second; }, kData)
+          .csv_as("attainable (FLOP/s)"),
+      {"energy_joules", "energy", hint::si("J"), [](const Row& r) { return r.lp->energy_joules; },
+       kTable | kData},
+      {"energy_power_time_joules", "energy_power_time", hint::si("J"),
+       [](const Row& r) { return r.lp->energy_power_time_joules; }, kData},
+      {"passes", "passes", hint::text(),
+       [](const Row& r) -> Value {
+         if (!r.train) return {};
+         const LayerCost& c = r.lp->cost;
+         return json{{"fwd", cost_json(c.fwd)},
+                     {"bwd_data", cost_json(c.bwd_data)},
+                     {"bwd_weight", cost_json(c.bwd_weight)}};
+       },
+       kJson},
+  };
+  return cols;
+}
+
 struct ProfileEntry {
   std::string name;
-  double seconds, fraction, cumulative;
+  double seconds, fraction, cumulative, cumulative_seconds;
 };
 
 std::vector<ProfileEntry> make_profile(const Prediction& p, int top) {
@@ -59,9 +151,25 @@ std::vector<ProfileEntry> make_profile(const Prediction& p, int top) {
   for (auto* lp : order) {
     cum += lp->timing.seconds;
     out.push_back({lp->layer->name, lp->timing.seconds, total > 0 ? lp->timing.seconds / total : 0,
-                   total > 0 ? cum / total : 0});
+                   total > 0 ? cum / total : 0, cum});
   }
   return out;
+}
+
+// The time profile's columns (no CSV: the CSV is the per-layer table). JSON names the layer
+// first, the text formats last.
+const std::vector<Column<ProfileEntry>>& profile_columns() {
+  using E = ProfileEntry;
+  static const std::vector<Column<E>> cols = {
+      {"name", "layer", hint::text(), &E::name, kJson},
+      {"seconds", "time", hint::si("s"), &E::seconds, kText | kJson},
+      {"fraction", "time%", hint::percent(), &E::fraction, kText | kJson},
+      {"cumulative_seconds", "cum_time", hint::si("s"), &E::cumulative_seconds, kTable},
+      {"cumulative_fraction", "cum_time%", hint::percent(), &E::cumulative, kTable | kJson},
+      {"cumulative_fraction", "cum%", hint::percent(), &E::cumulative, kMd},
+      {"name", "layer", hint::text(), &E::name, kText},
+  };
+  return cols;
 }
 
 std::string title(const Prediction& p) {
@@ -86,20 +194,7 @@ void totals_block(std::ostringstream& s, const char* heading, const Totals& t, c
 std::string render_table(const Graph& g, const Prediction& p, const PredictionViewOptions& o) {
   std::ostringstream s;
   s << "perfmodel predict: " << title(p) << "\n";
-  const auto rows = make_rows(g, p);
-  if (o.per_layer) {
-    TextTable t({"layer", "op", "input", "filter", "output", "FLOPs", "bytes", "AI", "MxNxK",
-                 "time", "rate", "bound", "energy"});
-    for (const auto& r : rows) {
-      const auto& c = r.lp->cost;
-      const double secs = r.lp->timing.seconds;
-      t.add({r.name, r.op, r.input, r.filter, r.output, si(double(c.total.flops), "F"),
-             si(double(c.total.bytes()), "B"), si(c.arithmetic_intensity(), "F/B"), r.mnk,
-             si(secs, "s"), secs > 0 ? si(double(c.total.flops) / secs, "F/s") : "-", r.bound,
-             si(r.lp->energy_joules, "J")});
-    }
-    s << "\n" << t.str();
-  }
+  if (o.per_layer) s << "\n" << table(make_grid(layer_columns(), make_rows(g, p)));
   const Totals& a = p.totals;
   s << "\n--- TOTALS (" << a.layers << " layers) ---\n";
   s << "FLOPs " << si(double(a.cost.flops), "F") << "  MACs " << si(double(a.cost.macs), "MAC")
@@ -129,18 +224,7 @@ std::string render_table(const Graph& g, const Prediction& p, const PredictionVi
                    "predicted time, component energy");
     }
   }
-  if (o.profile) {
-    TextTable t({"time", "time%", "cum_time", "cum_time%", "layer"});
-    double cum = 0;
-    for (const auto& e : make_profile(p, o.top)) {
-      cum += e.seconds;
-      char pct[32], cpct[32];
-      std::snprintf(pct, sizeof pct, "%.1f%%", 100 * e.fraction);
-      std::snprintf(cpct, sizeof cpct, "%.1f%%", 100 * e.cumulative);
-      t.add({si(e.seconds, "s"), pct, si(cum, "s"), cpct, e.name});
-    }
-    s << "\nPROFILE:\n" << t.str();
-  }
+  if (o.profile) s << "\nPROFILE:\n" << table(make_grid(profile_columns(), make_profile(p, o.top)));
   return s.str();
 }
 
@@ -191,89 +275,23 @@ std::string render_json(const Graph& g, const Prediction& p, const PredictionVie
   j["hardware"] = json{{"name", p.hardware}};
   j["calibrated"] = p.calibrated;
   j["power_watts"] = p.power_watts;
-  json layers = json::array();
-  for (const auto& r : make_rows(g, p)) {
-    const auto& lp = *r.lp;
-    json l;
-    l["name"] = r.name;
-    l["op"] = r.op;
-    l["kind"] = std::string(to_string(lp.layer->op));
-    l["input_shape"] = lp.layer->inputs.empty() ? json::array() : json(g.tensor(lp.layer->inputs[0]).shape);
-    l["output_shape"] = lp.layer->outputs.empty() ? json::array() : json(g.tensor(lp.layer->outputs[0]).shape);
-    l.update(cost_json(lp.cost.total));
-    l["params"] = lp.cost.params;
-    l["gemm"] = lp.cost.gemm ? json{{"m", lp.cost.gemm->m}, {"n", lp.cost.gemm->n},
-                                    {"k", lp.cost.gemm->k}, {"groups", lp.cost.gemm->groups}}
-                             : json(nullptr);
-    l["arithmetic_intensity"] = lp.cost.arithmetic_intensity();
-    l["predicted_seconds"] = lp.timing.seconds;
-    l["compute_seconds"] = lp.timing.compute_seconds;
-    l["memory_seconds"] = lp.timing.memory_seconds;
-    l["overhead_seconds"] = lp.timing.overhead_seconds;
-    l["bound"] = r.bound;
-    l["unit"] = r.unit;
-    l["attainable_flops_per_second"] = lp.timing.attainable_flops_per_second;
-    l["energy_joules"] = lp.energy_joules;
-    l["energy_power_time_joules"] = lp.energy_power_time_joules;
-    if (p.pass == Pass::train)
-      l["passes"] = json{{"fwd", cost_json(lp.cost.fwd)},
-                         {"bwd_data", cost_json(lp.cost.bwd_data)},
-                         {"bwd_weight", cost_json(lp.cost.bwd_weight)}};
-    layers.push_back(std::move(l));
-  }
-  j["layers"] = std::move(layers);
+  j["layers"] = json_rows(make_grid(layer_columns(), make_rows(g, p)));
   j["totals"] = totals_json(p.totals);
   j["pass"] = json{{"excess_seconds", p.pass_excess_seconds},
                    {"predicted_seconds", p.pass_seconds()}};
   j["gemm_totals"] = totals_json(p.gemm_totals);
-  json prof = json::array();
-  for (const auto& e : make_profile(p, o.top))
-    prof.push_back(json{{"name", e.name}, {"seconds", e.seconds}, {"fraction", e.fraction},
-                        {"cumulative_fraction", e.cumulative}});
-  j["profile"] = std::move(prof);
+  j["profile"] = json_rows(make_grid(profile_columns(), make_profile(p, o.top)));
   return j.dump(2) + "\n";
 }
 
 std::string render_csv(const Graph& g, const Prediction& p) {
-  std::ostringstream s;
-  s << "name,op,input_shape,filter_shape,output_shape,flops,macs,bytes,bytes_input,bytes_weights,"
-       "bytes_bias,bytes_output,params,gemm_m,gemm_n,gemm_k,gemm_groups,"
-       "arithmetic_intensity (F/B),predicted_time (s),compute_time (s),memory_time (s),"
-       "overhead_time (s),bound,attainable (FLOP/s),energy (J),energy_power_time (J)\n";
-  for (const auto& r : make_rows(g, p)) {
-    const auto& lp = *r.lp;
-    const auto& c = lp.cost.total;
-    const auto& gm = lp.cost.gemm;
-    s << csv_field(r.name) << "," << csv_field(r.op) << "," << r.input << "," << r.filter << ","
-      << r.output << "," << c.flops << "," << c.macs << "," << c.bytes() << "," << c.bytes_input
-      << "," << c.bytes_weights << "," << c.bytes_bias << "," << c.bytes_output << ","
-      << lp.cost.params << ",";
-    if (gm) s << gm->m << "," << gm->n << "," << gm->k << "," << gm->groups << ",";
-    else s << ",,,,";
-    s << raw(lp.cost.arithmetic_intensity()) << "," << raw(lp.timing.seconds) << ","
-      << raw(lp.timing.compute_seconds) << "," << raw(lp.timing.memory_seconds) << ","
-      << raw(lp.timing.overhead_seconds) << "," << r.bound << ","
-      << raw(lp.timing.attainable_flops_per_second) << "," << raw(lp.energy_joules) << ","
-      << raw(lp.energy_power_time_joules) << "\n";
-  }
-  return s.str();
+  return csv(make_grid(layer_columns(), make_rows(g, p)));
 }
 
 std::string render_md(const Graph& g, const Prediction& p, const PredictionViewOptions& o) {
   std::ostringstream s;
   s << "# perfmodel predict: " << md_cell(title(p)) << "\n\n";
-  if (o.per_layer) {
-    s << "| layer | op | input | filter | output | FLOPs | bytes | AI | MxNxK | time | bound |\n";
-    s << "|---|---|---|---|---|---:|---:|---:|---|---:|---|\n";
-    for (const auto& r : make_rows(g, p)) {
-      const auto& c = r.lp->cost;
-      s << "| " << md_cell(r.name) << " | " << md_cell(r.op) << " | " << r.input << " | "
-        << r.filter << " | " << r.output << " | " << si(double(c.total.flops), "F") << " | "
-        << si(double(c.total.bytes()), "B") << " | " << si(c.arithmetic_intensity(), "F/B")
-        << " | " << r.mnk << " | " << si(r.lp->timing.seconds, "s") << " | " << r.bound << " |\n";
-    }
-    s << "\n";
-  }
+  if (o.per_layer) s << markdown(make_grid(layer_columns(), make_rows(g, p))) << "\n";
   const Totals& a = p.totals;
   s << "**Totals** (" << a.layers << " layers): " << si(double(a.cost.flops), "F") << ", "
     << si(double(a.cost.bytes()), "B") << ", " << si(double(a.params), "") << " params, predicted "
@@ -284,16 +302,7 @@ std::string render_md(const Graph& g, const Prediction& p, const PredictionViewO
     s << "; whole pass " << si(p.pass_seconds(), "s") << " (+" << si(p.pass_excess_seconds, "s")
       << " pass excess)";
   s << "\n";
-  if (o.profile) {
-    s << "\n| time | time% | cum% | layer |\n|---:|---:|---:|---|\n";
-    for (const auto& e : make_profile(p, o.top)) {
-      char pct[32], cpct[32];
-      std::snprintf(pct, sizeof pct, "%.1f%%", 100 * e.fraction);
-      std::snprintf(cpct, sizeof cpct, "%.1f%%", 100 * e.cumulative);
-      s << "| " << si(e.seconds, "s") << " | " << pct << " | " << cpct << " | " << md_cell(e.name)
-        << " |\n";
-    }
-  }
+  if (o.profile) s << "\n" << markdown(make_grid(profile_columns(), make_profile(p, o.top)));
   return s.str();
 }
 
