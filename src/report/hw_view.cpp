@@ -1,7 +1,7 @@
 // Renders a hardware spec with its ridge points.
 #include "report/hw_view.hpp"
 
-#include <sstream>
+#include <fmt/format.h>
 
 #include "report/columns.hpp"
 
@@ -62,7 +62,6 @@ std::string render_hw(const HwSpec& hw, Format f) {
   const Style style{0, false, false};
   const Grid compute = make_grid(compute_columns(hw), hw.compute, style);
   const Grid memory = make_grid(memory_columns(), hw.memory, style);
-  std::ostringstream s;
   if (f == Format::json) {
     Json j;
     j["schema"] = "perfmodel.hardware/1";
@@ -79,17 +78,13 @@ std::string render_hw(const HwSpec& hw, Format f) {
     return j.dump(2) + "\n";
   }
   if (f == Format::csv) return csv(compute);
-  if (f == Format::md) {
-    s << "# " << md_cell(hw.name) << " (" << hw.kind << ")\n\n" << md_cell(hw.description) << "\n\n";
-    s << markdown(compute) << "\n" << markdown(memory) << "\n";
-    return s.str();
-  }
-  s << hw.name << " (" << hw.kind << "): " << hw.description << "\n";
-  s << "units " << hw.units << ", clock " << si(hw.clock_hz, "Hz") << ", TDP " << si(hw.tdp_watts, "W")
-    << ", static " << si(hw.static_watts, "W") << ", launch overhead "
-    << si(hw.launch_overhead_seconds, "s") << "\n\n";
-  s << table(compute) << "\n" << table(memory);
-  return s.str();
+  if (f == Format::md)
+    return fmt::format("# {} ({})\n\n{}\n\n{}\n{}\n", md_cell(hw.name), hw.kind,
+                       md_cell(hw.description), markdown(compute), markdown(memory));
+  return fmt::format("{} ({}): {}\nunits {}, clock {}, TDP {}, static {}, launch overhead {}\n\n{}\n{}",
+                     hw.name, hw.kind, hw.description, hw.units, si(hw.clock_hz, "Hz"),
+                     si(hw.tdp_watts, "W"), si(hw.static_watts, "W"),
+                     si(hw.launch_overhead_seconds, "s"), table(compute), table(memory));
 }
 
 }  // namespace perfmodel::report

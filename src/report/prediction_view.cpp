@@ -2,9 +2,8 @@
 #include "report/prediction_view.hpp"
 
 #include <algorithm>
+#include <fmt/format.h>
 #include <nlohmann/json.hpp>
-#include <numeric>
-#include <sstream>
 
 #include "report/columns.hpp"
 
@@ -173,59 +172,57 @@ const std::vector<Column<ProfileEntry>>& profile_columns() {
 }
 
 std::string title(const Prediction& p) {
-  std::ostringstream s;
-  s << p.model << " on " << p.hardware << " (batch " << p.batch << ", "
-    << to_string(p.dtype) << ", " << to_string(p.pass) << ", "
-    << (p.calibrated ? "calibrated" : "roofline") << ")";
-  return s.str();
+  return fmt::format("{} on {} (batch {}, {}, {}, {})", p.model, p.hardware, p.batch,
+                     to_string(p.dtype), to_string(p.pass), p.calibrated ? "calibrated" : "roofline");
 }
 
 // boda's FWD TOTALS block: F and F/s, B and B/s with AI, J and F/s/W.
-void totals_block(std::ostringstream& s, const char* heading, const Totals& t, const Rates& r,
-                  const char* source) {
+std::string totals_block(const char* heading, const Totals& t, const Rates& r, const char* source) {
   const double flops = static_cast<double>(t.cost.flops), bytes = static_cast<double>(t.cost.bytes());
-  s << "--- " << heading << " (" << t.layers << " layers; rates over " << source << ") ---\n";
-  s << si(flops, "F") << " " << si(r.flops_per_second, "F/s") << "\n";
-  s << si(bytes, "B") << " " << si(r.bytes_per_second, "B/s")
-    << " AI=" << si(bytes > 0 ? flops / bytes : 0, "F/B") << "\n";
-  s << si(r.energy_joules, "J") << " " << si(r.flops_per_second_per_watt, "F/s/W") << "\n";
+  return fmt::format("--- {} ({} layers; rates over {}) ---\n{} {}\n{} {} AI={}\n{} {}\n", heading,
+                     t.layers, source, si(flops, "F"), si(r.flops_per_second, "F/s"),
+                     si(bytes, "B"), si(r.bytes_per_second, "B/s"),
+                     si(bytes > 0 ? flops / bytes : 0, "F/B"), si(r.energy_joules, "J"),
+                     si(r.flops_per_second_per_watt, "F/s/W"));
 }
 
 std::string render_table(const Graph& g, const Prediction& p, const PredictionViewOptions& o) {
-  std::ostringstream s;
-  s << "perfmodel predict: " << title(p) << "\n";
-  if (o.per_layer) s << "\n" << table(make_grid(layer_columns(), make_rows(g, p)));
+  std::string s = "perfmodel predict: " + title(p) + "\n";
+  if (o.per_layer) s += "\n" + table(make_grid(layer_columns(), make_rows(g, p)));
   const Totals& a = p.totals;
-  s << "\n--- TOTALS (" << a.layers << " layers) ---\n";
-  s << "FLOPs " << si(double(a.cost.flops), "F") << "  MACs " << si(double(a.cost.macs), "MAC")
-    << "  bytes " << si(double(a.cost.bytes()), "B") << " (input "
-    << si(double(a.cost.bytes_input), "B") << ", weights " << si(double(a.cost.bytes_weights), "B")
-    << ", bias " << si(double(a.cost.bytes_bias), "B") << ", output "
-    << si(double(a.cost.bytes_output), "B") << ")  params " << si(double(a.params), "") << "\n";
-  s << "predicted " << si(a.predicted_seconds, "s") << "  " << si(a.predicted.flops_per_second, "F/s")
-    << "  " << si(a.predicted.bytes_per_second, "B/s") << "  bound: compute "
-    << si(a.seconds_compute_bound, "s") << ", memory " << si(a.seconds_memory_bound, "s")
-    << ", overhead " << si(a.seconds_overhead_bound, "s") << "\n";
+  const PassCost& c = a.cost;
+  s += fmt::format("\n--- TOTALS ({} layers) ---\n", a.layers);
+  s += fmt::format("FLOPs {}  MACs {}  bytes {} (input {}, weights {}, bias {}, output {})  params {}\n",
+                   si(double(c.flops), "F"), si(double(c.macs), "MAC"), si(double(c.bytes()), "B"),
+                   si(double(c.bytes_input), "B"), si(double(c.bytes_weights), "B"),
+                   si(double(c.bytes_bias), "B"), si(double(c.bytes_output), "B"),
+                   si(double(a.params), ""));
+  s += fmt::format("predicted {}  {}  {}  bound: compute {}, memory {}, overhead {}\n",
+                   si(a.predicted_seconds, "s"), si(a.predicted.flops_per_second, "F/s"),
+                   si(a.predicted.bytes_per_second, "B/s"), si(a.seconds_compute_bound, "s"),
+                   si(a.seconds_memory_bound, "s"), si(a.seconds_overhead_bound, "s"));
   if (p.pass_excess_seconds > 0)
-    s << "whole pass " << si(p.pass_seconds(), "s") << " (the layers' sum + "
-      << si(p.pass_excess_seconds, "s") << " pass excess of the calibration)\n";
-  s << "energy " << si(a.energy_joules, "J") << "  " << si(a.predicted.picojoules_per_flop * 1e-12, "J/F")
-    << "  " << si(a.predicted.flops_per_second_per_watt, "F/s/W") << "  (component model); "
-    << si(a.energy_power_time_joules, "J") << " at " << si(p.power_watts, "W") << " x time\n";
+    s += fmt::format("whole pass {} (the layers' sum + {} pass excess of the calibration)\n",
+                     si(p.pass_seconds(), "s"), si(p.pass_excess_seconds, "s"));
+  s += fmt::format("energy {}  {}  {}  (component model); {} at {} x time\n",
+                   si(a.energy_joules, "J"), si(a.predicted.picojoules_per_flop * 1e-12, "J/F"),
+                   si(a.predicted.flops_per_second_per_watt, "F/s/W"),
+                   si(a.energy_power_time_joules, "J"), si(p.power_watts, "W"));
   if (p.gemm_totals.layers > 0) {
-    s << "\n";
+    s += "\n";
     if (p.gemm_totals.measured) {
-      s << "-- INPUT: RUNTIME=" << p.gemm_totals.measured->seconds << "s --\n";
-      s << "-- INPUT: POWER=" << p.power_watts << "W --\n";
-      totals_block(s, "FWD TOTALS, conv/matrix", p.gemm_totals, *p.gemm_totals.measured,
-                   "--runtime, energy = power x runtime");
+      // The inputs as given, printed as an ostream prints a double (%g).
+      s += fmt::format("-- INPUT: RUNTIME={:g}s --\n-- INPUT: POWER={:g}W --\n",
+                       p.gemm_totals.measured->seconds, p.power_watts);
+      s += totals_block("FWD TOTALS, conv/matrix", p.gemm_totals, *p.gemm_totals.measured,
+                        "--runtime, energy = power x runtime");
     } else {
-      totals_block(s, "FWD TOTALS, conv/matrix", p.gemm_totals, p.gemm_totals.predicted,
-                   "predicted time, component energy");
+      s += totals_block("FWD TOTALS, conv/matrix", p.gemm_totals, p.gemm_totals.predicted,
+                        "predicted time, component energy");
     }
   }
-  if (o.profile) s << "\nPROFILE:\n" << table(make_grid(profile_columns(), make_profile(p, o.top)));
-  return s.str();
+  if (o.profile) s += "\nPROFILE:\n" + table(make_grid(profile_columns(), make_profile(p, o.top)));
+  return s;
 }
 
 json cost_json(const PassCost& c) {
@@ -289,21 +286,20 @@ std::string render_csv(const Graph& g, const Prediction& p) {
 }
 
 std::string render_md(const Graph& g, const Prediction& p, const PredictionViewOptions& o) {
-  std::ostringstream s;
-  s << "# perfmodel predict: " << md_cell(title(p)) << "\n\n";
-  if (o.per_layer) s << markdown(make_grid(layer_columns(), make_rows(g, p))) << "\n";
+  std::string s = "# perfmodel predict: " + md_cell(title(p)) + "\n\n";
+  if (o.per_layer) s += markdown(make_grid(layer_columns(), make_rows(g, p))) + "\n";
   const Totals& a = p.totals;
-  s << "**Totals** (" << a.layers << " layers): " << si(double(a.cost.flops), "F") << ", "
-    << si(double(a.cost.bytes()), "B") << ", " << si(double(a.params), "") << " params, predicted "
-    << si(a.predicted_seconds, "s") << " (" << si(a.predicted.flops_per_second, "F/s") << "), energy "
-    << si(a.energy_joules, "J") << " (" << si(a.predicted.flops_per_second_per_watt, "F/s/W")
-    << ")";
+  s += fmt::format("**Totals** ({} layers): {}, {}, {} params, predicted {} ({}), energy {} ({})",
+                   a.layers, si(double(a.cost.flops), "F"), si(double(a.cost.bytes()), "B"),
+                   si(double(a.params), ""), si(a.predicted_seconds, "s"),
+                   si(a.predicted.flops_per_second, "F/s"), si(a.energy_joules, "J"),
+                   si(a.predicted.flops_per_second_per_watt, "F/s/W"));
   if (p.pass_excess_seconds > 0)
-    s << "; whole pass " << si(p.pass_seconds(), "s") << " (+" << si(p.pass_excess_seconds, "s")
-      << " pass excess)";
-  s << "\n";
-  if (o.profile) s << "\n" << markdown(make_grid(profile_columns(), make_profile(p, o.top)));
-  return s.str();
+    s += fmt::format("; whole pass {} (+{} pass excess)", si(p.pass_seconds(), "s"),
+                     si(p.pass_excess_seconds, "s"));
+  s += "\n";
+  if (o.profile) s += "\n" + markdown(make_grid(profile_columns(), make_profile(p, o.top)));
+  return s;
 }
 
 }  // namespace
