@@ -37,10 +37,11 @@ using Json = nlohmann::ordered_json;
 using Value = std::variant<std::monostate, std::string, int64_t, double, bool, Json>;
 
 /// How a column prints its values, per format.
-///   text     as is (the table and Markdown cut it to `width` characters when width > 0)
+///   text     as is (the table and Markdown cut text longer than `width` > 3 to `width`
+///            characters ending in "...")
 ///   count    an integer, the same in every format
-///   si       SI-prefixed with `symbol` in text ("1.21ms"); raw in CSV, "name (symbol)" in the
-///            CSV header; a number in JSON
+///   si       SI-prefixed with `symbol` in text ("1.21ms"); raw in CSV (integers whole, doubles
+///            by Style::csv_digits) with "header (symbol)" as the CSV header; a number in JSON
 ///   percent  a fraction as a percentage in text ("12.3%", `digits` decimals, `sign`: "+");
 ///            the raw fraction in CSV and JSON
 ///   number   %.<digits>g in text; raw in CSV; a number in JSON
@@ -51,7 +52,7 @@ struct Unit {
   std::string symbol;      // si: the unit after the prefix ("s", "F/s")
   int digits = 1;          // percent: decimals; number: significant digits
   bool sign = false;       // percent: "+" before a positive value
-  size_t width = 0;        // text: the table and Markdown cut longer text to this (0: never)
+  size_t width = 0;        // text: the table and Markdown cut longer text (0: never)
   bool zero_unset = false; // 0 or "" means "not given": the text formats print `missing`
   double json_per = 0;     // JSON rounds to a whole number of 1/json_per (0: as is)
   std::vector<std::string> words; // flag: text true, text false, CSV true, CSV false
