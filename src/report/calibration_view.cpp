@@ -1,21 +1,63 @@
 // Fit summary of a calibration, rendered as a table, CSV, Markdown or JSON.
 #include "report/calibration_view.hpp"
 
-#include <cstdio>
+#include <fmt/format.h>
 #include <nlohmann/json.hpp>
 
-#include "report/text_table.hpp"
+#include "report/columns.hpp"
 
 namespace perfmodel::report {
 
 namespace {
 
-std::string pct2(double fraction) { return pct(fraction, 2); }
+using K = ClassCalibration;
 
-std::string num(double v) {
-  char buf[32];
-  std::snprintf(buf, sizeof buf, "%.4g", v);
-  return buf;
+// The summary columns: one bandwidth per memory level of the calibration.
+std::vector<Column<K>> summary_columns(const Calibration &cal) {
+  using C = Column<K>;
+  auto gemm_only = [](auto text) {
+    return [text](const K &c) { return is_gemm_class(c.op_class) ? text(c.params) : "-"; };
+  };
+  // A rate of the target's term `key` (0, shown "-", where the target has no such term).
+  auto rate = [&cal](const char *key, const char *header) {
+    return C(key, header, hint::si("B/s").unset_when_zero(),
+             [&cal, key](const K &c) { return cal.term_rate(c.params, key); })
+        .missing_as("-");
+  };
+  auto g4 = [](double v) { return fmt::format("{:.4g}", v); };
+  std::vector<C> cols = {
+      {"op_class", "class", hint::text(), [](const K &c) { return to_string(c.op_class); }},
+      {"dtype", "dtype", hint::text(), [](const K &c) { return to_string(c.dtype); }},
+      {"samples", "samples", hint::count(), [](const K &c) { return c.stats.samples; }},
+      {"peak_flops_per_second", "peak", hint::si("F/s"),
+       [](const K &c) { return c.params.peak_flops_per_second; }},
+      {"mnk_half", "m/n/k half", hint::text(), gemm_only([g4](const EfficiencyParams &p) {
+         return g4(p.m_half) + "/" + g4(p.n_half) + "/" + g4(p.k_half);
+       })},
+      {"tile", "tile", hint::text(), gemm_only([g4](const EfficiencyParams &p) {
+         return g4(p.tile_m) + "x" + g4(p.tile_n);
+       })},
+  };
+  for (size_t i = 0; i < cal.memory_levels.size(); ++i)
+    cols.push_back({"bytes_per_second_" + cal.memory_levels[i].name,
+                    "bw " + cal.memory_levels[i].name, hint::si("B/s"), [i](const K &c) -> Value {
+                      const auto &bw = c.params.bytes_per_second;
+                      return i < bw.size() ? Value(bw[i]) : Value();
+                    }});
+  const std::vector<C> rest = {
+      {"lowering_factor", "lowering", hint::number(4), [](const K &c) { return c.params.lowering_factor; }},
+      {"overlap", "overlap", hint::number(4), [](const K &c) { return c.params.overlap; }},
+      {"overhead_seconds", "overhead", hint::si("s"),
+       [](const K &c) { return c.params.overhead_seconds; }},
+      rate("cross_core_bytes_per_second", "cross-core"),
+      rate("epilogue_bytes_per_second", "epilogue"),
+      rate("weight_bytes_per_second", "weights"),
+      rate("strided_lowering_bytes_per_second", "gather"),
+      {"mape", "MAPE", hint::percent(2), [](const K &c) { return c.stats.mape; }},
+      {"max_error", "max error", hint::percent(2), [](const K &c) { return c.stats.max_error; }},
+  };
+  cols.insert(cols.end(), rest.begin(), rest.end());
+  return cols;
 }
 
 void fit_json(const FitStats &s, nlohmann::ordered_json &j) {
@@ -79,62 +121,21 @@ std::string render_calibration(const Calibration &cal, Format f) {
     }
     return j.dump(2) + "\n";
   }
-  std::vector<std::string> header = {"class", "dtype", "samples", "peak", "m/n/k half", "tile"};
-  for (const auto &l : cal.memory_levels)
-    header.push_back("bw " + l.name);
-  for (const char *h : {"lowering", "overlap", "overhead", "cross-core", "epilogue", "weights",
-                        "gather", "MAPE", "max error"})
-    header.push_back(h);
-  std::vector<std::vector<std::string>> rows;
-  for (const auto &c : cal.classes) {
-    const EfficiencyParams &p = c.params;
-    const bool gemm = is_gemm_class(c.op_class);
-    std::vector<std::string> r = {std::string(to_string(c.op_class)),
-                                  std::string(to_string(c.dtype)),
-                                  std::to_string(c.stats.samples),
-                                  si(p.peak_flops_per_second, "F/s"),
-                                  gemm ? num(p.m_half) + "/" + num(p.n_half) + "/" + num(p.k_half)
-                                       : "-",
-                                  gemm ? num(p.tile_m) + "x" + num(p.tile_n) : "-"};
-    for (double bw : p.bytes_per_second)
-      r.push_back(si(bw, "B/s"));
-    r.push_back(num(p.lowering_factor));
-    r.push_back(num(p.overlap));
-    r.push_back(si(p.overhead_seconds, "s"));
-    for (const char *key : {"cross_core_bytes_per_second", "epilogue_bytes_per_second",
-                            "weight_bytes_per_second", "strided_lowering_bytes_per_second"})
-      r.push_back(cal.term_rate(p, key) > 0 ? si(cal.term_rate(p, key), "B/s") : "-");
-    r.push_back(pct2(c.stats.mape));
-    r.push_back(pct2(c.stats.max_error));
-    rows.push_back(r);
-  }
-  if (f == Format::csv) {
-    std::string out;
-    for (size_t i = 0; i < header.size(); ++i)
-      out += (i ? "," : "") + csv_field(header[i]);
-    out += "\n";
-    for (const auto &r : rows) {
-      for (size_t i = 0; i < r.size(); ++i)
-        out += (i ? "," : "") + csv_field(r[i]);
-      out += "\n";
-    }
-    return out;
-  }
+  // CSV numbers in full; Markdown rules without alignment.
+  const Grid g = make_grid(summary_columns(cal), cal.classes, Style{0, false, false});
+  if (f == Format::csv)
+    return csv(g);
   std::string title = "calibration for " + (cal.hardware.empty() ? "?" : cal.hardware) + " (" +
                       cal.device.name + ", " + std::to_string(cal.cores) +
                       " cores): " + cal.source + ", " + std::to_string(cal.stats.samples) +
-                      " samples, MAPE " + pct2(cal.stats.mape);
+                      " samples, MAPE " + pct(cal.stats.mape, 2);
   if (cal.pass_excess)
     title += "; pass excess " + si(cal.pass_excess->per_layer_seconds, "s") + " per layer + " +
-             pct2(cal.pass_excess->fraction) + " of the layers' time";
+             pct(cal.pass_excess->fraction, 2) + " of the layers' time";
   if (f == Format::md) {
-    std::string out = "**" + md_cell(title) + "**\n\n" + md_table(header, rows);
-    return out;
+    return "**" + md_cell(title) + "**\n\n" + markdown(g);
   }
-  TextTable t(header);
-  for (auto &r : rows)
-    t.add(r);
-  return title + "\n" + t.str();
+  return title + "\n" + table(g);
 }
 
 } // namespace perfmodel::report

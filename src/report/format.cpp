@@ -3,7 +3,7 @@
 
 #include <charconv>
 #include <cmath>
-#include <cstdio>
+#include <fmt/format.h>
 
 namespace perfmodel::report {
 
@@ -37,12 +37,9 @@ std::string si(double v, std::string_view unit) {
     a /= 1000;
     ++e;
   }
-  char buf[64];
   // Choose the precision by the rounded value, so 9.999 prints "10.0", not "10.00".
-  const char* fmt = a < 9.995 ? "%.2f%s%.*s" : a < 99.95 ? "%.1f%s%.*s" : "%.0f%s%.*s";
-  std::snprintf(buf, sizeof buf, fmt, sign * a, e >= 0 ? big[e] : small[-e],
-                static_cast<int>(unit.size()), unit.data());
-  return buf;
+  const int decimals = a < 9.995 ? 2 : a < 99.95 ? 1 : 0;
+  return fmt::format("{:.{}f}{}{}", sign * a, decimals, e >= 0 ? big[e] : small[-e], unit);
 }
 
 std::string raw(double v) {
@@ -52,9 +49,8 @@ std::string raw(double v) {
 }
 
 std::string pct(double fraction, int decimals, bool sign) {
-  char buf[48];
-  std::snprintf(buf, sizeof buf, sign ? "%+.*f%%" : "%.*f%%", decimals, 100.0 * fraction);
-  return buf;
+  return sign ? fmt::format("{:+.{}f}%", 100.0 * fraction, decimals)
+              : fmt::format("{:.{}f}%", 100.0 * fraction, decimals);
 }
 
 std::string md_table(const std::vector<std::string>& header,

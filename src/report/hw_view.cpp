@@ -1,17 +1,69 @@
 // Renders a hardware spec with its ridge points.
 #include "report/hw_view.hpp"
 
-#include <nlohmann/json.hpp>
-#include <sstream>
+#include <fmt/format.h>
 
-#include "report/text_table.hpp"
+#include "report/columns.hpp"
 
 namespace perfmodel::report {
 
+namespace {
+
+using U = ComputeUnit;
+using M = MemoryLevel;
+
+// The compute units: one ridge point per memory level of the spec.
+std::vector<Column<U>> compute_columns(const HwSpec& hw) {
+  using C = Column<U>;
+  std::vector<C> cols = {
+      {"unit", "unit", hint::text(),
+       [](const U& u) { return u.unit + (u.matrix_only ? " (matrix)" : ""); }, kText | kCsv},
+      {"unit", "unit", hint::text(), &U::unit, kJson},
+      {"dtype", "dtype", hint::text(), [](const U& u) { return to_string(u.dtype); }},
+      {"flops_per_second", "peak", hint::si("F/s"), &U::flops_per_second},
+      {"matrix_only", "matrix only", hint::flag("yes", "no"), &U::matrix_only, kJson},
+      C("energy_per_flop_joules", "energy", hint::si("J/F").unset_when_zero(),
+        &U::energy_per_flop_joules)
+          .missing_as("-"),
+  };
+  for (const auto& m : hw.memory)
+    cols.push_back({"ridge_" + m.name, "ridge " + m.name, hint::si("F/B"),
+                    [bw = m.bytes_per_second](const U& u) { return u.flops_per_second / bw; },
+                    kText | kCsv});
+  cols.push_back({"ridge_points", "ridge points", hint::text(),
+                  [&hw](const U& u) -> Value {
+                    if (hw.memory.empty()) return {};
+                    Json r;
+                    for (const auto& m : hw.memory) r[m.name] = u.flops_per_second / m.bytes_per_second;
+                    return r;
+                  },
+                  kJson});
+  return cols;
+}
+
+const std::vector<Column<M>>& memory_columns() {
+  using C = Column<M>;
+  static const std::vector<C> cols = {
+      {"name", "level", hint::text(), &M::name},
+      {"bytes_per_second", "bandwidth", hint::si("B/s"), &M::bytes_per_second},
+      C("capacity_bytes", "capacity", hint::si("B").unset_when_zero(), &M::capacity_bytes)
+          .missing_as("-"),
+      C("energy_per_byte_joules", "energy", hint::si("J/B").unset_when_zero(),
+        &M::energy_per_byte_joules)
+          .missing_as("-"),
+  };
+  return cols;
+}
+
+}  // namespace
+
 std::string render_hw(const HwSpec& hw, Format f) {
-  std::ostringstream s;
+  // Markdown rules without alignment.
+  const Style style{0, false, false};
+  const Grid compute = make_grid(compute_columns(hw), hw.compute, style);
+  const Grid memory = make_grid(memory_columns(), hw.memory, style);
   if (f == Format::json) {
-    nlohmann::ordered_json j;
+    Json j;
     j["schema"] = "perfmodel.hardware/1";
     j["name"] = hw.name;
     j["kind"] = hw.kind;
@@ -21,60 +73,18 @@ std::string render_hw(const HwSpec& hw, Format f) {
     j["tdp_watts"] = hw.tdp_watts;
     j["static_watts"] = hw.static_watts;
     j["launch_overhead_seconds"] = hw.launch_overhead_seconds;
-    for (const auto& u : hw.compute) {
-      nlohmann::ordered_json c{{"unit", u.unit}, {"dtype", std::string(to_string(u.dtype))},
-                               {"flops_per_second", u.flops_per_second},
-                               {"matrix_only", u.matrix_only},
-                               {"energy_per_flop_joules", u.energy_per_flop_joules}};
-      for (const auto& m : hw.memory) c["ridge_points"][m.name] = u.flops_per_second / m.bytes_per_second;
-      j["compute"].push_back(c);
-    }
-    for (const auto& m : hw.memory)
-      j["memory"].push_back({{"name", m.name}, {"bytes_per_second", m.bytes_per_second},
-                             {"capacity_bytes", m.capacity_bytes},
-                             {"energy_per_byte_joules", m.energy_per_byte_joules}});
+    if (!hw.compute.empty()) j["compute"] = json_rows(compute);
+    if (!hw.memory.empty()) j["memory"] = json_rows(memory);
     return j.dump(2) + "\n";
   }
-  std::vector<std::string> head{"unit", "dtype", "peak", "energy"};
-  for (const auto& m : hw.memory) head.push_back("ridge " + m.name);
-  std::vector<std::vector<std::string>> compute;
-  for (const auto& u : hw.compute) {
-    std::vector<std::string> r{u.unit + (u.matrix_only ? " (matrix)" : ""),
-                               std::string(to_string(u.dtype)), si(u.flops_per_second, "F/s"),
-                               u.energy_per_flop_joules > 0 ? si(u.energy_per_flop_joules, "J/F") : "-"};
-    for (const auto& m : hw.memory) r.push_back(si(u.flops_per_second / m.bytes_per_second, "F/B"));
-    compute.push_back(r);
-  }
-  std::vector<std::vector<std::string>> memory;
-  for (const auto& m : hw.memory)
-    memory.push_back({m.name, si(m.bytes_per_second, "B/s"),
-                      m.capacity_bytes > 0 ? si(m.capacity_bytes, "B") : "-",
-                      m.energy_per_byte_joules > 0 ? si(m.energy_per_byte_joules, "J/B") : "-"});
-  const std::vector<std::string> mhead{"level", "bandwidth", "capacity", "energy"};
-  if (f == Format::csv) {
-    for (size_t i = 0; i < head.size(); ++i) s << (i ? "," : "") << csv_field(head[i]);
-    s << "\n";
-    for (const auto& r : compute) {
-      for (size_t i = 0; i < r.size(); ++i) s << (i ? "," : "") << csv_field(r[i]);
-      s << "\n";
-    }
-    return s.str();
-  }
-  if (f == Format::md) {
-    s << "# " << md_cell(hw.name) << " (" << hw.kind << ")\n\n" << md_cell(hw.description) << "\n\n";
-    s << md_table(head, compute) << "\n" << md_table(mhead, memory) << "\n";
-    return s.str();
-  }
-  s << hw.name << " (" << hw.kind << "): " << hw.description << "\n";
-  s << "units " << hw.units << ", clock " << si(hw.clock_hz, "Hz") << ", TDP " << si(hw.tdp_watts, "W")
-    << ", static " << si(hw.static_watts, "W") << ", launch overhead "
-    << si(hw.launch_overhead_seconds, "s") << "\n\n";
-  TextTable c(head);
-  for (auto& r : compute) c.add(r);
-  TextTable m(mhead);
-  for (auto& r : memory) m.add(r);
-  s << c.str() << "\n" << m.str();
-  return s.str();
+  if (f == Format::csv) return csv(compute);
+  if (f == Format::md)
+    return fmt::format("# {} ({})\n\n{}\n\n{}\n{}\n", md_cell(hw.name), hw.kind,
+                       md_cell(hw.description), markdown(compute), markdown(memory));
+  return fmt::format("{} ({}): {}\nunits {}, clock {}, TDP {}, static {}, launch overhead {}\n\n{}\n{}",
+                     hw.name, hw.kind, hw.description, hw.units, si(hw.clock_hz, "Hz"),
+                     si(hw.tdp_watts, "W"), si(hw.static_watts, "W"),
+                     si(hw.launch_overhead_seconds, "s"), table(compute), table(memory));
 }
 
 }  // namespace perfmodel::report

@@ -4,12 +4,12 @@
 
 #include <algorithm>
 #include <cmath>
-#include <cstdio>
+#include <fmt/format.h>
 #include <nlohmann/json.hpp>
 #include <sstream>
 
 #include "perfmodel/error.hpp"
-#include "report/text_table.hpp"
+#include "report/columns.hpp"
 
 namespace perfmodel::report {
 
@@ -18,18 +18,6 @@ namespace {
 using json = nlohmann::ordered_json;
 
 std::string signed_pct(double f) { return pct(f, 1, true); }
-
-std::string pct_abs(double f) {
-  char buf[32];
-  std::snprintf(buf, sizeof buf, "%.1f%%", 100.0 * f);
-  return buf;
-}
-
-std::string num(double v) {
-  char buf[40];
-  std::snprintf(buf, sizeof buf, "%.9g", v);
-  return buf;
-}
 
 json stats_json(const MeasuredStats &s) {
   return json{{"median_seconds", s.median_seconds},
@@ -95,15 +83,14 @@ std::string host_lines(const HostCheck &h) {
     o << ", round trip " << drift(h.drift_before, &HostDrift::round_trip) << " / "
       << drift(h.drift_after, &HostDrift::round_trip);
   o << "\n";
-  char factor[32];
-  std::snprintf(factor, sizeof factor, "%gx", kHostRoundTripFactor);
+  const std::string factor = fmt::format("{:g}x", kHostRoundTripFactor);
   if (h.drifted)
     o << "the host was not in its calibrated state (compute drift beyond "
-      << pct_abs(kHostComputeTolerance) << ", "
+      << pct(kHostComputeTolerance) << ", "
       << (by_round_trip ? std::string("the core round trip beyond ") + factor + " either way"
-                        : "cross-core beyond " + pct_abs(kHostCrossCoreTolerance))
+                        : "cross-core beyond " + pct(kHostCrossCoreTolerance))
       << ", or the faster conv probe beyond "
-      << pct_abs(kHostConvTolerance) << "): these errors measure the host as much as the model\n";
+      << pct(kHostConvTolerance) << "): these errors measure the host as much as the model\n";
   return o.str();
 }
 
@@ -131,7 +118,7 @@ json drift_json(const std::optional<HostDrift> &d) {
 std::string summary_lines(const MeasurementView &v) {
   const auto &s = v.summary;
   std::ostringstream o;
-  o << "per-layer MAPE " << pct_abs(s.mape) << " (median |error| " << pct_abs(s.median_abs_error)
+  o << "per-layer MAPE " << pct(s.mape) << " (median |error| " << pct(s.median_abs_error)
     << ") over " << s.layers_in_summary
     << " layers measured at >= " << si(v.run.min_layer_seconds, "s") << "\n";
   o << "errors against the " << to_string(v.run.statistic) << " of the timed runs\n";
@@ -144,17 +131,93 @@ std::string summary_lines(const MeasurementView &v) {
   o << ", error " << signed_pct(s.end_to_end_error) << "\n";
   if (s.noisy_layers > 0)
     o << s.noisy_layers << " noisy layer(s): (max-min)/median > "
-      << pct_abs(v.run.noisy_range_fraction) << " or sd/mean > " << pct_abs(v.run.noisy_sd_fraction)
+      << pct(v.run.noisy_range_fraction) << " or sd/mean > " << pct(v.run.noisy_sd_fraction)
       << " (reported, not dropped)\n";
   o << host_lines(v.host);
   if (v.host.passes_in_spell && v.run.quiet)
     o << "the passes ran in a slow spell of the host: " << v.run.quiet->quiet_passes << " of "
       << v.run.quiet->candidates << " ran between convolution probes within "
-      << pct_abs(kHostConvTolerance) << " of the calibration's "
+      << pct(kHostConvTolerance) << " of the calibration's "
       << si(v.run.quiet->calibration_flops_per_second, "FLOP/s")
       << ": these errors measure the host as much as the model\n";
   return o.str();
 }
+
+// The per-layer columns; the measured column is named by the run's statistic.
+std::vector<Column<MeasurementRow>> layer_columns(const MeasurementRun &run) {
+  using R = MeasurementRow;
+  using C = Column<R>;
+  const std::string stat(to_string(run.statistic));
+  auto m = [](double MeasuredStats::*f) { return [f](const R &r) { return r.measured.*f; }; };
+  return {
+      {"name", "layer", hint::text(), &R::name},
+      {"op", "op", hint::text(), &R::op},
+      {"path", "path", hint::text(), &R::path},
+      C("flops", "flops", hint::si("F"), &R::flops, kData).csv_as("flops"),
+      C("bytes", "bytes", hint::si("B"), &R::bytes, kData).csv_as("bytes"),
+      {"predicted_seconds", "predicted", hint::si("s"), &R::predicted_seconds, kData},
+      {"bound", "bound", hint::text(), &R::bound, kJson},
+      {"measured_seconds", "measured " + stat, hint::si("s"), &R::measured_seconds},
+      {"median_seconds", "median", hint::si("s"), m(&MeasuredStats::median_seconds), kCsv},
+      {"mean_seconds", "mean", hint::si("s"), m(&MeasuredStats::mean_seconds), kCsv},
+      {"sd_seconds", "sd", hint::si("s"), m(&MeasuredStats::sd_seconds), kText | kCsv},
+      {"min_seconds", "min", hint::si("s"), m(&MeasuredStats::min_seconds), kText | kCsv},
+      {"p20_seconds", "p20", hint::si("s"), m(&MeasuredStats::p20_seconds), kCsv},
+      {"max_seconds", "max", hint::si("s"), m(&MeasuredStats::max_seconds), kText | kCsv},
+      {"stats", "stats", hint::text(), [](const R &r) { return stats_json(r.measured); }, kJson},
+      {"predicted_seconds", "predicted", hint::si("s"), &R::predicted_seconds, kText},
+      // The text formats star an error left out of the MAPE.
+      {"error", "error", hint::text(),
+       [](const R &r) {
+         return r.error ? signed_pct(*r.error) + (r.in_summary ? "" : "*") : std::string();
+       },
+       kText},
+      C("error", "error", hint::percent(1, true), &R::error, kData).null_in_json(),
+      {"bound", "bound", hint::text(), &R::bound, kText | kCsv},
+      {"noisy", "noisy", hint::flag("noisy", "", "yes", "no"),
+       [](const R &r) { return r.measured.noisy; }, kText | kCsv},
+      {"in_summary", "in_summary", hint::flag("yes", "no", "yes", "no"), &R::in_summary, kData},
+  };
+}
+
+// The microbenchmark columns. Rates are over the median; the text formats leave a zero rate
+// (a benchmark without FLOPs or bytes) blank.
+const std::vector<Column<BenchRow>> &bench_columns() {
+  using B = BenchRow;
+  using C = Column<B>;
+  auto rate = [](double B::*work) {
+    return [work](const B &b) {
+      return b.stats.median_seconds > 0 ? b.*work / b.stats.median_seconds : 0.0;
+    };
+  };
+  auto s = [](double MeasuredStats::*f) { return [f](const B &b) { return b.stats.*f; }; };
+  static const std::vector<C> cols = {
+      C("name", "benchmark", hint::text(), &B::name).csv_as("name"),
+      {"kind", "kind", hint::text(), &B::kind, kData},
+      {"variant", "variant", hint::text(), &B::variant, kData},
+      {"dtype", "dtype", hint::text(), &B::dtype, kData},
+      {"threads", "threads", hint::count(), &B::threads},
+      {"working_set_bytes", "working set", hint::si("B"), &B::working_set_bytes, kData},
+      C("flops", "flops", hint::si("F"), &B::flops, kData).csv_as("flops"),
+      C("bytes", "bytes", hint::si("B"), &B::bytes, kData).csv_as("bytes"),
+      {"median_seconds", "median", hint::si("s"), s(&MeasuredStats::median_seconds), kText | kCsv},
+      {"mean_seconds", "mean", hint::si("s"), s(&MeasuredStats::mean_seconds), kCsv},
+      {"sd_seconds", "sd", hint::si("s"), s(&MeasuredStats::sd_seconds), kText | kCsv},
+      {"min_seconds", "min", hint::si("s"), s(&MeasuredStats::min_seconds), kText | kCsv},
+      {"max_seconds", "max", hint::si("s"), s(&MeasuredStats::max_seconds), kText | kCsv},
+      C("flops_per_second", "FLOP/s", hint::si("F/s").unset_when_zero(), rate(&B::flops))
+          .csv_as("rate (FLOP/s)"),
+      C("bytes_per_second", "B/s", hint::si("B/s").unset_when_zero(), rate(&B::bytes))
+          .csv_as("bandwidth (B/s)"),
+      {"noisy", "noisy", hint::flag("noisy", "", "yes", "no"),
+       [](const B &b) { return b.stats.noisy; }, kText | kCsv},
+      {"stats", "stats", hint::text(), [](const B &b) { return stats_json(b.stats); }, kJson},
+  };
+  return cols;
+}
+
+// CSV numbers to 9 significant digits; Markdown rules without alignment.
+const Style kStyle{9, false, false};
 
 } // namespace
 
@@ -162,13 +225,9 @@ namespace {
 
 // "10 passes, median 40.1 ms", "1 pass, median 45.3 ms" or "no pass"
 std::string passes_and_median(int n, double median_seconds) {
-  char b[64];
-  if (n > 0)
-    std::snprintf(b, sizeof b, "%d pass%s, median %.4g ms", n, n == 1 ? "" : "es",
-                  1e3 * median_seconds);
-  else
-    std::snprintf(b, sizeof b, "no pass");
-  return b;
+  if (n <= 0)
+    return "no pass";
+  return fmt::format("{} pass{}, median {:.4g} ms", n, n == 1 ? "" : "es", 1e3 * median_seconds);
 }
 
 } // namespace
@@ -177,17 +236,15 @@ std::string passes_and_median(int n, double median_seconds) {
 // round trip between passes within 2x of 0.35 us: 68 passes, median 40.1 ms; beyond: 10
 // passes, median 45.3 ms)"
 std::string placement_line(const PassPlacement &p) {
-  char rule[240];
   const auto side = [&](bool long_side) {
     return long_side ? passes_and_median(p.long_passes, p.long_median_seconds)
                      : passes_and_median(p.short_passes, p.short_median_seconds);
   };
   const bool first_long = p.kept_long_round_trip && !p.all_kept_for_too_few;
-  std::snprintf(rule, sizeof rule,
-                "core round trip between passes %s %.3gx of %.3g us: %s; %s: %s",
-                first_long ? "beyond" : "within", p.round_trip_factor,
-                1e6 * p.reference_round_trip_seconds, side(first_long).c_str(),
-                first_long ? "within" : "beyond", side(!first_long).c_str());
+  const std::string rule = fmt::format(
+      "core round trip between passes {} {:.3g}x of {:.3g} us: {}; {}: {}",
+      first_long ? "beyond" : "within", p.round_trip_factor, 1e6 * p.reference_round_trip_seconds,
+      side(first_long), first_long ? "within" : "beyond", side(!first_long));
   if (p.all_kept_for_too_few)
     return "statistics over all " + std::to_string(p.passes_timed) +
            " timed passes: too few ran in either placement of the threads (" + rule +
@@ -201,15 +258,12 @@ std::string placement_line(const PassPlacement &p) {
 // every 0.25 s): 40 passes, median 46.9 ms; in a spell: 20 passes, median 62.1 ms"
 std::string quiet_line(const QuietPasses &q) {
   const auto side = passes_and_median;
-  char rule[240];
-  std::snprintf(rule, sizeof rule,
-                "convolution probes within %.0f%% of %s, %.3g GFLOP/s; %zu probes every %.3g s",
-                100 * q.tolerance,
-                q.calibration_flops_per_second > 0
-                    ? "the fastest probe or the calibration's, the faster"
-                    : "the fastest",
-                1e-9 * q.reference_flops_per_second, q.probe_flops_per_second.size(),
-                q.interval_seconds);
+  const std::string rule = fmt::format(
+      "convolution probes within {:.0f}% of {}, {:.3g} GFLOP/s; {} probes every {:.3g} s",
+      100 * q.tolerance,
+      q.calibration_flops_per_second > 0 ? "the fastest probe or the calibration's, the faster"
+                                         : "the fastest",
+      1e-9 * q.reference_flops_per_second, q.probe_flops_per_second.size(), q.interval_seconds);
   const std::string of = q.candidates == q.passes_timed
                              ? "of the " + std::to_string(q.passes_timed) + " timed passes"
                              : "of those " + std::to_string(q.candidates);
@@ -296,6 +350,7 @@ MeasurementView make_measurement_view(const Prediction &p, const MeasurementRun 
 
 std::string render_measurement(const MeasurementView &v, Format f) {
   const auto &s = v.summary;
+  const Grid g = make_grid(layer_columns(v.run), v.rows, kStyle);
   if (f == Format::json) {
     json j;
     j["schema"] = "perfmodel.measurement/1";
@@ -318,22 +373,7 @@ std::string render_measurement(const MeasurementView &v, Format f) {
     j["min_layer_seconds"] = v.run.min_layer_seconds;
     j["noisy_thresholds"] = {{"range_fraction", v.run.noisy_range_fraction},
                              {"sd_fraction", v.run.noisy_sd_fraction}};
-    json layers = json::array();
-    for (const auto &r : v.rows) {
-      json l{{"name", r.name},
-             {"op", r.op},
-             {"path", r.path},
-             {"flops", r.flops},
-             {"bytes", r.bytes},
-             {"predicted_seconds", r.predicted_seconds},
-             {"bound", r.bound},
-             {"measured_seconds", r.measured_seconds},
-             {"stats", stats_json(r.measured)}};
-      l["error"] = r.error ? json(*r.error) : json(nullptr);
-      l["in_summary"] = r.in_summary;
-      layers.push_back(std::move(l));
-    }
-    j["layers"] = std::move(layers);
+    j["layers"] = json_rows(g);
     j["network"] = stats_json(v.run.network);
     if (const auto &pp = v.run.placement)
       j["passes"] = {{"filter", v.run.quiet ? "quiet" : "faster-placement"},
@@ -396,31 +436,9 @@ std::string render_measurement(const MeasurementView &v, Format f) {
                        {"changed", v.host.changed}};
     return j.dump(2) + "\n";
   }
-  if (f == Format::csv) {
-    std::ostringstream o;
-    o << "layer,op,path,flops,bytes,predicted (s),measured " << to_string(v.run.statistic)
-      << " (s),median (s),mean (s),sd (s),min (s),p20 (s),max (s),error,bound,noisy,in_summary\n";
-    for (const auto &r : v.rows)
-      o << csv_field(r.name) << ',' << csv_field(r.op) << ',' << csv_field(r.path) << ','
-        << num(r.flops) << ',' << num(r.bytes) << ',' << num(r.predicted_seconds) << ','
-        << num(r.measured_seconds) << ',' << num(r.measured.median_seconds) << ','
-        << num(r.measured.mean_seconds) << ',' << num(r.measured.sd_seconds) << ','
-        << num(r.measured.min_seconds) << ',' << num(r.measured.p20_seconds) << ','
-        << num(r.measured.max_seconds) << ',' << (r.error ? num(*r.error) : "") << ',' << r.bound
-        << ',' << (r.measured.noisy ? "yes" : "no") << ',' << (r.in_summary ? "yes" : "no") << "\n";
-    return o.str();
-  }
+  if (f == Format::csv)
+    return csv(g);
   const bool md = f == Format::md;
-  std::vector<std::string> header{"layer", "op",  "path",      "measured " + std::string(to_string(v.run.statistic)),
-                                  "sd",    "min", "max",       "predicted",
-                                  "error", "bound", "noisy"};
-  std::vector<std::vector<std::string>> rows;
-  for (const auto &r : v.rows)
-    rows.push_back({r.name, r.op, r.path, si(r.measured_seconds, "s"),
-                    si(r.measured.sd_seconds, "s"), si(r.measured.min_seconds, "s"),
-                    si(r.measured.max_seconds, "s"), si(r.predicted_seconds, "s"),
-                    r.error ? signed_pct(*r.error) + (r.in_summary ? "" : "*") : "", r.bound,
-                    r.measured.noisy ? "noisy" : ""});
   std::ostringstream o;
   o << "measured on " << v.run.device << " (" << v.run.executed_dtype << "), predicted for "
     << v.hardware << " ("
@@ -443,14 +461,7 @@ std::string render_measurement(const MeasurementView &v, Format f) {
   if (!v.run.calibration_mismatch.empty())
     o << "calibration taken on another machine: " << v.run.calibration_mismatch << "\n";
   o << "\n";
-  if (md) {
-    o << md_table(header, rows);
-  } else {
-    TextTable t(header);
-    for (auto &r : rows)
-      t.add(r);
-    o << t.str();
-  }
+  o << (md ? markdown(g) : table(g));
   o << "\n* not in the MAPE (measured below " << si(v.run.min_layer_seconds, "s") << ")\n";
   o << summary_lines(v);
   return o.str();
@@ -458,62 +469,17 @@ std::string render_measurement(const MeasurementView &v, Format f) {
 
 std::string render_microbench(const std::vector<BenchRow> &rows, const std::string &device,
                               Format f) {
-  auto rate = [](double work, const MeasuredStats &s) {
-    return s.median_seconds > 0 ? work / s.median_seconds : 0.0;
-  };
+  const Grid g = make_grid(bench_columns(), rows, kStyle);
   if (f == Format::json) {
     json j;
     j["schema"] = "perfmodel.microbench/1";
     j["device"] = device;
-    json arr = json::array();
-    for (const auto &r : rows)
-      arr.push_back({{"name", r.name},
-                     {"kind", r.kind},
-                     {"variant", r.variant},
-                     {"dtype", r.dtype},
-                     {"threads", r.threads},
-                     {"working_set_bytes", r.working_set_bytes},
-                     {"flops", r.flops},
-                     {"bytes", r.bytes},
-                     {"flops_per_second", rate(r.flops, r.stats)},
-                     {"bytes_per_second", rate(r.bytes, r.stats)},
-                     {"stats", stats_json(r.stats)}});
-    j["results"] = std::move(arr);
+    j["results"] = json_rows(g);
     return j.dump(2) + "\n";
   }
-  if (f == Format::csv) {
-    std::ostringstream o;
-    o << "name,kind,variant,dtype,threads,working set (B),flops,bytes,median (s),mean (s),sd (s),"
-         "min (s),max (s),rate (FLOP/s),bandwidth (B/s),noisy\n";
-    for (const auto &r : rows)
-      o << csv_field(r.name) << ',' << r.kind << ',' << csv_field(r.variant) << ',' << r.dtype
-        << ',' << r.threads << ',' << num(r.working_set_bytes) << ',' << num(r.flops) << ','
-        << num(r.bytes) << ',' << num(r.stats.median_seconds) << ',' << num(r.stats.mean_seconds)
-        << ',' << num(r.stats.sd_seconds) << ',' << num(r.stats.min_seconds) << ','
-        << num(r.stats.max_seconds) << ',' << num(rate(r.flops, r.stats)) << ','
-        << num(rate(r.bytes, r.stats)) << ',' << (r.stats.noisy ? "yes" : "no") << "\n";
-    return o.str();
-  }
-  std::vector<std::string> header{"benchmark", "threads", "median", "sd",   "min",
-                                  "max",       "FLOP/s",  "B/s",    "noisy"};
-  std::vector<std::vector<std::string>> cells;
-  for (const auto &r : rows)
-    cells.push_back(
-        {r.name, std::to_string(r.threads), si(r.stats.median_seconds, "s"),
-         si(r.stats.sd_seconds, "s"), si(r.stats.min_seconds, "s"), si(r.stats.max_seconds, "s"),
-         r.flops > 0 ? si(rate(r.flops, r.stats), "F/s") : "",
-         r.bytes > 0 ? si(rate(r.bytes, r.stats), "B/s") : "", r.stats.noisy ? "noisy" : ""});
-  std::ostringstream o;
-  o << "microbenchmarks on " << device << "\n\n";
-  if (f == Format::md) {
-    o << md_table(header, cells);
-  } else {
-    TextTable t(header);
-    for (auto &r : cells)
-      t.add(r);
-    o << t.str();
-  }
-  return o.str();
+  if (f == Format::csv)
+    return csv(g);
+  return "microbenchmarks on " + device + "\n\n" + (f == Format::md ? markdown(g) : table(g));
 }
 
 } // namespace perfmodel::report

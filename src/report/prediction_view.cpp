@@ -2,11 +2,10 @@
 #include "report/prediction_view.hpp"
 
 #include <algorithm>
+#include <fmt/format.h>
 #include <nlohmann/json.hpp>
-#include <numeric>
-#include <sstream>
 
-#include "report/text_table.hpp"
+#include "report/columns.hpp"
 
 namespace perfmodel::report {
 
@@ -14,8 +13,11 @@ namespace {
 
 using json = nlohmann::ordered_json;
 
+// One layer's row: computed once, printed four ways by layer_columns().
 struct Row {
   std::string name, op, input, filter, output, mnk, bound, unit;
+  Shape input_shape, output_shape;
+  bool train = false;
   const LayerPrediction* lp;
 };
 
@@ -27,22 +29,111 @@ std::vector<Row> make_rows(const Graph& g, const Prediction& p) {
     r.lp = &lp;
     r.name = l.name;
     r.op = l.op_name;
-    r.input = l.inputs.empty() ? "" : shape_str(g.tensor(l.inputs[0]).shape);
+    if (!l.inputs.empty()) r.input_shape = g.tensor(l.inputs[0]).shape;
+    if (!l.outputs.empty()) r.output_shape = g.tensor(l.outputs[0]).shape;
+    r.input = l.inputs.empty() ? "" : shape_str(r.input_shape);
     r.filter = lp.cost.gemm_like && !l.params.empty() ? shape_str(l.params[0].shape) : "";
-    r.output = l.outputs.empty() ? "" : shape_str(g.tensor(l.outputs[0]).shape);
+    r.output = l.outputs.empty() ? "" : shape_str(r.output_shape);
     r.mnk = gemm_str(lp.cost.gemm);
     r.bound = std::string(to_string(lp.timing.bound));
     r.unit = lp.timing.unit.unit.empty()
                  ? ""
                  : lp.timing.unit.unit + "/" + std::string(to_string(lp.timing.unit.dtype));
+    r.train = p.pass == Pass::train;
     rows.push_back(std::move(r));
   }
   return rows;
 }
 
+json cost_json(const PassCost& c);
+
+// The per-layer columns of every format.
+const std::vector<Column<Row>>& layer_columns() {
+  using C = Column<Row>;
+  auto gemm = [](int64_t GemmShape::*f) {
+    return [f](const Row& r) -> Value {
+      return r.lp->cost.gemm ? Value(*r.lp->cost.gemm.*f) : Value();
+    };
+  };
+  static const std::vector<C> cols = {
+      C("name", "layer", hint::text(), &Row::name).csv_as("name"),
+      {"op", "op", hint::text(), &Row::op},
+      {"kind", "kind", hint::text(), [](const Row& r) { return to_string(r.lp->layer->op); }, kJson},
+      C("input_shape", "input", hint::text(), &Row::input, kText | kCsv).csv_as("input_shape"),
+      C("filter_shape", "filter", hint::text(), &Row::filter, kText | kCsv).csv_as("filter_shape"),
+      C("output_shape", "output", hint::text(), &Row::output, kText | kCsv).csv_as("output_shape"),
+      {"input_shape", "input", hint::text(), [](const Row& r) { return json(r.input_shape); }, kJson},
+      {"output_shape", "output", hint::text(), [](const Row& r) { return json(r.output_shape); },
+       kJson},
+      C("flops", "FLOPs", hint::si("F"), [](const Row& r) { return r.lp->cost.total.flops; })
+          .csv_as("flops"),
+      {"macs", "macs", hint::count(), [](const Row& r) { return r.lp->cost.total.macs; }, kData},
+      C("bytes", "bytes", hint::si("B"), [](const Row& r) { return r.lp->cost.total.bytes(); })
+          .csv_as("bytes"),
+      {"bytes_input", "bytes_input", hint::count(),
+       [](const Row& r) { return r.lp->cost.total.bytes_input; }, kData},
+      {"bytes_weights", "bytes_weights", hint::count(),
+       [](const Row& r) { return r.lp->cost.total.bytes_weights; }, kData},
+      {"bytes_bias", "bytes_bias", hint::count(),
+       [](const Row& r) { return r.lp->cost.total.bytes_bias; }, kData},
+      {"bytes_output", "bytes_output", hint::count(),
+       [](const Row& r) { return r.lp->cost.total.bytes_output; }, kData},
+      {"params", "params", hint::count(), [](const Row& r) { return r.lp->cost.params; }, kData},
+      {"gemm_m", "gemm_m", hint::count(), gemm(&GemmShape::m), kCsv},
+      {"gemm_n", "gemm_n", hint::count(), gemm(&GemmShape::n), kCsv},
+      {"gemm_k", "gemm_k", hint::count(), gemm(&GemmShape::k), kCsv},
+      {"gemm_groups", "gemm_groups", hint::count(), gemm(&GemmShape::groups), kCsv},
+      {"gemm", "gemm", hint::text(),
+       [](const Row& r) {
+         const auto& gm = r.lp->cost.gemm;
+         return gm ? json{{"m", gm->m}, {"n", gm->n}, {"k", gm->k}, {"groups", gm->groups}}
+                   : json(nullptr);
+       },
+       kJson},
+      C("arithmetic_intensity", "AI", hint::si("F/B"),
+        [](const Row& r) { return r.lp->cost.arithmetic_intensity(); })
+          .csv_as("arithmetic_intensity (F/B)"),
+      {"mnk", "MxNxK", hint::text(), &Row::mnk, kText},
+      C("predicted_seconds", "time", hint::si("s"), [](const Row& r) { return r.lp->timing.seconds; })
+          .csv_as("predicted_time (s)"),
+      {"compute_seconds", "compute_time", hint::si("s"),
+       [](const Row& r) { return r.lp->timing.compute_seconds; }, kData},
+      {"memory_seconds", "memory_time", hint::si("s"),
+       [](const Row& r) { return r.lp->timing.memory_seconds; }, kData},
+      {"overhead_seconds", "overhead_time", hint::si("s"),
+       [](const Row& r) { return r.lp->timing.overhead_seconds; }, kData},
+      C("flops_per_second", "rate", hint::si("F/s"),
+        [](const Row& r) -> Value {
+          const double secs = r.lp->timing.seconds;
+          return secs > 0 ? Value(double(r.lp->cost.total.flops) / secs) : Value();
+        },
+        kTable)
+          .missing_as("-"),
+      {"bound", "bound", hint::text(), &Row::bound},
+      {"unit", "unit", hint::text(), &Row::unit, kJson},
+      C("attainable_flops_per_second", "attainable", hint::si("F/s"),
+        [](const Row& r) { return r.lp->timing.attainable_flops_per_second; }, kData)
+          .csv_as("attainable (FLOP/s)"),
+      {"energy_joules", "energy", hint::si("J"), [](const Row& r) { return r.lp->energy_joules; },
+       kTable | kData},
+      {"energy_power_time_joules", "energy_power_time", hint::si("J"),
+       [](const Row& r) { return r.lp->energy_power_time_joules; }, kData},
+      {"passes", "passes", hint::text(),
+       [](const Row& r) -> Value {
+         if (!r.train) return {};
+         const LayerCost& c = r.lp->cost;
+         return json{{"fwd", cost_json(c.fwd)},
+                     {"bwd_data", cost_json(c.bwd_data)},
+                     {"bwd_weight", cost_json(c.bwd_weight)}};
+       },
+       kJson},
+  };
+  return cols;
+}
+
 struct ProfileEntry {
   std::string name;
-  double seconds, fraction, cumulative;
+  double seconds, fraction, cumulative, cumulative_seconds;
 };
 
 std::vector<ProfileEntry> make_profile(const Prediction& p, int top) {
@@ -59,89 +150,79 @@ std::vector<ProfileEntry> make_profile(const Prediction& p, int top) {
   for (auto* lp : order) {
     cum += lp->timing.seconds;
     out.push_back({lp->layer->name, lp->timing.seconds, total > 0 ? lp->timing.seconds / total : 0,
-                   total > 0 ? cum / total : 0});
+                   total > 0 ? cum / total : 0, cum});
   }
   return out;
 }
 
+// The time profile's columns (no CSV: the CSV is the per-layer table). JSON names the layer
+// first, the text formats last.
+const std::vector<Column<ProfileEntry>>& profile_columns() {
+  using E = ProfileEntry;
+  static const std::vector<Column<E>> cols = {
+      {"name", "layer", hint::text(), &E::name, kJson},
+      {"seconds", "time", hint::si("s"), &E::seconds, kText | kJson},
+      {"fraction", "time%", hint::percent(), &E::fraction, kText | kJson},
+      {"cumulative_seconds", "cum_time", hint::si("s"), &E::cumulative_seconds, kTable},
+      {"cumulative_fraction", "cum_time%", hint::percent(), &E::cumulative, kTable | kJson},
+      {"cumulative_fraction", "cum%", hint::percent(), &E::cumulative, kMd},
+      {"name", "layer", hint::text(), &E::name, kText},
+  };
+  return cols;
+}
+
 std::string title(const Prediction& p) {
-  std::ostringstream s;
-  s << p.model << " on " << p.hardware << " (batch " << p.batch << ", "
-    << to_string(p.dtype) << ", " << to_string(p.pass) << ", "
-    << (p.calibrated ? "calibrated" : "roofline") << ")";
-  return s.str();
+  return fmt::format("{} on {} (batch {}, {}, {}, {})", p.model, p.hardware, p.batch,
+                     to_string(p.dtype), to_string(p.pass), p.calibrated ? "calibrated" : "roofline");
 }
 
 // boda's FWD TOTALS block: F and F/s, B and B/s with AI, J and F/s/W.
-void totals_block(std::ostringstream& s, const char* heading, const Totals& t, const Rates& r,
-                  const char* source) {
+std::string totals_block(const char* heading, const Totals& t, const Rates& r, const char* source) {
   const double flops = static_cast<double>(t.cost.flops), bytes = static_cast<double>(t.cost.bytes());
-  s << "--- " << heading << " (" << t.layers << " layers; rates over " << source << ") ---\n";
-  s << si(flops, "F") << " " << si(r.flops_per_second, "F/s") << "\n";
-  s << si(bytes, "B") << " " << si(r.bytes_per_second, "B/s")
-    << " AI=" << si(bytes > 0 ? flops / bytes : 0, "F/B") << "\n";
-  s << si(r.energy_joules, "J") << " " << si(r.flops_per_second_per_watt, "F/s/W") << "\n";
+  return fmt::format("--- {} ({} layers; rates over {}) ---\n{} {}\n{} {} AI={}\n{} {}\n", heading,
+                     t.layers, source, si(flops, "F"), si(r.flops_per_second, "F/s"),
+                     si(bytes, "B"), si(r.bytes_per_second, "B/s"),
+                     si(bytes > 0 ? flops / bytes : 0, "F/B"), si(r.energy_joules, "J"),
+                     si(r.flops_per_second_per_watt, "F/s/W"));
 }
 
 std::string render_table(const Graph& g, const Prediction& p, const PredictionViewOptions& o) {
-  std::ostringstream s;
-  s << "perfmodel predict: " << title(p) << "\n";
-  const auto rows = make_rows(g, p);
-  if (o.per_layer) {
-    TextTable t({"layer", "op", "input", "filter", "output", "FLOPs", "bytes", "AI", "MxNxK",
-                 "time", "rate", "bound", "energy"});
-    for (const auto& r : rows) {
-      const auto& c = r.lp->cost;
-      const double secs = r.lp->timing.seconds;
-      t.add({r.name, r.op, r.input, r.filter, r.output, si(double(c.total.flops), "F"),
-             si(double(c.total.bytes()), "B"), si(c.arithmetic_intensity(), "F/B"), r.mnk,
-             si(secs, "s"), secs > 0 ? si(double(c.total.flops) / secs, "F/s") : "-", r.bound,
-             si(r.lp->energy_joules, "J")});
-    }
-    s << "\n" << t.str();
-  }
+  std::string s = "perfmodel predict: " + title(p) + "\n";
+  if (o.per_layer) s += "\n" + table(make_grid(layer_columns(), make_rows(g, p)));
   const Totals& a = p.totals;
-  s << "\n--- TOTALS (" << a.layers << " layers) ---\n";
-  s << "FLOPs " << si(double(a.cost.flops), "F") << "  MACs " << si(double(a.cost.macs), "MAC")
-    << "  bytes " << si(double(a.cost.bytes()), "B") << " (input "
-    << si(double(a.cost.bytes_input), "B") << ", weights " << si(double(a.cost.bytes_weights), "B")
-    << ", bias " << si(double(a.cost.bytes_bias), "B") << ", output "
-    << si(double(a.cost.bytes_output), "B") << ")  params " << si(double(a.params), "") << "\n";
-  s << "predicted " << si(a.predicted_seconds, "s") << "  " << si(a.predicted.flops_per_second, "F/s")
-    << "  " << si(a.predicted.bytes_per_second, "B/s") << "  bound: compute "
-    << si(a.seconds_compute_bound, "s") << ", memory " << si(a.seconds_memory_bound, "s")
-    << ", overhead " << si(a.seconds_overhead_bound, "s") << "\n";
+  const PassCost& c = a.cost;
+  s += fmt::format("\n--- TOTALS ({} layers) ---\n", a.layers);
+  s += fmt::format("FLOPs {}  MACs {}  bytes {} (input {}, weights {}, bias {}, output {})  params {}\n",
+                   si(double(c.flops), "F"), si(double(c.macs), "MAC"), si(double(c.bytes()), "B"),
+                   si(double(c.bytes_input), "B"), si(double(c.bytes_weights), "B"),
+                   si(double(c.bytes_bias), "B"), si(double(c.bytes_output), "B"),
+                   si(double(a.params), ""));
+  s += fmt::format("predicted {}  {}  {}  bound: compute {}, memory {}, overhead {}\n",
+                   si(a.predicted_seconds, "s"), si(a.predicted.flops_per_second, "F/s"),
+                   si(a.predicted.bytes_per_second, "B/s"), si(a.seconds_compute_bound, "s"),
+                   si(a.seconds_memory_bound, "s"), si(a.seconds_overhead_bound, "s"));
   if (p.pass_excess_seconds > 0)
-    s << "whole pass " << si(p.pass_seconds(), "s") << " (the layers' sum + "
-      << si(p.pass_excess_seconds, "s") << " pass excess of the calibration)\n";
-  s << "energy " << si(a.energy_joules, "J") << "  " << si(a.predicted.picojoules_per_flop * 1e-12, "J/F")
-    << "  " << si(a.predicted.flops_per_second_per_watt, "F/s/W") << "  (component model); "
-    << si(a.energy_power_time_joules, "J") << " at " << si(p.power_watts, "W") << " x time\n";
+    s += fmt::format("whole pass {} (the layers' sum + {} pass excess of the calibration)\n",
+                     si(p.pass_seconds(), "s"), si(p.pass_excess_seconds, "s"));
+  s += fmt::format("energy {}  {}  {}  (component model); {} at {} x time\n",
+                   si(a.energy_joules, "J"), si(a.predicted.picojoules_per_flop * 1e-12, "J/F"),
+                   si(a.predicted.flops_per_second_per_watt, "F/s/W"),
+                   si(a.energy_power_time_joules, "J"), si(p.power_watts, "W"));
   if (p.gemm_totals.layers > 0) {
-    s << "\n";
+    s += "\n";
     if (p.gemm_totals.measured) {
-      s << "-- INPUT: RUNTIME=" << p.gemm_totals.measured->seconds << "s --\n";
-      s << "-- INPUT: POWER=" << p.power_watts << "W --\n";
-      totals_block(s, "FWD TOTALS, conv/matrix", p.gemm_totals, *p.gemm_totals.measured,
-                   "--runtime, energy = power x runtime");
+      // The inputs as given, printed as an ostream prints a double (%g).
+      s += fmt::format("-- INPUT: RUNTIME={:g}s --\n-- INPUT: POWER={:g}W --\n",
+                       p.gemm_totals.measured->seconds, p.power_watts);
+      s += totals_block("FWD TOTALS, conv/matrix", p.gemm_totals, *p.gemm_totals.measured,
+                        "--runtime, energy = power x runtime");
     } else {
-      totals_block(s, "FWD TOTALS, conv/matrix", p.gemm_totals, p.gemm_totals.predicted,
-                   "predicted time, component energy");
+      s += totals_block("FWD TOTALS, conv/matrix", p.gemm_totals, p.gemm_totals.predicted,
+                        "predicted time, component energy");
     }
   }
-  if (o.profile) {
-    TextTable t({"time", "time%", "cum_time", "cum_time%", "layer"});
-    double cum = 0;
-    for (const auto& e : make_profile(p, o.top)) {
-      cum += e.seconds;
-      char pct[32], cpct[32];
-      std::snprintf(pct, sizeof pct, "%.1f%%", 100 * e.fraction);
-      std::snprintf(cpct, sizeof cpct, "%.1f%%", 100 * e.cumulative);
-      t.add({si(e.seconds, "s"), pct, si(cum, "s"), cpct, e.name});
-    }
-    s << "\nPROFILE:\n" << t.str();
-  }
-  return s.str();
+  if (o.profile) s += "\nPROFILE:\n" + table(make_grid(profile_columns(), make_profile(p, o.top)));
+  return s;
 }
 
 json cost_json(const PassCost& c) {
@@ -191,110 +272,34 @@ std::string render_json(const Graph& g, const Prediction& p, const PredictionVie
   j["hardware"] = json{{"name", p.hardware}};
   j["calibrated"] = p.calibrated;
   j["power_watts"] = p.power_watts;
-  json layers = json::array();
-  for (const auto& r : make_rows(g, p)) {
-    const auto& lp = *r.lp;
-    json l;
-    l["name"] = r.name;
-    l["op"] = r.op;
-    l["kind"] = std::string(to_string(lp.layer->op));
-    l["input_shape"] = lp.layer->inputs.empty() ? json::array() : json(g.tensor(lp.layer->inputs[0]).shape);
-    l["output_shape"] = lp.layer->outputs.empty() ? json::array() : json(g.tensor(lp.layer->outputs[0]).shape);
-    l.update(cost_json(lp.cost.total));
-    l["params"] = lp.cost.params;
-    l["gemm"] = lp.cost.gemm ? json{{"m", lp.cost.gemm->m}, {"n", lp.cost.gemm->n},
-                                    {"k", lp.cost.gemm->k}, {"groups", lp.cost.gemm->groups}}
-                             : json(nullptr);
-    l["arithmetic_intensity"] = lp.cost.arithmetic_intensity();
-    l["predicted_seconds"] = lp.timing.seconds;
-    l["compute_seconds"] = lp.timing.compute_seconds;
-    l["memory_seconds"] = lp.timing.memory_seconds;
-    l["overhead_seconds"] = lp.timing.overhead_seconds;
-    l["bound"] = r.bound;
-    l["unit"] = r.unit;
-    l["attainable_flops_per_second"] = lp.timing.attainable_flops_per_second;
-    l["energy_joules"] = lp.energy_joules;
-    l["energy_power_time_joules"] = lp.energy_power_time_joules;
-    if (p.pass == Pass::train)
-      l["passes"] = json{{"fwd", cost_json(lp.cost.fwd)},
-                         {"bwd_data", cost_json(lp.cost.bwd_data)},
-                         {"bwd_weight", cost_json(lp.cost.bwd_weight)}};
-    layers.push_back(std::move(l));
-  }
-  j["layers"] = std::move(layers);
+  j["layers"] = json_rows(make_grid(layer_columns(), make_rows(g, p)));
   j["totals"] = totals_json(p.totals);
   j["pass"] = json{{"excess_seconds", p.pass_excess_seconds},
                    {"predicted_seconds", p.pass_seconds()}};
   j["gemm_totals"] = totals_json(p.gemm_totals);
-  json prof = json::array();
-  for (const auto& e : make_profile(p, o.top))
-    prof.push_back(json{{"name", e.name}, {"seconds", e.seconds}, {"fraction", e.fraction},
-                        {"cumulative_fraction", e.cumulative}});
-  j["profile"] = std::move(prof);
+  j["profile"] = json_rows(make_grid(profile_columns(), make_profile(p, o.top)));
   return j.dump(2) + "\n";
 }
 
 std::string render_csv(const Graph& g, const Prediction& p) {
-  std::ostringstream s;
-  s << "name,op,input_shape,filter_shape,output_shape,flops,macs,bytes,bytes_input,bytes_weights,"
-       "bytes_bias,bytes_output,params,gemm_m,gemm_n,gemm_k,gemm_groups,"
-       "arithmetic_intensity (F/B),predicted_time (s),compute_time (s),memory_time (s),"
-       "overhead_time (s),bound,attainable (FLOP/s),energy (J),energy_power_time (J)\n";
-  for (const auto& r : make_rows(g, p)) {
-    const auto& lp = *r.lp;
-    const auto& c = lp.cost.total;
-    const auto& gm = lp.cost.gemm;
-    s << csv_field(r.name) << "," << csv_field(r.op) << "," << r.input << "," << r.filter << ","
-      << r.output << "," << c.flops << "," << c.macs << "," << c.bytes() << "," << c.bytes_input
-      << "," << c.bytes_weights << "," << c.bytes_bias << "," << c.bytes_output << ","
-      << lp.cost.params << ",";
-    if (gm) s << gm->m << "," << gm->n << "," << gm->k << "," << gm->groups << ",";
-    else s << ",,,,";
-    s << raw(lp.cost.arithmetic_intensity()) << "," << raw(lp.timing.seconds) << ","
-      << raw(lp.timing.compute_seconds) << "," << raw(lp.timing.memory_seconds) << ","
-      << raw(lp.timing.overhead_seconds) << "," << r.bound << ","
-      << raw(lp.timing.attainable_flops_per_second) << "," << raw(lp.energy_joules) << ","
-      << raw(lp.energy_power_time_joules) << "\n";
-  }
-  return s.str();
+  return csv(make_grid(layer_columns(), make_rows(g, p)));
 }
 
 std::string render_md(const Graph& g, const Prediction& p, const PredictionViewOptions& o) {
-  std::ostringstream s;
-  s << "# perfmodel predict: " << md_cell(title(p)) << "\n\n";
-  if (o.per_layer) {
-    s << "| layer | op | input | filter | output | FLOPs | bytes | AI | MxNxK | time | bound |\n";
-    s << "|---|---|---|---|---|---:|---:|---:|---|---:|---|\n";
-    for (const auto& r : make_rows(g, p)) {
-      const auto& c = r.lp->cost;
-      s << "| " << md_cell(r.name) << " | " << md_cell(r.op) << " | " << r.input << " | "
-        << r.filter << " | " << r.output << " | " << si(double(c.total.flops), "F") << " | "
-        << si(double(c.total.bytes()), "B") << " | " << si(c.arithmetic_intensity(), "F/B")
-        << " | " << r.mnk << " | " << si(r.lp->timing.seconds, "s") << " | " << r.bound << " |\n";
-    }
-    s << "\n";
-  }
+  std::string s = "# perfmodel predict: " + md_cell(title(p)) + "\n\n";
+  if (o.per_layer) s += markdown(make_grid(layer_columns(), make_rows(g, p))) + "\n";
   const Totals& a = p.totals;
-  s << "**Totals** (" << a.layers << " layers): " << si(double(a.cost.flops), "F") << ", "
-    << si(double(a.cost.bytes()), "B") << ", " << si(double(a.params), "") << " params, predicted "
-    << si(a.predicted_seconds, "s") << " (" << si(a.predicted.flops_per_second, "F/s") << "), energy "
-    << si(a.energy_joules, "J") << " (" << si(a.predicted.flops_per_second_per_watt, "F/s/W")
-    << ")";
+  s += fmt::format("**Totals** ({} layers): {}, {}, {} params, predicted {} ({}), energy {} ({})",
+                   a.layers, si(double(a.cost.flops), "F"), si(double(a.cost.bytes()), "B"),
+                   si(double(a.params), ""), si(a.predicted_seconds, "s"),
+                   si(a.predicted.flops_per_second, "F/s"), si(a.energy_joules, "J"),
+                   si(a.predicted.flops_per_second_per_watt, "F/s/W"));
   if (p.pass_excess_seconds > 0)
-    s << "; whole pass " << si(p.pass_seconds(), "s") << " (+" << si(p.pass_excess_seconds, "s")
-      << " pass excess)";
-  s << "\n";
-  if (o.profile) {
-    s << "\n| time | time% | cum% | layer |\n|---:|---:|---:|---|\n";
-    for (const auto& e : make_profile(p, o.top)) {
-      char pct[32], cpct[32];
-      std::snprintf(pct, sizeof pct, "%.1f%%", 100 * e.fraction);
-      std::snprintf(cpct, sizeof cpct, "%.1f%%", 100 * e.cumulative);
-      s << "| " << si(e.seconds, "s") << " | " << pct << " | " << cpct << " | " << md_cell(e.name)
-        << " |\n";
-    }
-  }
-  return s.str();
+    s += fmt::format("; whole pass {} (+{} pass excess)", si(p.pass_seconds(), "s"),
+                     si(p.pass_excess_seconds, "s"));
+  s += "\n";
+  if (o.profile) s += "\n" + markdown(make_grid(profile_columns(), make_profile(p, o.top)));
+  return s;
 }
 
 }  // namespace

@@ -2,22 +2,12 @@
 #include "report/roofline_view.hpp"
 
 #include <algorithm>
-#include <cstdio>
 #include <nlohmann/json.hpp>
 #include <set>
 
+#include "report/columns.hpp"
+
 namespace perfmodel::report {
-namespace {
-
-std::string num(double v) {
-  char buf[32];
-  std::snprintf(buf, sizeof buf, "%.6g", v);
-  return buf;
-}
-
-std::string opt_num(const std::optional<double> &v) { return v ? num(*v) : ""; }
-
-} // namespace
 
 std::string RooflineData::title() const {
   return model + " on " + hardware + ", batch " + std::to_string(batch) + ", " +
@@ -97,50 +87,38 @@ std::vector<size_t> top_points_by_time(const RooflineData &d, size_t n) {
 
 namespace {
 
-std::vector<std::string> point_header(bool csv) {
-  if (csv)
-    return {"layer",
-            "op",
-            "flops (FLOP)",
-            "bytes (B)",
-            "arithmetic intensity (FLOP/B)",
-            "time (s)",
-            "attainable (FLOP/s)",
-            "predicted (FLOP/s)",
-            "bound",
-            "unit",
-            "measured time (s)",
-            "measured (FLOP/s)"};
-  return {"layer",      "op",        "FLOPs", "bytes", "AI",       "time",
-          "attainable", "predicted", "bound", "unit",  "measured", "measured F/s"};
+using Pt = RooflinePoint;
+
+const std::vector<Column<Pt>> &point_columns() {
+  using C = Column<Pt>;
+  static const std::vector<C> cols = {
+      {"name", "layer", hint::text(), &Pt::name},
+      {"op", "op", hint::text(), &Pt::op},
+      C("flops", "FLOPs", hint::si("F"), &Pt::flops).csv_as("flops (FLOP)"),
+      {"bytes", "bytes", hint::si("B"), &Pt::bytes},
+      C("arithmetic_intensity", "AI", hint::si("F/B"), &Pt::arithmetic_intensity)
+          .csv_as("arithmetic intensity (FLOP/B)"),
+      {"seconds", "time", hint::si("s"), &Pt::seconds},
+      C("attainable_flops_per_second", "attainable", hint::si("F/s"),
+        &Pt::attainable_flops_per_second)
+          .csv_as("attainable (FLOP/s)"),
+      C("predicted_flops_per_second", "predicted", hint::si("F/s"),
+        &Pt::predicted_flops_per_second)
+          .csv_as("predicted (FLOP/s)"),
+      {"bound", "bound", hint::text(), &Pt::bound},
+      {"unit", "unit", hint::text(), &Pt::unit},
+      C("measured_seconds", "measured", hint::si("s"), &Pt::measured_seconds)
+          .csv_as("measured time (s)"),
+      C("measured_flops_per_second", "measured F/s", hint::si("F/s"),
+        &Pt::measured_flops_per_second)
+          .csv_as("measured (FLOP/s)"),
+  };
+  return cols;
 }
 
-std::vector<std::string> point_cells(const RooflinePoint &p, bool raw) {
-  if (raw)
-    return {p.name,
-            p.op,
-            std::to_string(p.flops),
-            std::to_string(p.bytes),
-            num(p.arithmetic_intensity),
-            num(p.seconds),
-            num(p.attainable_flops_per_second),
-            num(p.predicted_flops_per_second),
-            p.bound,
-            p.unit,
-            opt_num(p.measured_seconds),
-            opt_num(p.measured_flops_per_second)};
-  return {p.name,
-          p.op,
-          si(double(p.flops), "F"),
-          si(double(p.bytes), "B"),
-          si(p.arithmetic_intensity, "F/B"),
-          si(p.seconds, "s"),
-          si(p.attainable_flops_per_second, "F/s"),
-          si(p.predicted_flops_per_second, "F/s"),
-          p.bound,
-          p.unit,
-          p.measured_seconds ? si(*p.measured_seconds, "s") : "",
-          p.measured_flops_per_second ? si(*p.measured_flops_per_second, "F/s") : ""};
+// CSV numbers to 6 significant digits; Markdown rules spaced, without alignment.
+Grid point_grid(const RooflineData &d) {
+  return make_grid(point_columns(), d.points, Style{6, true, false});
 }
 
 std::string aligned(const std::vector<std::vector<std::string>> &rows) {
@@ -177,13 +155,10 @@ std::string render_text(const RooflineData &d, bool md) {
     top.push_back({"ridge",
                    ceiling_name(d.ceilings[r.ceiling]) + " / " + d.diagonals[r.diagonal].level,
                    si(r.arithmetic_intensity, "F/B"), ""});
-  std::vector<std::vector<std::string>> rows = {point_header(false)};
-  for (const RooflinePoint &p : d.points)
-    rows.push_back(point_cells(p, false));
   std::string title = "roofline of " + d.title();
   if (!md)
-    return title + "\n" + aligned(top) + "\n" + aligned(rows);
-  auto table = [](const std::vector<std::vector<std::string>> &t, size_t from) {
+    return title + "\n" + aligned(top) + "\n" + table(point_grid(d));
+  auto md_rows = [](const std::vector<std::vector<std::string>> &t, size_t from) {
     std::string out;
     for (size_t r = 0; r < t.size(); ++r) {
       out += "|";
@@ -201,22 +176,11 @@ std::string render_text(const RooflineData &d, bool md) {
   };
   std::vector<std::vector<std::string>> top_md = {{"kind", "name", "value", "note"}};
   top_md.insert(top_md.end(), top.begin(), top.end());
-  return "**roofline of " + md_cell(d.title()) + "**\n\n" + table(top_md, 0) + "\n" +
-         table(rows, 0);
+  return "**roofline of " + md_cell(d.title()) + "**\n\n" + md_rows(top_md, 0) + "\n" +
+         markdown(point_grid(d));
 }
 
-std::string render_csv(const RooflineData &d) {
-  std::string out;
-  auto line = [&](const std::vector<std::string> &cells) {
-    for (size_t i = 0; i < cells.size(); ++i)
-      out += (i ? "," : "") + csv_field(cells[i]);
-    out += "\n";
-  };
-  line(point_header(true));
-  for (const RooflinePoint &p : d.points)
-    line(point_cells(p, true));
-  return out;
-}
+std::string render_csv(const RooflineData &d) { return csv(point_grid(d)); }
 
 std::string render_json(const RooflineData &d) {
   using nlohmann::ordered_json;
@@ -246,24 +210,7 @@ std::string render_json(const RooflineData &d) {
                            {"level", d.diagonals[r.diagonal].level},
                            {"arithmetic_intensity", r.arithmetic_intensity},
                            {"flops_per_second", r.flops_per_second}});
-  j["layers"] = ordered_json::array();
-  for (const RooflinePoint &p : d.points) {
-    ordered_json o = {{"name", p.name},
-                      {"op", p.op},
-                      {"flops", p.flops},
-                      {"bytes", p.bytes},
-                      {"arithmetic_intensity", p.arithmetic_intensity},
-                      {"seconds", p.seconds},
-                      {"attainable_flops_per_second", p.attainable_flops_per_second},
-                      {"predicted_flops_per_second", p.predicted_flops_per_second},
-                      {"bound", p.bound},
-                      {"unit", p.unit}};
-    if (p.measured_seconds) {
-      o["measured_seconds"] = *p.measured_seconds;
-      o["measured_flops_per_second"] = *p.measured_flops_per_second;
-    }
-    j["layers"].push_back(std::move(o));
-  }
+  j["layers"] = json_rows(point_grid(d));
   j["unmatched_measurements"] = d.unmatched_measurements;
   return j.dump(2) + "\n";
 }

@@ -1,73 +1,67 @@
 // Renders a SweepResult in the four output formats from one list of columns.
 #include "report/sweep_view.hpp"
 
-#include <algorithm>
-#include <cstdio>
-#include <functional>
-#include <nlohmann/json.hpp>
+#include "report/columns.hpp"
 
 namespace perfmodel::report {
 namespace {
 
-/// One printed column: the human header, the CSV header (with the SI unit) and two renderings.
-struct Column {
-  std::string header;
-  std::string csv_header;
-  std::function<std::string(const SweepPoint &)> human;
-  std::function<std::string(const SweepPoint &)> raw;
-};
+using P = SweepPoint;
 
-std::string num(double v) {
-  char buf[32];
-  std::snprintf(buf, sizeof buf, "%.6g", v);
-  return buf;
+// A measure of an evaluated point (none for a skipped one).
+template <class T> std::function<Value(const P &)> of(T P::*f) {
+  return [f](const P &p) { return p.skipped ? Value() : to_value(p.*f); };
 }
-std::string pct0(double share) { return pct(share, 0); }
 
-const std::vector<Column> &columns() {
-  static const std::vector<Column> cols = {
-      {"latency", "latency (s)", [](auto &p) { return si(p.latency_seconds, "s"); },
-       [](auto &p) { return num(p.latency_seconds); }},
-      {"throughput", "throughput (samples/s)",
-       [](auto &p) { return si(p.throughput_samples_per_second, "/s"); },
-       [](auto &p) { return num(p.throughput_samples_per_second); }},
-      {"FLOPs", "flops (FLOP)", [](auto &p) { return si(double(p.flops), "F"); },
-       [](auto &p) { return std::to_string(p.flops); }},
-      {"bytes", "bytes (B)", [](auto &p) { return si(double(p.bytes), "B"); },
-       [](auto &p) { return std::to_string(p.bytes); }},
-      {"FLOP/s", "flop rate (FLOP/s)", [](auto &p) { return si(p.flops_per_second, "F/s"); },
-       [](auto &p) { return num(p.flops_per_second); }},
-      {"AI", "arithmetic intensity (FLOP/B)",
-       [](auto &p) { return si(p.arithmetic_intensity, "F/B"); },
-       [](auto &p) { return num(p.arithmetic_intensity); }},
-      {"%compute", "compute-bound share", [](auto &p) { return pct0(p.share_compute_bound); },
-       [](auto &p) { return num(p.share_compute_bound); }},
-      {"%memory", "memory-bound share", [](auto &p) { return pct0(p.share_memory_bound); },
-       [](auto &p) { return num(p.share_memory_bound); }},
-      {"%overhead", "overhead-bound share", [](auto &p) { return pct0(p.share_overhead_bound); },
-       [](auto &p) { return num(p.share_overhead_bound); }},
-      {"energy", "energy (J)", [](auto &p) { return si(p.energy_joules, "J"); },
-       [](auto &p) { return num(p.energy_joules); }},
-      {"J/sample", "energy per sample (J)",
-       [](auto &p) { return si(p.energy_per_sample_joules, "J"); },
-       [](auto &p) { return num(p.energy_per_sample_joules); }},
-      {"F/s/W", "efficiency (FLOP/s/W)",
-       [](auto &p) { return si(p.flops_per_second_per_watt, "F/s/W"); },
-       [](auto &p) { return num(p.flops_per_second_per_watt); }},
-      {"footprint", "memory (B)", [](auto &p) { return si(double(p.memory_bytes), "B"); },
-       [](auto &p) { return std::to_string(p.memory_bytes); }},
-      {"fits", "fits in memory",
-       [](auto &p) { return std::string(p.fits_in_memory ? "yes" : "NO"); },
-       [](auto &p) { return std::string(p.fits_in_memory ? "true" : "false"); }},
+const std::vector<Column<P>> &columns() {
+  using C = Column<P>;
+  static const std::vector<C> cols = {
+      {"hw", "hw", hint::text(), &P::hw},
+      {"dtype", "dtype", hint::text(), [](const P &p) { return to_string(p.dtype); }},
+      C("batch", "batch", hint::count(), &P::batch).align_right(false),
+      {"pass", "pass", hint::text(), [](const P &p) { return to_string(p.pass); }},
+      {"skipped", "skipped", hint::text(), &P::skipped, kJson},
+      {"latency_seconds", "latency", hint::si("s"), of(&P::latency_seconds)},
+      C("throughput_samples_per_second", "throughput", hint::si("/s"),
+        of(&P::throughput_samples_per_second))
+          .csv_as("throughput (samples/s)"),
+      C("flops", "FLOPs", hint::si("F"), of(&P::flops)).csv_as("flops (FLOP)"),
+      {"bytes", "bytes", hint::si("B"), of(&P::bytes)},
+      C("flops_per_second", "FLOP/s", hint::si("F/s"), of(&P::flops_per_second))
+          .csv_as("flop rate (FLOP/s)"),
+      C("arithmetic_intensity", "AI", hint::si("F/B"), of(&P::arithmetic_intensity))
+          .csv_as("arithmetic intensity (FLOP/B)"),
+      C("share_compute_bound", "%compute", hint::percent(0), of(&P::share_compute_bound))
+          .csv_as("compute-bound share"),
+      C("share_memory_bound", "%memory", hint::percent(0), of(&P::share_memory_bound))
+          .csv_as("memory-bound share"),
+      C("share_overhead_bound", "%overhead", hint::percent(0), of(&P::share_overhead_bound))
+          .csv_as("overhead-bound share"),
+      {"energy_joules", "energy", hint::si("J"), of(&P::energy_joules)},
+      C("energy_per_sample_joules", "J/sample", hint::si("J"), of(&P::energy_per_sample_joules))
+          .csv_as("energy per sample (J)"),
+      C("flops_per_second_per_watt", "F/s/W", hint::si("F/s/W"),
+        of(&P::flops_per_second_per_watt))
+          .csv_as("efficiency (FLOP/s/W)"),
+      {"weights_bytes", "weights", hint::si("B"), of(&P::weights_bytes), kJson},
+      {"activation_bytes", "activations", hint::si("B"), of(&P::activation_bytes), kJson},
+      C("memory_bytes", "footprint", hint::si("B"), of(&P::memory_bytes)).csv_as("memory (B)"),
+      {"memory_capacity_bytes", "capacity", hint::si("B"), of(&P::memory_capacity_bytes), kJson},
+      C("fits_in_memory", "fits", hint::flag("yes", "NO"), of(&P::fits_in_memory))
+          .csv_as("fits in memory")
+          .align_right(true),
+      {"skipped", "skipped", hint::text(), &P::skipped, kCsv},
   };
   return cols;
 }
 
-std::vector<std::string> key_cells(const SweepPoint &p) {
-  return {p.hw, std::string(to_string(p.dtype)), std::to_string(p.batch),
-          std::string(to_string(p.pass))};
+// CSV numbers to 6 significant digits; Markdown rules spaced.
+Grid grid(const SweepResult &r) {
+  return make_grid(columns(), r.points, Style{6, true, true},
+                   std::function<std::string(const P &)>([](const P &p) {
+                     return p.skipped ? "skipped: " + *p.skipped : std::string();
+                   }));
 }
-const std::vector<std::string> kKeyHeaders = {"hw", "dtype", "batch", "pass"};
 
 std::string title(const SweepResult &r) {
   return "sweep of " + r.model + ": " + std::to_string(r.points.size()) + " points, " +
@@ -76,124 +70,22 @@ std::string title(const SweepResult &r) {
 
 } // namespace
 
-std::string render_sweep_table(const SweepResult &r) {
-  std::vector<std::vector<std::string>> rows;
-  std::vector<std::string> head = kKeyHeaders;
-  for (auto &c : columns())
-    head.push_back(c.header);
-  rows.push_back(head);
-  for (const SweepPoint &p : r.points) {
-    auto row = key_cells(p);
-    if (p.skipped)
-      row.push_back("skipped: " + *p.skipped);
-    else
-      for (auto &c : columns())
-        row.push_back(c.human(p));
-    rows.push_back(row);
-  }
-  // Widths ignore a skip reason (the last cell of a short row), which may run past the others.
-  std::vector<size_t> width(head.size(), 0);
-  for (auto &row : rows)
-    for (size_t i = 0; i < row.size(); ++i)
-      if (row.size() == head.size() || i + 1 < row.size())
-        width[i] = std::max(width[i], row[i].size());
-  std::string out = title(r) + "\n";
-  for (auto &row : rows) {
-    std::string line;
-    for (size_t i = 0; i < row.size(); ++i) {
-      line += row[i];
-      if (i + 1 < row.size())
-        line += std::string(width[i] - row[i].size() + 2, ' ');
-    }
-    out += line + "\n";
-  }
-  return out;
-}
+std::string render_sweep_table(const SweepResult &r) { return title(r) + "\n" + table(grid(r)); }
 
-std::string render_sweep_csv(const SweepResult &r) {
-  std::string out;
-  std::vector<std::string> head = kKeyHeaders;
-  for (auto &c : columns())
-    head.push_back(c.csv_header);
-  head.push_back("skipped");
-  for (size_t i = 0; i < head.size(); ++i)
-    out += (i ? "," : "") + csv_field(head[i]);
-  out += "\n";
-  for (const SweepPoint &p : r.points) {
-    auto row = key_cells(p);
-    for (auto &c : columns())
-      row.push_back(p.skipped ? "" : c.raw(p));
-    row.push_back(p.skipped.value_or(""));
-    for (size_t i = 0; i < row.size(); ++i)
-      out += (i ? "," : "") + csv_field(row[i]);
-    out += "\n";
-  }
-  return out;
-}
+std::string render_sweep_csv(const SweepResult &r) { return csv(grid(r)); }
 
 std::string render_sweep_json(const SweepResult &r) {
-  using nlohmann::ordered_json;
-  ordered_json j;
+  Json j;
   j["schema"] = "perfmodel.sweep/1";
   j["model"] = r.model;
-  ordered_json points = ordered_json::array();
-  for (const SweepPoint &p : r.points) {
-    ordered_json o;
-    o["hw"] = p.hw;
-    o["dtype"] = to_string(p.dtype);
-    o["batch"] = p.batch;
-    o["pass"] = to_string(p.pass);
-    if (p.skipped) {
-      o["skipped"] = *p.skipped;
-    } else {
-      o["latency_seconds"] = p.latency_seconds;
-      o["throughput_samples_per_second"] = p.throughput_samples_per_second;
-      o["flops"] = p.flops;
-      o["bytes"] = p.bytes;
-      o["flops_per_second"] = p.flops_per_second;
-      o["arithmetic_intensity"] = p.arithmetic_intensity;
-      o["share_compute_bound"] = p.share_compute_bound;
-      o["share_memory_bound"] = p.share_memory_bound;
-      o["share_overhead_bound"] = p.share_overhead_bound;
-      o["energy_joules"] = p.energy_joules;
-      o["energy_per_sample_joules"] = p.energy_per_sample_joules;
-      o["flops_per_second_per_watt"] = p.flops_per_second_per_watt;
-      o["weights_bytes"] = p.weights_bytes;
-      o["activation_bytes"] = p.activation_bytes;
-      o["memory_bytes"] = p.memory_bytes;
-      o["memory_capacity_bytes"] = p.memory_capacity_bytes;
-      o["fits_in_memory"] = p.fits_in_memory;
-    }
-    points.push_back(std::move(o));
-  }
   j["evaluated"] = r.evaluated();
   j["skipped"] = r.skipped();
-  j["points"] = std::move(points);
+  j["points"] = json_rows(grid(r));
   return j.dump(2) + "\n";
 }
 
 std::string render_sweep_md(const SweepResult &r) {
-  std::vector<std::string> head = kKeyHeaders;
-  for (auto &c : columns())
-    head.push_back(c.header);
-  std::string out = "**" + md_cell(title(r)) + "**\n\n|";
-  for (auto &h : head)
-    out += " " + md_cell(h) + " |";
-  out += "\n|";
-  for (size_t i = 0; i < head.size(); ++i)
-    out += i < kKeyHeaders.size() ? " --- |" : " ---: |";
-  out += "\n";
-  for (const SweepPoint &p : r.points) {
-    auto row = key_cells(p);
-    for (auto &c : columns())
-      row.push_back(p.skipped ? (&c == &columns().front() ? "skipped: " + *p.skipped : "")
-                              : c.human(p));
-    out += "|";
-    for (auto &cell : row)
-      out += " " + md_cell(cell) + " |";
-    out += "\n";
-  }
-  return out;
+  return "**" + md_cell(title(r)) + "**\n\n" + markdown(grid(r));
 }
 
 std::string render_sweep(const SweepResult &r, Format f) {

@@ -35,7 +35,8 @@ TEST_CASE("overview of the hand-made trace: steps extended to their device work"
   CHECK(ov.average.total == doctest::Approx(85e-6));
   CHECK(ov.gpu_utilization == doctest::Approx(45.0 / 85.0));
   REQUIRE(ov.recommendations.size() == 1); // DataLoader 11.8% > 5%
-  CHECK(ov.recommendations[0].find("DataLoader") != std::string::npos);
+  CHECK(ov.recommendations[0].kind == trace::Recommendation::Kind::dataloader);
+  CHECK(ov.recommendations[0].fraction == doctest::Approx(20.0 / 170.0));
 }
 
 TEST_CASE("overview without ProfilerStep events is one step over the host span") {
@@ -114,7 +115,8 @@ void check_against_plugin(int workers) {
   const bool plugin_has =
       exp["recommendations"].get<std::string>().find("DataLoader") != std::string::npos;
   const bool mine_has =
-      !ov.recommendations.empty() && ov.recommendations[0].find("DataLoader") != std::string::npos;
+      !ov.recommendations.empty() &&
+      ov.recommendations[0].kind == trace::Recommendation::Kind::dataloader;
   CHECK(plugin_has == mine_has);
   CHECK(ov.recommendations.size() == (plugin_has ? 1u : 0u));
 }

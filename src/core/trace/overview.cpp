@@ -2,7 +2,6 @@
 #include "core/trace/overview.hpp"
 
 #include <algorithm>
-#include <cstdio>
 #include <limits>
 #include <unordered_set>
 
@@ -103,31 +102,17 @@ void consider_device_side(const Trace &t, const Links &l, std::vector<Step> &ste
   }
 }
 
-std::string percent(double f) {
-  char buf[32];
-  std::snprintf(buf, sizeof buf, "%.1f%%", 100 * f);
-  return buf;
-}
-
 void recommend(Overview &ov) {
+  using K = Recommendation::Kind;
   const StepTimes &a = ov.average;
   if (a.total <= 0)
     return;
   if (a.dataloader / a.total > 0.05)
-    ov.recommendations.push_back(
-        percent(a.dataloader / a.total) +
-        " of the step time is spent loading input data (DataLoader): set num_workers on the "
-        "DataLoader so that batches are prepared by worker processes while the GPU computes.");
+    ov.recommendations.push_back({K::dataloader, a.dataloader / a.total});
   if (a.communication / a.total > 0.10)
-    ov.recommendations.push_back(
-        percent(a.communication / a.total) +
-        " of the step time is communication: overlap it with computation, or use larger "
-        "batches or gradient accumulation to communicate less often.");
+    ov.recommendations.push_back({K::communication, a.communication / a.total});
   if (ov.has_device && ov.gpu_utilization < 0.5)
-    ov.recommendations.push_back(
-        "GPU utilization is " + percent(ov.gpu_utilization) +
-        ": the GPU waits for the host. Try a larger batch size, fewer host-side operations "
-        "per step, or CUDA graphs to cut launch overhead.");
+    ov.recommendations.push_back({K::gpu_utilization, ov.gpu_utilization});
 }
 
 } // namespace

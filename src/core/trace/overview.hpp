@@ -24,11 +24,22 @@ struct StepTimes {
          cpu_exec = 0, other = 0, total = 0;
 };
 
+/// Advice the plugin's rules give for the average step (report/trace words it).
+struct Recommendation {
+  enum class Kind {
+    dataloader,     // DataLoader share of the step above 5%: use worker processes
+    communication,  // communication share above 10%: overlap it or communicate less often
+    gpu_utilization // GPU utilization below 50%: the GPU waits for the host
+  };
+  Kind kind;
+  double fraction; // the share (dataloader, communication) or the utilization
+};
+
 struct Overview {
   std::vector<StepTimes> steps;
   StepTimes average;
   double gpu_utilization = 0; // average kernel time / average step time (the plugin's rule)
-  std::vector<std::string> recommendations;
+  std::vector<Recommendation> recommendations;
   int dropped_tail_steps = 0;
   bool has_device = false; // any device activity was launched from inside a step
 };

@@ -4,7 +4,7 @@
 #include <algorithm>
 #include <cctype>
 #include <cmath>
-#include <cstdio>
+#include <fmt/format.h>
 
 namespace perfmodel::report::plot {
 namespace {
@@ -96,9 +96,7 @@ std::string gp_comment(std::string_view s) { return plain_text(s); }
 std::string gp_num(double v) {
   if (!std::isfinite(v))
     return "NaN";
-  char buf[32];
-  std::snprintf(buf, sizeof buf, "%.6g", v);
-  return buf;
+  return fmt::format("{:.6g}", v);
 }
 
 std::string terminal_line(ImageKind k, int w, int h) {

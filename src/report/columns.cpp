@@ -1,0 +1,314 @@
+// The four renderers of a Grid, and how each unit hint prints a value.
+#include "report/columns.hpp"
+
+#include <algorithm>
+#include <cmath>
+#include <fmt/format.h>
+
+namespace perfmodel::report {
+
+Unit Unit::unset_when_zero() const {
+  Unit u = *this;
+  u.zero_unset = true;
+  return u;
+}
+
+Unit Unit::rounded_in_json(double per) const {
+  Unit u = *this;
+  u.json_per = per;
+  return u;
+}
+
+namespace hint {
+Unit text(size_t width) {
+  Unit u;
+  u.width = width;
+  return u;
+}
+Unit count() {
+  Unit u;
+  u.kind = Unit::Kind::count;
+  return u;
+}
+Unit si(std::string symbol) {
+  Unit u;
+  u.kind = Unit::Kind::si;
+  u.symbol = std::move(symbol);
+  return u;
+}
+Unit percent(int decimals, bool sign) {
+  Unit u;
+  u.kind = Unit::Kind::percent;
+  u.digits = decimals;
+  u.sign = sign;
+  return u;
+}
+Unit number(int significant_digits) {
+  Unit u;
+  u.kind = Unit::Kind::number;
+  u.digits = significant_digits;
+  return u;
+}
+Unit flag(std::string text_true, std::string text_false, std::string csv_true,
+          std::string csv_false) {
+  Unit u;
+  u.kind = Unit::Kind::flag;
+  u.words = {std::move(text_true), std::move(text_false), std::move(csv_true),
+             std::move(csv_false)};
+  return u;
+}
+} // namespace hint
+
+bool ColumnSpec::shows(Format f) const {
+  switch (f) {
+  case Format::table:
+    return show & kTable;
+  case Format::csv:
+    return show & kCsv;
+  case Format::json:
+    return show & kJson;
+  case Format::md:
+    return show & kMd;
+  }
+  return false;
+}
+
+std::string ColumnSpec::csv_header() const {
+  if (!csv.empty())
+    return csv;
+  if (unit.kind == Unit::Kind::si && !unit.symbol.empty())
+    return header + " (" + unit.symbol + ")";
+  return header;
+}
+
+bool ColumnSpec::right_aligned() const {
+  if (right)
+    return *right;
+  return unit.kind != Unit::Kind::text && unit.kind != Unit::Kind::flag;
+}
+
+namespace {
+
+double as_double(const Value &v) {
+  if (const auto *d = std::get_if<double>(&v))
+    return *d;
+  if (const auto *i = std::get_if<int64_t>(&v))
+    return static_cast<double>(*i);
+  if (const auto *b = std::get_if<bool>(&v))
+    return *b ? 1.0 : 0.0;
+  return 0.0;
+}
+
+bool is_zero(const Value &v) {
+  if (const auto *s = std::get_if<std::string>(&v))
+    return s->empty();
+  if (std::holds_alternative<double>(v) || std::holds_alternative<int64_t>(v))
+    return as_double(v) == 0;
+  return false;
+}
+
+// CSV's raw number: integers whole, doubles by the view's digits.
+std::string raw_number(const Value &v, const Style &s) {
+  if (const auto *i = std::get_if<int64_t>(&v))
+    return std::to_string(*i);
+  const double d = as_double(v);
+  return s.csv_digits > 0 ? fmt::format("{:.{}g}", d, s.csv_digits) : raw(d);
+}
+
+std::string text_of(const Value &v) {
+  if (const auto *s = std::get_if<std::string>(&v))
+    return *s;
+  if (const auto *j = std::get_if<Json>(&v))
+    return j->is_string() ? j->get<std::string>() : j->dump();
+  if (const auto *i = std::get_if<int64_t>(&v))
+    return std::to_string(*i);
+  if (const auto *b = std::get_if<bool>(&v))
+    return *b ? "true" : "false";
+  if (std::holds_alternative<double>(v))
+    return raw(std::get<double>(v));
+  return "";
+}
+
+} // namespace
+
+std::string format_cell(const ColumnSpec &c, const Value &v, Format f, const Style &s) {
+  const Unit &u = c.unit;
+  const bool text_format = f != Format::csv;
+  if (std::holds_alternative<std::monostate>(v))
+    return text_format ? c.missing : "";
+  if (text_format && u.zero_unset && is_zero(v))
+    return c.missing;
+  switch (u.kind) {
+  case Unit::Kind::text: {
+    std::string t = text_of(v);
+    if (text_format && u.width > 3 && t.size() > u.width)
+      t = t.substr(0, u.width - 3) + "...";
+    return t;
+  }
+  case Unit::Kind::count:
+    return std::holds_alternative<int64_t>(v) ? std::to_string(std::get<int64_t>(v))
+                                              : raw_number(v, s);
+  case Unit::Kind::si:
+    return text_format ? si(as_double(v), u.symbol) : raw_number(v, s);
+  case Unit::Kind::percent:
+    return text_format ? pct(as_double(v), u.digits, u.sign) : raw_number(v, s);
+  case Unit::Kind::number:
+    return text_format ? fmt::format("{:.{}g}", as_double(v), u.digits) : raw_number(v, s);
+  case Unit::Kind::flag: {
+    const bool on = std::holds_alternative<bool>(v) ? std::get<bool>(v) : as_double(v) != 0;
+    const size_t at = (text_format ? 0 : 2) + (on ? 0 : 1);
+    return at < u.words.size() ? u.words[at] : (on ? "true" : "false");
+  }
+  }
+  return "";
+}
+
+std::vector<std::string> headers(const Grid &g, Format f) {
+  std::vector<std::string> h;
+  for (const auto &c : g.columns)
+    if (c.shows(f))
+      h.push_back(f == Format::csv ? c.csv_header() : f == Format::json ? c.key : c.header);
+  return h;
+}
+
+std::vector<std::string> cells(const Grid &g, size_t r, Format f) {
+  std::vector<std::string> out;
+  for (size_t i = 0; i < g.columns.size(); ++i)
+    if (g.columns[i].shows(f))
+      out.push_back(format_cell(g.columns[i], g.rows[r][i], f, g.style));
+  return out;
+}
+
+namespace {
+
+// The cells format f (table or md) prints for row r, the span applied: `spanned` is set when
+// the last cell is a span note.
+std::vector<std::string> text_cells(const Grid &g, size_t r, Format f, bool &spanned) {
+  spanned = false;
+  if (g.spans[r].empty())
+    return cells(g, r, f);
+  std::vector<std::string> out;
+  for (size_t i = 0; i < g.columns.size(); ++i) {
+    if (!g.columns[i].shows(f))
+      continue;
+    const bool empty = std::holds_alternative<std::monostate>(g.rows[r][i]);
+    if (!spanned && empty && g.columns[i].shows(Format::table)) {
+      out.push_back(g.spans[r]);
+      spanned = true;
+      if (f == Format::table)
+        break;
+    } else {
+      out.push_back(spanned ? std::string() : format_cell(g.columns[i], g.rows[r][i], f, g.style));
+    }
+  }
+  return out;
+}
+
+} // namespace
+
+std::string table(const Grid &g) {
+  std::vector<std::vector<std::string>> rows{headers(g, Format::table)};
+  std::vector<bool> spanned{false};
+  for (size_t r = 0; r < g.rows.size(); ++r) {
+    bool s = false;
+    rows.push_back(text_cells(g, r, Format::table, s));
+    spanned.push_back(s);
+  }
+  for (const auto &t : g.text_rows) {
+    rows.push_back(t);
+    spanned.push_back(false);
+  }
+  const size_t n = rows[0].size();
+  std::vector<size_t> w(n, 0);
+  for (size_t r = 0; r < rows.size(); ++r)
+    for (size_t i = 0; i < rows[r].size() && i < n; ++i)
+      if (!(spanned[r] && i + 1 == rows[r].size()))
+        w[i] = std::max(w[i], rows[r][i].size());
+  std::string out;
+  for (size_t r = 0; r < rows.size(); ++r) {
+    std::string line;
+    const size_t m = spanned[r] ? rows[r].size() : n;
+    for (size_t i = 0; i < m; ++i) {
+      const std::string cell = i < rows[r].size() ? rows[r][i] : "";
+      line += cell;
+      if (i + 1 < m)
+        line += std::string(w[i] - std::min(w[i], cell.size()) + 2, ' ');
+    }
+    while (!line.empty() && line.back() == ' ')
+      line.pop_back();
+    out += line + "\n";
+  }
+  return out;
+}
+
+std::string csv(const Grid &g) {
+  auto line = [](const std::vector<std::string> &cells) {
+    std::string s;
+    for (size_t i = 0; i < cells.size(); ++i)
+      s += (i ? "," : "") + csv_field(cells[i]);
+    return s + "\n";
+  };
+  std::string out = line(headers(g, Format::csv));
+  for (size_t r = 0; r < g.rows.size(); ++r)
+    out += line(cells(g, r, Format::csv));
+  return out;
+}
+
+std::string markdown(const Grid &g) {
+  auto line = [](const std::vector<std::string> &cells) {
+    std::string s = "|";
+    for (const auto &c : cells)
+      s += " " + md_cell(c) + " |";
+    return s + "\n";
+  };
+  std::string out = line(headers(g, Format::md)) + "|";
+  for (const auto &c : g.columns) {
+    if (!c.shows(Format::md))
+      continue;
+    const char *rule = g.style.md_aligned && c.right_aligned() ? "---:" : "---";
+    out += g.style.md_spaced ? std::string(" ") + rule + " |" : std::string(rule) + "|";
+  }
+  out += "\n";
+  for (size_t r = 0; r < g.rows.size(); ++r) {
+    bool s = false;
+    out += line(text_cells(g, r, Format::md, s));
+  }
+  for (const auto &t : g.text_rows)
+    out += line(t);
+  return out;
+}
+
+Json json_row(const Grid &g, size_t r) {
+  Json o = Json::object();
+  for (size_t i = 0; i < g.columns.size(); ++i) {
+    const ColumnSpec &c = g.columns[i];
+    if (!c.shows(Format::json))
+      continue;
+    const Value &v = g.rows[r][i];
+    if (std::holds_alternative<std::monostate>(v)) {
+      if (c.json_null)
+        o[c.key] = nullptr;
+    } else if (const auto *s = std::get_if<std::string>(&v)) {
+      o[c.key] = *s;
+    } else if (const auto *n = std::get_if<int64_t>(&v)) {
+      o[c.key] = *n;
+    } else if (const auto *d = std::get_if<double>(&v)) {
+      const double per = c.unit.json_per;
+      o[c.key] = per > 0 ? std::round(*d * per) / per : *d;
+    } else if (const auto *b = std::get_if<bool>(&v)) {
+      o[c.key] = *b;
+    } else {
+      o[c.key] = std::get<Json>(v);
+    }
+  }
+  return o;
+}
+
+Json json_rows(const Grid &g) {
+  Json a = Json::array();
+  for (size_t r = 0; r < g.rows.size(); ++r)
+    a.push_back(json_row(g, r));
+  return a;
+}
+
+} // namespace perfmodel::report
