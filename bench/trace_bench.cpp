@@ -2,7 +2,7 @@
 // trace (~1 MB gzip, ~15 MB JSON, 73k events). The target: both together under one second.
 #include <benchmark/benchmark.h>
 
-#include "core/trace/efficiency.hpp"
+#include "core/trace/attainment.hpp"
 #include "core/trace/op_table.hpp"
 #include "core/trace/overview.hpp"
 #include "io/files.hpp"
@@ -33,7 +33,7 @@ void analyse(const trace::Trace &t, const HwSpec &hw) {
   trace::OpTree tree = trace::build_op_tree(t, l);
   benchmark::DoNotOptimize(trace::operator_table(t, tree));
   benchmark::DoNotOptimize(trace::kernel_table(t));
-  benchmark::DoNotOptimize(trace::efficiency_view(t, l, tree, hw));
+  benchmark::DoNotOptimize(trace::attainment_view(t, l, tree, hw));
 }
 
 void BM_Gunzip(benchmark::State &st) {

@@ -350,7 +350,7 @@ int run_calibrate(const CalibrateArgs& a) {
     const trace::Trace t = io::read_trace(a.trace);
     const trace::Links links = trace::link_events(t);
     const trace::OpTree tree = trace::build_op_tree(t, links);
-    samples = trace::samples_from_efficiency(trace::efficiency_view(t, links, tree, hw), a.trace);
+    samples = trace::samples_from_attainment(trace::attainment_view(t, links, tree, hw), a.trace);
     meta.source = "trace:" + a.trace;
     meta.device = DeviceFingerprint{hw.kind, hw.name, hw.units, "", std::nullopt};
   } else {
@@ -423,7 +423,7 @@ void register_calibrate(CLI::App& app, Runner& run) {
                   "Fit a measurement CSV (op,dtype,pass,m,n,k,...,seconds)");
   cmd->add_option("--from-samples", a->samples, "Fit samples saved by --save-samples");
   cmd->add_option("--from-trace", a->trace,
-                  "Fit the operators of a PyTorch profiler trace (perfmodel trace --view efficiency)");
+                  "Fit the operators of a PyTorch profiler trace (perfmodel trace --view attainment)");
   cmd->add_option("--hw", a->hw,
                   "Hardware spec the calibration refines (memory levels, cores; with --device cpu "
                   "the default is the shipped spec whose cpu_id is this CPU's)");

@@ -1,9 +1,9 @@
 // `perfmodel trace`: reads a PyTorch profiler trace and prints its overview, operator, kernel
-// and roofline efficiency views.
+// and roofline attainment views.
 #include <memory>
 
 #include "cli/commands.hpp"
-#include "core/trace/efficiency.hpp"
+#include "core/trace/attainment.hpp"
 #include "core/trace/op_table.hpp"
 #include "core/trace/overview.hpp"
 #include "io/calibration_yaml.hpp"
@@ -34,8 +34,8 @@ std::string join(const std::vector<std::string> &v) {
 
 int run_trace(const TraceArgs &a) {
   const bool all = a.view == "all";
-  if (a.view == "efficiency" && a.hw.empty())
-    throw InputError("--view efficiency needs --hw (the hardware to compare against)");
+  if (a.view == "attainment" && a.hw.empty())
+    throw InputError("--view attainment needs --hw (the hardware to compare against)");
   if (!a.calibration.empty() && a.hw.empty())
     throw InputError("--calibration needs --hw (the hardware the calibration refines)");
   // Load every input before the work, so that a bad --hw fails fast.
@@ -52,7 +52,7 @@ int run_trace(const TraceArgs &a) {
   r.file = a.file;
   if (all || a.view == "overview")
     r.overview = trace::compute_overview(t, links);
-  const bool need_tree = all || a.view == "operators" || a.view == "efficiency";
+  const bool need_tree = all || a.view == "operators" || a.view == "attainment";
   trace::OpTree tree;
   if (need_tree)
     tree = trace::build_op_tree(t, links);
@@ -60,13 +60,13 @@ int run_trace(const TraceArgs &a) {
     r.operators = trace::operator_table(t, tree);
   if (all || a.view == "kernels")
     r.kernels = trace::kernel_table(t);
-  if (hw && (all || a.view == "efficiency"))
-    r.efficiency = trace::efficiency_view(t, links, tree, *hw, cal ? &*cal : nullptr);
+  if (hw && (all || a.view == "attainment"))
+    r.attainment = trace::attainment_view(t, links, tree, *hw, cal ? &*cal : nullptr);
   if (!report::sort_and_limit(r, a.sort, static_cast<size_t>(a.top)))
     throw InputError("--sort " + a.sort + " is not a key of the selected views (operators: " +
                      join(report::operator_sort_keys()) +
                      "; kernels: " + join(report::kernel_sort_keys()) +
-                     "; efficiency: " + join(report::efficiency_sort_keys()) + ")");
+                     "; attainment: " + join(report::attainment_sort_keys()) + ")");
   emit(a.out, report::render_trace(r, output_format(a.out)));
   return 0;
 }
@@ -78,24 +78,27 @@ void register_trace(CLI::App &app, Runner &run) {
   CLI::App *cmd = app.add_subcommand(
       "trace",
       "Read a PyTorch profiler trace (.json or .json.gz): step overview (TensorBoard plugin "
-      "rules), operator and kernel tables, and with --hw the roofline efficiency of each "
+      "rules), operator and kernel tables, and with --hw the roofline attainment of each "
       "operator");
   cmd->footer(
       "Examples:\n"
       "  perfmodel trace run.pt.trace.json.gz --view overview\n"
-      "  perfmodel trace run.pt.trace.json.gz --hw v100 --view efficiency --top 10\n"
+      "  perfmodel trace run.pt.trace.json.gz --hw v100 --view attainment --top 10\n"
       "  perfmodel trace run.pt.trace.json.gz --view kernels --sort mean --format csv -o k.csv\n"
       "Sort keys: operators " +
       join(report::operator_sort_keys()) + "; kernels " + join(report::kernel_sort_keys()) +
-      "; efficiency " + join(report::efficiency_sort_keys()) +
+      "; attainment " + join(report::attainment_sort_keys()) +
       ".\nThe first key of each view is its default. See docs/trace.md.");
   cmd->add_option("file", a->file, "Trace file written by torch.profiler (Chrome trace JSON)")
       ->required();
-  cmd->add_option("--hw", a->hw, "Hardware for the efficiency view: a .yaml path or a name");
+  cmd->add_option("--hw", a->hw, "Hardware for the attainment view: a .yaml path or a name");
   cmd->add_option("--calibration", a->calibration,
-                  "Calibration (.yaml or name): adds the calibrated time to the efficiency view");
-  cmd->add_option("--view", a->view, "overview, operators, kernels, efficiency or all")
-      ->check(CLI::IsMember({"overview", "operators", "kernels", "efficiency", "all"}))
+                  "Calibration (.yaml or name): adds the calibrated time to the attainment view");
+  // `efficiency`: the attainment view's earlier name (the word now means the calibrated
+  // efficiency model only): still accepted.
+  cmd->add_option("--view", a->view, "overview, operators, kernels, attainment or all")
+      ->check(CLI::IsMember({"overview", "operators", "kernels", "attainment", "efficiency", "all"}))
+      ->transform([](std::string v) { return v == "efficiency" ? std::string("attainment") : v; })
       ->capture_default_str();
   cmd->add_option("--sort", a->sort, "Sort key of the tables (see below)");
   cmd->add_option("--top", a->top, "Rows per table (0 = all)")

@@ -4,7 +4,7 @@
 
 #include <doctest/doctest.h>
 
-#include "core/trace/efficiency.hpp"
+#include "core/trace/attainment.hpp"
 #include "perfmodel/cost.hpp"
 #include "trace_fixtures.hpp"
 
@@ -123,10 +123,10 @@ TEST_CASE("operators without a rule or without shapes say why") {
 
 TEST_CASE("Concrete Inputs (PyTorch >= 2.1) give stride, padding and windows directly") {
   LoadedTrace t = load_test_trace("concrete.json");
-  trace::EfficiencyView v = trace::efficiency_view(t.trace, t.links, t.tree, v100());
+  trace::AttainmentView v = trace::attainment_view(t.trace, t.links, t.tree, v100());
   REQUIRE(v.rows.size() == 3);
   CHECK(v.unattributed.empty());
-  std::map<std::string, const trace::EfficiencyRow *> by;
+  std::map<std::string, const trace::AttainmentRow *> by;
   for (const auto &r : v.rows)
     by[r.name] = &r;
   // conv 3x3/2 pad 1, 3 -> 8 channels with bias, on 1x3x32x32: output 1x8x16x16.

@@ -11,7 +11,7 @@
 #include <string>
 #include <vector>
 
-#include "core/trace/efficiency.hpp"
+#include "core/trace/attainment.hpp"
 #include "core/trace/links.hpp"
 #include "core/trace/op_table.hpp"
 #include "core/trace/overview.hpp"
@@ -98,7 +98,7 @@ inline bool close_us(double seconds, double expected_us) {
   return std::abs(seconds * 1e6 - expected_us) <= 0.5 + 1e-6;
 }
 
-/// Every view of tiny.json, efficiency on v100(): the input of the printer tests.
+/// Every view of tiny.json, attainment on v100(): the input of the printer tests.
 inline report::TraceReport tiny_report() {
   LoadedTrace t = load_test_trace("tiny.json");
   report::TraceReport r;
@@ -106,7 +106,7 @@ inline report::TraceReport tiny_report() {
   r.overview = trace::compute_overview(t.trace, t.links);
   r.operators = trace::operator_table(t.trace, t.tree);
   r.kernels = trace::kernel_table(t.trace);
-  r.efficiency = trace::efficiency_view(t.trace, t.links, t.tree, v100());
+  r.attainment = trace::attainment_view(t.trace, t.links, t.tree, v100());
   return r;
 }
 

@@ -1,4 +1,4 @@
-// Tests of the JSON printer: schema, field names and units of perfmodel.trace/1.
+// Tests of the JSON printer: schema, field names and units of perfmodel.trace/2.
 #include <doctest/doctest.h>
 
 #include "report/trace/trace_report.hpp"
@@ -7,10 +7,10 @@
 using namespace perfmodel;
 using namespace perfmodel::test;
 
-TEST_CASE("json has the perfmodel.trace/1 schema with times in seconds") {
+TEST_CASE("json has the perfmodel.trace/2 schema with times in seconds") {
   report::TraceReport r = tiny_report();
   nlohmann::json j = nlohmann::json::parse(report::render_trace(r, report::Format::json));
-  CHECK(j["schema"] == "perfmodel.trace/1");
+  CHECK(j["schema"] == "perfmodel.trace/2");
   const auto &ov = j["overview"];
   REQUIRE(ov["steps"].size() == 2);
   for (const char *k : {"step", "kernel", "memcpy", "memset", "communication", "runtime",
@@ -25,7 +25,7 @@ TEST_CASE("json has the perfmodel.trace/1 schema with times in seconds") {
   const auto &k = j["kernels"][0];
   for (const char *f : {"name", "calls", "total", "mean", "max", "min"})
     CHECK_MESSAGE(k.contains(f), f);
-  const auto &e = j["efficiency"][0];
+  const auto &e = j["attainment"][0];
   for (const char *f : {"name", "op", "calls", "flops", "bytes", "device_seconds",
                         "roofline_seconds", "fraction_of_roofline"})
     CHECK_MESSAGE(e.contains(f), f);

@@ -16,7 +16,7 @@ TEST_CASE("table output has every view with human units") {
   CHECK(s.find("Recommendation: 11.8% of the step time") != std::string::npos);
   CHECK(s.find("aten::relu") != std::string::npos);
   CHECK(s.find("relu_kernel") != std::string::npos);
-  CHECK(s.find("Roofline efficiency on v100-test") != std::string::npos);
+  CHECK(s.find("Roofline attainment on v100-test") != std::string::npos);
   CHECK(s.find("Device activity not attributed") != std::string::npos);
   CHECK(s.find("stray_kernel") != std::string::npos);
 }
@@ -47,7 +47,7 @@ TEST_CASE("sorting and top-N") {
   REQUIRE(r.operators->size() == 1);
   CHECK(r.operators->front().name == "aten::copy_");
   CHECK(r.kernels->front().name == "orphan_kernel");
-  CHECK(r.efficiency->unattributed.size() == 1);
+  CHECK(r.attainment->unattributed.size() == 1);
   report::TraceReport k;
   k.kernels = trace::kernel_table(load_test_trace("tiny.json").trace);
   CHECK(report::sort_and_limit(k, "min", 0));
@@ -60,8 +60,8 @@ TEST_CASE("sorting and top-N") {
 TEST_CASE("the ten operators with the most time lost print, ranked") {
   const LoadedTrace& t = shared_trace(0);
   report::TraceReport r;
-  r.efficiency = trace::efficiency_view(t.trace, t.links, t.tree, v100());
-  REQUIRE(r.efficiency->rows.size() > 10);
+  r.attainment = trace::attainment_view(t.trace, t.links, t.tree, v100());
+  REQUIRE(r.attainment->rows.size() > 10);
   REQUIRE(report::sort_and_limit(r, "", 10));
   std::string s = report::render_trace(r, report::Format::table);
   std::istringstream in(s);

@@ -1,4 +1,4 @@
-// Tests of the calibration samples taken from a trace's efficiency view.
+// Tests of the calibration samples taken from a trace's attainment view.
 #include "core/trace/trace_samples.hpp"
 
 #include <doctest/doctest.h>
@@ -10,8 +10,8 @@ using namespace perfmodel::test;
 
 TEST_CASE("samples from the ResNet-50 trace: median call time, core counts, single passes") {
   const LoadedTrace &t = shared_trace(0);
-  trace::EfficiencyView v = trace::efficiency_view(t.trace, t.links, t.tree, v100());
-  auto samples = trace::samples_from_efficiency(v, "r.json.gz");
+  trace::AttainmentView v = trace::attainment_view(t.trace, t.links, t.tree, v100());
+  auto samples = trace::samples_from_attainment(v, "r.json.gz");
   REQUIRE(samples.size() > 50);
   CHECK(samples.size() <= v.rows.size());
   bool conv = false;

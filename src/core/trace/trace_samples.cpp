@@ -1,4 +1,4 @@
-// Efficiency rows -> calibration samples (counts from the core via calibrate::sample_from_layer).
+// Attainment rows -> calibration samples (counts from the core via calibrate::sample_from_layer).
 #include "core/trace/trace_samples.hpp"
 
 #include <algorithm>
@@ -16,10 +16,10 @@ double median(std::vector<double> v) {
 
 } // namespace
 
-std::vector<calibrate::Sample> samples_from_efficiency(const EfficiencyView &v,
+std::vector<calibrate::Sample> samples_from_attainment(const AttainmentView &v,
                                                        const std::string &file) {
   std::vector<calibrate::Sample> out;
-  for (const EfficiencyRow &r : v.rows) {
+  for (const AttainmentRow &r : v.rows) {
     if (r.call_seconds.empty())
       continue;
     const Graph &g = r.model.graph;

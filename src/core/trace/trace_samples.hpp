@@ -1,4 +1,4 @@
-// Fit samples for `perfmodel calibrate --from-trace`: the efficiency view's modelled operators,
+// Fit samples for `perfmodel calibrate --from-trace`: the attainment view's modelled operators,
 // one sample per operator signature (median device time of its calls).
 #pragma once
 
@@ -6,15 +6,15 @@
 #include <vector>
 
 #include "calibrate/sample.hpp"
-#include "core/trace/efficiency.hpp"
+#include "core/trace/attainment.hpp"
 
 namespace perfmodel::trace {
 
-/// One calibrate::Sample per efficiency row that is a single kernel pass (fwd, bwd_data or
+/// One calibrate::Sample per attainment row that is a single kernel pass (fwd, bwd_data or
 /// bwd_weight; a "bwd" row counts when its weight part is empty, as for batch norm), with the
 /// median of its calls' device time. Rows whose time covers both backward parts are skipped:
 /// their time cannot be split. `file` names the trace in each sample's source.
-std::vector<calibrate::Sample> samples_from_efficiency(const EfficiencyView &v,
+std::vector<calibrate::Sample> samples_from_attainment(const AttainmentView &v,
                                                        const std::string &file);
 
 } // namespace perfmodel::trace

@@ -1,4 +1,4 @@
-// JSON printer of the trace views: "schema": "perfmodel.trace/1", SI units (seconds, FLOPs, B).
+// JSON printer of the trace views: "schema": "perfmodel.trace/2", SI units (seconds, FLOPs, B).
 #include <cmath>
 #include <nlohmann/json.hpp>
 
@@ -34,7 +34,7 @@ ordered_json overview_json(const trace::Overview &o) {
 
 std::string render_trace_json(const TraceReport &r) {
   ordered_json j;
-  j["schema"] = "perfmodel.trace/1";
+  j["schema"] = "perfmodel.trace/2";
   j["file"] = r.file;
   if (r.overview)
     j["overview"] = overview_json(*r.overview);
@@ -42,12 +42,12 @@ std::string render_trace_json(const TraceReport &r) {
     j["operators"] = json_rows(operators_table(*r.operators).grid);
   if (r.kernels)
     j["kernels"] = json_rows(kernels_table(*r.kernels).grid);
-  if (r.efficiency) {
-    const auto &v = *r.efficiency;
-    const auto tables = efficiency_tables(v);
+  if (r.attainment) {
+    const auto &v = *r.attainment;
+    const auto tables = attainment_tables(v);
     j["hardware"] = v.hardware;
-    j["efficiency"] = json_rows(tables[0].grid);
-    j["efficiency_summary"] = json_rows(tables[1].grid);
+    j["attainment"] = json_rows(tables[0].grid);
+    j["attainment_summary"] = json_rows(tables[1].grid);
     j["unattributed"] = json_rows(tables[2].grid);
     j["device_seconds"] = ns(v.device_seconds);
     j["modelled_device_seconds"] = ns(v.modelled_seconds);

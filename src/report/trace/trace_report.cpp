@@ -32,8 +32,8 @@ std::string render_trace(const TraceReport &r, Format f) {
     tables.push_back(operators_table(*r.operators));
   if (r.kernels)
     tables.push_back(kernels_table(*r.kernels));
-  if (r.efficiency)
-    for (auto &t : efficiency_tables(*r.efficiency))
+  if (r.attainment)
+    for (auto &t : attainment_tables(*r.attainment))
       tables.push_back(std::move(t));
   std::string out;
   if (f == Format::md)

@@ -1,5 +1,5 @@
 // The views of `perfmodel trace`, computed once into a TraceReport and printed as a table,
-// CSV, JSON ("schema": "perfmodel.trace/1", times in seconds) or Markdown.
+// CSV, JSON ("schema": "perfmodel.trace/2", times in seconds) or Markdown.
 //
 // Sample (table, resnet50_v100_num_workers_0.pt.trace.json.gz --hw v100 --view overview):
 //   Overview: 6 steps, average 149ms, GPU utilization 67.8%
@@ -14,7 +14,7 @@
 #include <string>
 #include <vector>
 
-#include "core/trace/efficiency.hpp"
+#include "core/trace/attainment.hpp"
 #include "core/trace/op_table.hpp"
 #include "core/trace/overview.hpp"
 #include "report/format.hpp"
@@ -26,15 +26,15 @@ struct TraceReport {
   std::optional<trace::Overview> overview;
   std::optional<std::vector<trace::OperatorRow>> operators;
   std::optional<std::vector<trace::KernelRow>> kernels;
-  std::optional<trace::EfficiencyView> efficiency;
+  std::optional<trace::AttainmentView> attainment;
 };
 
 /// Sort keys each view accepts (the first is the default).
 const std::vector<std::string> &operator_sort_keys();   // device_self, device_total, ...
 const std::vector<std::string> &kernel_sort_keys();     // total, mean, max, min, calls, name
-const std::vector<std::string> &efficiency_sort_keys(); // time_lost, device, roofline, ...
+const std::vector<std::string> &attainment_sort_keys(); // time_lost, device, roofline, ...
 
-/// Sorts the operator, kernel and efficiency rows by `key` where the view has that key (its
+/// Sorts the operator, kernel and attainment rows by `key` where the view has that key (its
 /// default otherwise; "" = defaults) and keeps the first `top` rows of each (0 = all).
 /// Returns false when no present view accepts `key`.
 bool sort_and_limit(TraceReport &r, const std::string &key, size_t top);

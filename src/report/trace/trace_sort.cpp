@@ -29,7 +29,7 @@ bool apply(std::vector<Row> &rows, const std::vector<std::pair<std::string, Key<
   return found;
 }
 
-using trace::EfficiencyRow;
+using trace::AttainmentRow;
 using trace::KernelRow;
 using trace::OperatorRow;
 
@@ -57,8 +57,8 @@ const std::vector<std::pair<std::string, Key<KernelRow>>> &kernel_keys() {
   return k;
 }
 
-const std::vector<std::pair<std::string, Key<EfficiencyRow>>> &eff_keys() {
-  using R = EfficiencyRow;
+const std::vector<std::pair<std::string, Key<AttainmentRow>>> &eff_keys() {
+  using R = AttainmentRow;
   static const std::vector<std::pair<std::string, Key<R>>> k = {
       {"time_lost", desc<R, double>([](const R &r) { return r.time_lost(); })},
       {"device", desc<R, double>([](const R &r) { return r.device_seconds; })},
@@ -92,7 +92,7 @@ const std::vector<std::string> &kernel_sort_keys() {
   static const std::vector<std::string> n = names(kernel_keys());
   return n;
 }
-const std::vector<std::string> &efficiency_sort_keys() {
+const std::vector<std::string> &attainment_sort_keys() {
   static const std::vector<std::string> n = names(eff_keys());
   return n;
 }
@@ -103,10 +103,10 @@ bool sort_and_limit(TraceReport &r, const std::string &key, size_t top) {
     found |= apply(*r.operators, op_keys(), key, top);
   if (r.kernels)
     found |= apply(*r.kernels, kernel_keys(), key, top);
-  if (r.efficiency) {
-    found |= apply(r.efficiency->rows, eff_keys(), key, top);
-    auto &s = r.efficiency->summary;
-    auto &u = r.efficiency->unattributed;
+  if (r.attainment) {
+    found |= apply(r.attainment->rows, eff_keys(), key, top);
+    auto &s = r.attainment->summary;
+    auto &u = r.attainment->unattributed;
     if (top > 0 && s.size() > top)
       s.resize(top);
     if (top > 0 && u.size() > top)

@@ -101,14 +101,14 @@ TraceTable kernels_table(const std::vector<trace::KernelRow> &ks) {
   return {"kernels", "Kernels", make_grid(cols, ks, kStyle), {}};
 }
 
-std::vector<TraceTable> efficiency_tables(const trace::EfficiencyView &v) {
-  using R = trace::EfficiencyRow;
+std::vector<TraceTable> attainment_tables(const trace::AttainmentView &v) {
+  using R = trace::AttainmentRow;
   using C = Column<R>;
   // The calibrated time: a column where the first row has one; JSON gives it on every row that
   // has one.
   const bool cal = !v.rows.empty() && v.rows[0].calibrated_seconds >= 0;
   const std::vector<C> rows = {
-      view_column<R>("efficiency"),
+      view_column<R>("attainment"),
       C("rank", "#", hint::count(), [](const R &, size_t i) { return i + 1; }, kText | kCsv)
           .csv_as("rank"),
       {"name", "operator", hint::text(), &R::name},
@@ -137,10 +137,10 @@ std::vector<TraceTable> efficiency_tables(const trace::EfficiencyView &v) {
        },
        cal ? kAll : kJson},
   };
-  using Sum = trace::EfficiencySummary;
+  using Sum = trace::AttainmentSummary;
   using CS = Column<Sum>;
   static const std::vector<CS> summary = {
-      view_column<Sum>("efficiency_summary"),
+      view_column<Sum>("attainment_summary"),
       {"op", "as", hint::text(), &Sum::op},
       {"calls", "calls", hint::count(), &Sum::calls},
       CS("flops", "FLOPs", hint::si("F"), &Sum::flops).csv_as("flops"),
@@ -163,13 +163,13 @@ std::vector<TraceTable> efficiency_tables(const trace::EfficiencyView &v) {
       {"calls", "calls", hint::count(), &U::calls},
       {"device_seconds", "device", measured(), &U::seconds},
   };
-  return {{"efficiency",
-           "Roofline efficiency on " + v.hardware +
+  return {{"attainment",
+           "Roofline attainment on " + v.hardware +
                ": operators ranked by time lost (device - roofline); modelled " +
                si(v.modelled_seconds, "s") + " of " + si(v.device_seconds, "s") + " device time",
            make_grid(rows, v.rows, kStyle),
            {}},
-          {"efficiency_summary", "Roofline efficiency per layer kind and pass",
+          {"attainment_summary", "Roofline attainment per layer kind and pass",
            make_grid(summary, v.summary, kStyle), {}},
           {"unattributed", "Device activity not attributed to a modelled operator",
            make_grid(unattributed, v.unattributed, kStyle), {}}};

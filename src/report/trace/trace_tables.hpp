@@ -22,8 +22,8 @@ struct TraceTable {
 TraceTable overview_table(const trace::Overview &o);
 TraceTable operators_table(const std::vector<trace::OperatorRow> &ops);
 TraceTable kernels_table(const std::vector<trace::KernelRow> &ks);
-/// The efficiency rows, the summary per layer kind and pass, and the unattributed activity.
-std::vector<TraceTable> efficiency_tables(const trace::EfficiencyView &v);
+/// The attainment rows, the summary per layer kind and pass, and the unattributed activity.
+std::vector<TraceTable> attainment_tables(const trace::AttainmentView &v);
 
 /// "11.8% of the step time is spent loading input data (DataLoader): ..."
 std::string recommendation_text(const trace::Recommendation &r);

@@ -1,5 +1,5 @@
-// Roofline efficiency of traced operators: attribution of device time, counts, roofline times.
-#include "core/trace/efficiency.hpp"
+// Roofline attainment of traced operators: attribution of device time, counts, roofline times.
+#include "core/trace/attainment.hpp"
 
 #include <algorithm>
 #include <unordered_map>
@@ -81,9 +81,9 @@ Signature evaluate(OpModel m, const HwSpec &hw, const Calibration *cal) {
 
 } // namespace
 
-EfficiencyView efficiency_view(const Trace &t, const Links &l, const OpTree &tree, const HwSpec &hw,
+AttainmentView attainment_view(const Trace &t, const Links &l, const OpTree &tree, const HwSpec &hw,
                                const Calibration *cal) {
-  EfficiencyView v;
+  AttainmentView v;
   v.hardware = hw.name;
   const ShapeHints hints = collect_shape_hints(t);
   const int n_nodes = static_cast<int>(tree.nodes.size());
@@ -157,7 +157,7 @@ EfficiencyView efficiency_view(const Trace &t, const Links &l, const OpTree &tre
       std::string shapes = dims_label(e);
       auto [it, fresh] = row_at.emplace(e.name + '\n' + shapes + '\n' + s.op, v.rows.size());
       if (fresh) {
-        EfficiencyRow r;
+        AttainmentRow r;
         r.name = e.name;
         r.op = s.op;
         r.shapes = shapes;
@@ -167,7 +167,7 @@ EfficiencyView efficiency_view(const Trace &t, const Links &l, const OpTree &tre
           r.calibrated_seconds = 0;
         v.rows.push_back(std::move(r));
       }
-      EfficiencyRow &r = v.rows[it->second];
+      AttainmentRow &r = v.rows[it->second];
       ++r.calls;
       r.flops += s.flops;
       r.bytes += s.bytes;
@@ -213,11 +213,11 @@ EfficiencyView efficiency_view(const Trace &t, const Links &l, const OpTree &tre
 
   // 4. Per layer kind and pass part; sort everything.
   std::unordered_map<std::string, size_t> sum_at;
-  for (const EfficiencyRow &r : v.rows) {
+  for (const AttainmentRow &r : v.rows) {
     auto [it, fresh] = sum_at.emplace(r.op, v.summary.size());
     if (fresh)
-      v.summary.push_back(EfficiencySummary{r.op});
-    EfficiencySummary &s = v.summary[it->second];
+      v.summary.push_back(AttainmentSummary{r.op});
+    AttainmentSummary &s = v.summary[it->second];
     s.calls += r.calls;
     s.flops += r.flops;
     s.bytes += r.bytes;

@@ -1,4 +1,4 @@
-// The roofline efficiency view: for every traced operator with a shape rule, the FLOPs and bytes
+// The roofline attainment view: for every traced operator with a shape rule, the FLOPs and bytes
 // of the core's counting rules, the device time of the kernels it launched, the roofline time on
 // a given hardware, and how far the two are apart.
 //
@@ -23,7 +23,7 @@
 namespace perfmodel::trace {
 
 /// One operator signature (name + recorded shapes), summed over its calls.
-struct EfficiencyRow {
+struct AttainmentRow {
   std::string name;   // aten operator
   std::string op;     // the core layer it was modelled as and the pass part: "conv2d fwd"
   std::string shapes; // recorded input shapes: "32x64x56x56, 64x64x3x3"
@@ -49,7 +49,7 @@ struct EfficiencyRow {
 };
 
 /// Rows of one layer kind and pass part ("conv2d bwd_weight") together.
-struct EfficiencySummary {
+struct AttainmentSummary {
   std::string op;
   int64_t calls = 0;
   double flops = 0, bytes = 0, device_seconds = 0, roofline_seconds = 0;
@@ -68,17 +68,17 @@ struct UnattributedRow {
   double seconds = 0;
 };
 
-struct EfficiencyView {
+struct AttainmentView {
   std::string hardware;
-  std::vector<EfficiencyRow> rows;           // sorted by time lost, largest first
-  std::vector<EfficiencySummary> summary;    // sorted by time lost, largest first
+  std::vector<AttainmentRow> rows;           // sorted by time lost, largest first
+  std::vector<AttainmentSummary> summary;    // sorted by time lost, largest first
   std::vector<UnattributedRow> unattributed; // sorted by seconds, largest first
   double device_seconds = 0;                 // all device activity in the trace
   double modelled_seconds = 0;               // device time attributed to modelled operators
 };
 
 /// `cal` (optional) adds the calibrated model's time next to the roofline time.
-EfficiencyView efficiency_view(const Trace &t, const Links &links, const OpTree &tree,
+AttainmentView attainment_view(const Trace &t, const Links &links, const OpTree &tree,
                                const HwSpec &hw, const Calibration *cal = nullptr);
 
 } // namespace perfmodel::trace

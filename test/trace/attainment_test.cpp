@@ -1,5 +1,5 @@
-// Tests of the roofline efficiency view: attribution, roofline times and the ranking.
-#include "core/trace/efficiency.hpp"
+// Tests of the roofline attainment view: attribution, roofline times and the ranking.
+#include "core/trace/attainment.hpp"
 
 #include <doctest/doctest.h>
 
@@ -8,11 +8,11 @@
 using namespace perfmodel;
 using namespace perfmodel::test;
 
-TEST_CASE("efficiency of the hand-made trace: one modelled relu, the rest listed") {
+TEST_CASE("attainment of the hand-made trace: one modelled relu, the rest listed") {
   LoadedTrace t = load_test_trace("tiny.json");
-  trace::EfficiencyView v = trace::efficiency_view(t.trace, t.links, t.tree, v100());
+  trace::AttainmentView v = trace::attainment_view(t.trace, t.links, t.tree, v100());
   REQUIRE(v.rows.size() == 1);
-  const trace::EfficiencyRow &r = v.rows[0];
+  const trace::AttainmentRow &r = v.rows[0];
   CHECK(r.name == "aten::relu");
   CHECK(r.op == "relu fwd");
   CHECK(r.calls == 1);
@@ -35,9 +35,9 @@ TEST_CASE("efficiency of the hand-made trace: one modelled relu, the rest listed
   CHECK(v.unattributed[2].reason.find("correlation") != std::string::npos);
 }
 
-TEST_CASE("efficiency of ResNet-50 training on V100: conv, batch norm and elementwise") {
+TEST_CASE("attainment of ResNet-50 training on V100: conv, batch norm and elementwise") {
   const LoadedTrace &t = shared_trace(0);
-  trace::EfficiencyView v = trace::efficiency_view(t.trace, t.links, t.tree, v100());
+  trace::AttainmentView v = trace::attainment_view(t.trace, t.links, t.tree, v100());
   REQUIRE(v.rows.size() >= 10);
   // Every device microsecond is either modelled or listed.
   double listed = 0;
