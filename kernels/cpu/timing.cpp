@@ -17,15 +17,6 @@ double now_seconds() {
   return std::chrono::duration<double>(clock::now().time_since_epoch()).count();
 }
 
-double quantile_sorted(const std::vector<double> &sorted, double q) {
-  if (sorted.empty())
-    return 0;
-  const double pos = std::clamp(q, 0.0, 1.0) * double(sorted.size() - 1);
-  const size_t lo = size_t(pos);
-  const size_t hi = std::min(lo + 1, sorted.size() - 1);
-  return sorted[lo] + (pos - double(lo)) * (sorted[hi] - sorted[lo]);
-}
-
 TimingStats summarize(std::vector<double> samples, int warmup) {
   TimingStats s;
   s.warmup = warmup;
@@ -63,8 +54,7 @@ namespace {
 // are not ordered among themselves, so they overlap. On the Intel Emerald Rapids guest
 // clflush took 0.60 s for 256 MiB (143 ns a line: a third of the full calibration's time went
 // to evicting GEMV and DRAM-sized convolution operands) and clflushopt 0.010 s, the lines
-// as cold afterwards (a 4 MiB read 230-320 us after either, 139 us warm; a scratch program timing
-// both loops, 2026-11-26 20:30Z, not kept).
+// as cold afterwards (a 4 MiB read 230-320 us after either, 139 us warm).
 inline void flush_line(const char *c) {
 #ifdef __CLFLUSHOPT__
   _mm_clflushopt(const_cast<char *>(c));
