@@ -82,16 +82,15 @@ void measure_in_network(Executor &ex, const Graph &g, const MeasureOptions &opts
   std::vector<double> passes;
   std::vector<double> stamps(n + 1);
   constexpr int kMaxPasses = 100000;
-  // 21 empty calls: 7-40 us, no memory traffic, so the next pass finds the caches as the last
-  // one left them.
-  constexpr int kRoundTripCalls = 21;
+  const int round_trip_calls = opts.placement_policy.round_trip_calls;
   const bool probe_placement = opts.faster_placement && num_threads() > 1;
   std::vector<double> round_trips;
   const bool probe_quiet = opts.quiet_probe_interval_seconds > 0;
-  std::vector<PassProbe> conv_probes;
+  std::vector<policy::PassProbe> conv_probes;
   double last_conv_probe = 0;
   const auto conv_probe = [&] {
-    conv_probes.push_back({passes.size(), probe_conv().conv_flops_per_second});
+    conv_probes.push_back(
+        {passes.size(), probe_conv(opts.probe_policy).conv_flops_per_second});
     last_conv_probe = now_seconds();
   };
   double timed = 0; // seconds of timed passes so far
@@ -108,7 +107,7 @@ void measure_in_network(Executor &ex, const Graph &g, const MeasureOptions &opts
          now_seconds() - last_conv_probe >= opts.quiet_probe_interval_seconds))
       conv_probe();
     if (probe_placement && it >= opts.warmup)
-      round_trips.push_back(core_round_trip_seconds(kRoundTripCalls));
+      round_trips.push_back(core_round_trip_seconds(round_trip_calls));
     stamps[0] = now_seconds();
     for (size_t i = 0; i < n; ++i) {
       ex.run_layer(i);
@@ -126,10 +125,10 @@ void measure_in_network(Executor &ex, const Graph &g, const MeasureOptions &opts
   std::vector<size_t> kept(passes.size());
   std::iota(kept.begin(), kept.end(), size_t(0));
   if (probe_placement) {
-    round_trips.push_back(core_round_trip_seconds(kRoundTripCalls));
+    round_trips.push_back(core_round_trip_seconds(round_trip_calls));
     GraphMeasurement::Placement p;
     p.passes_timed = int(passes.size());
-    p.selection = select_faster_placement(round_trips, passes);
+    p.selection = policy::select_faster_placement(round_trips, passes, opts.placement_policy);
     p.round_trip_seconds = std::move(round_trips);
     kept = p.selection.kept;
     m.placement = std::move(p);
@@ -138,8 +137,9 @@ void measure_in_network(Executor &ex, const Graph &g, const MeasureOptions &opts
     conv_probe();
     GraphMeasurement::Quiet q;
     q.passes_timed = int(passes.size());
-    q.selection =
-        select_quiet_passes(conv_probes, passes, kept, opts.quiet_reference_flops_per_second);
+    q.selection = policy::select_quiet_passes(conv_probes, passes, kept,
+                                              opts.quiet_reference_flops_per_second,
+                                              opts.quiet_policy);
     q.probes = std::move(conv_probes);
     q.pass_seconds = passes;
     q.interval_seconds = opts.quiet_probe_interval_seconds;
@@ -199,20 +199,18 @@ GraphMeasurement measure_graph(const Graph &g, const MeasureOptions &opts) {
   m.activation_bytes = ex.activation_bytes();
   m.workspace_bytes = ex.workspace_bytes();
   ex.run_all(); // every layer's inputs now hold real outputs of their producers
-  // Not right here: just after the process has allocated and touched its tensors, the
-  // convolution probe's first half came out at a quarter to two thirds of its rate in 7 of 12
-  // runs of ResNet-50 (one vCPU taken away for tens of milliseconds), the probe after the
-  // passes in none.
+  // Not right here: just after the process has allocated and touched its tensors the
+  // convolution probe reads low now and then (docs/measurement-policy.md, "ProbePolicy").
   const auto probe_before = [&] {
     if (opts.probe_host)
-      m.host_before = probe_host();
+      m.host_before = probe_host(opts.probe_policy);
   };
   if (opts.timing == LayerTiming::in_network)
     measure_in_network(ex, g, opts, m, probe_before);
   else
     measure_isolated(ex, g, opts, m, probe_before);
   if (opts.probe_host)
-    m.host_after = probe_host();
+    m.host_after = probe_host(opts.probe_policy);
   return m;
 }
 

@@ -10,12 +10,11 @@
 #include <vector>
 
 #include "kernels/cpu/buffer_pool.hpp"
-#include "kernels/cpu/pass_placement.hpp"
-#include "kernels/cpu/pass_spells.hpp"
 #include "kernels/cpu/tensor.hpp"
 #include "kernels/cpu/timing.hpp"
-#include "perfmodel/host_state.hpp"
 #include "perfmodel/graph.hpp"
+#include "perfmodel/host_state.hpp"
+#include "policy/measurement_policy.hpp"
 
 namespace perfmodel::kernels::cpu {
 
@@ -79,21 +78,26 @@ struct MeasureOptions {
   uint64_t seed = 1;
   /// Memory of layer outputs (buffer_pool.hpp): reused as inference runtimes do, by default.
   BufferPlan buffers = BufferPlan::reuse;
-  /// Run the host probe (host_probe.hpp) before the timed runs (in-network: before the last
-  /// warm-up pass, which warms the caches again) and just after the last one, so that a report
-  /// can say whether the host was in its calibrated state.
+  /// Run the host probe (host_probe.hpp, by `probe_policy`) before the timed runs (in-network:
+  /// before the last warm-up pass, which warms the caches again) and just after the last one,
+  /// so that a report can say whether the host was in its calibrated state.
   bool probe_host = false;
-  /// In-network timing with 2+ threads: probe the core round trip before every timed pass and
-  /// after the last, and compute the statistics over the passes that ran in the faster
-  /// placement of the vCPUs (pass_placement.hpp). `measure` and `calibrate` set it.
+  policy::ProbePolicy probe_policy;
+  /// In-network timing with 2+ threads: probe the core round trip
+  /// (placement_policy.round_trip_calls calls) before every timed pass and after the last, and
+  /// compute the statistics over the passes that ran in the faster placement of the threads
+  /// (policy/placement.hpp select_faster_placement, by `placement_policy`).
   bool faster_placement = false;
-  /// In-network timing: probe the convolution (probe_conv, about 19 ms) before the first timed
-  /// pass, then before a pass once this many seconds have passed since the last probe, and
-  /// after the last pass; the statistics keep the passes between quiet probes (pass_spells.hpp).
-  /// 0: no probes. `measure` sets 0.25 s, as calibrate probes inside its rounds.
+  policy::PlacementPolicy placement_policy;
+  /// In-network timing: probe the convolution (probe_conv) before the first timed pass, then
+  /// before a pass once this many seconds have passed since the last probe, and after the last
+  /// pass; the statistics keep the passes between quiet probes (policy/quiet_passes.hpp
+  /// select_quiet_passes, by `quiet_policy`). 0: no probes. `measure` and `calibrate` set
+  /// quiet_policy.probe_interval_seconds.
   double quiet_probe_interval_seconds = 0;
+  policy::QuietPassPolicy quiet_policy;
   /// The outside reference of those probes: the calibration's convolution figure (0: the
-  /// measurement's fastest probe alone; select_quiet_passes).
+  /// measurement's fastest probe alone).
   double quiet_reference_flops_per_second = 0;
   /// Called before each layer is timed: (index, count, layer name).
   std::function<void(size_t, size_t, const std::string &)> progress;
@@ -114,15 +118,15 @@ struct GraphMeasurement {
   /// (one before each, one after the last) and the passes the statistics were computed over.
   struct Placement {
     std::vector<double> round_trip_seconds;
-    PassSelection selection;
+    policy::PassSelection selection;
     int passes_timed = 0;
   };
   std::optional<Placement> placement;
   /// With MeasureOptions::quiet_probe_interval_seconds: the convolution probes among the timed
   /// passes and the passes the statistics were computed over (of the placement's, if any).
   struct Quiet {
-    std::vector<PassProbe> probes;
-    QuietSelection selection;
+    std::vector<policy::PassProbe> probes;
+    policy::QuietSelection selection;
     int passes_timed = 0;
     std::vector<double> pass_seconds; // every timed pass, in order
     double interval_seconds = 0;      // MeasureOptions::quiet_probe_interval_seconds

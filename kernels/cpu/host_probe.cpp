@@ -73,7 +73,8 @@ double conv_rate(const MicrobenchOptions &o) {
 
 } // namespace
 
-HostState probe_host(int runs) {
+HostState probe_host(const policy::ProbePolicy &p) {
+  const int runs = p.runs;
   const MicrobenchOptions o = probe_options(runs);
   BenchCase fma;
   fma.name = "probe/fma/fp32";
@@ -83,9 +84,8 @@ HostState probe_host(int runs) {
   read.kind = BenchKind::bandwidth;
   read.variant = "read";
   read.working_set_bytes = kHostProbeDramBytes;
-  // The convolution twice, first and last, and the faster of the two: a dip of tens of
-  // milliseconds (one vCPU taken away) halves one of them now and then, a slow spell of the
-  // caches slows both.
+  // The convolution twice, first and last, and the faster of the two: a short dip slows one
+  // of them, a slow spell of the caches both (docs/measurement-policy.md, "ProbePolicy").
   HostState s;
   const double conv_first = conv_rate(o);
   s.fp32_flops_per_second = run_bench(fma, o).flops_per_second();
@@ -96,8 +96,8 @@ HostState probe_host(int runs) {
   return s;
 }
 
-HostState probe_conv(int runs) {
-  const MicrobenchOptions o = probe_options(runs);
+HostState probe_conv(const policy::ProbePolicy &p) {
+  const MicrobenchOptions o = probe_options(p.runs);
   HostState s;
   const double first = conv_rate(o);
   s.conv_flops_per_second = std::max(first, conv_rate(o));

@@ -8,6 +8,7 @@
 
 #include "kernels/cpu/executor.hpp"
 #include "perfmodel/host_state.hpp"
+#include "policy/host_state_policy.hpp"
 
 namespace perfmodel::kernels::cpu {
 
@@ -15,22 +16,18 @@ struct StateMeasurement {
   GraphMeasurement measurement; // the attempt that drifted least (the first of equals)
   int attempts = 0;             // measurements taken
   double severity = 0;          // its drift from the reference, in tolerances (0: no reference)
-  std::string worst;            // the figure that drifted most (worst_drift; "": none)
+  std::string worst;            // the figure that drifted most (state_drift; "": none)
 };
 
-/// The median of the convolution probes among a measurement's passes against the reference's
-/// convolution figure: median / reference - 1 (nullopt: no probes, or a reference without it).
-std::optional<double> passes_drift(const HostState &reference,
-                                   const std::vector<PassProbe> &probes);
-
 /// measure_graph with the host probed before and after the timed passes, taken again while its
-/// probes find the host in another state than `reference` (measurement_severity > 1, or with
-/// MeasureOptions::quiet_probe_interval_seconds the median probe among the passes, passes_drift,
-/// beyond kHostConvTolerance of the reference's convolution), up to
-/// `attempts` measurements in all. Without a reference, one measurement. `on_retry(attempt,
-/// best)` is called before each further attempt with the least-drifted attempt so far.
+/// probes (and, with MeasureOptions::quiet_probe_interval_seconds, the convolution probes among
+/// the passes) find the host beyond one tolerance of `reference` (policy/retry.hpp state_drift,
+/// by `host_policy`), up to `attempts` measurements in all. Without a reference, one
+/// measurement. `on_retry(attempt, best)` is called before each further attempt with the
+/// least-drifted attempt so far.
 StateMeasurement measure_graph_in_state(
     const Graph &g, MeasureOptions opts, const std::optional<HostState> &reference, int attempts,
+    const policy::HostStatePolicy &host_policy,
     const std::function<void(int, const StateMeasurement &)> &on_retry = {});
 
 } // namespace perfmodel::kernels::cpu

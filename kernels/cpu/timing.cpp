@@ -17,15 +17,6 @@ double now_seconds() {
   return std::chrono::duration<double>(clock::now().time_since_epoch()).count();
 }
 
-double quantile_sorted(const std::vector<double> &sorted, double q) {
-  if (sorted.empty())
-    return 0;
-  const double pos = std::clamp(q, 0.0, 1.0) * double(sorted.size() - 1);
-  const size_t lo = size_t(pos);
-  const size_t hi = std::min(lo + 1, sorted.size() - 1);
-  return sorted[lo] + (pos - double(lo)) * (sorted[hi] - sorted[lo]);
-}
-
 TimingStats summarize(std::vector<double> samples, int warmup) {
   TimingStats s;
   s.warmup = warmup;

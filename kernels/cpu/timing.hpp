@@ -6,6 +6,7 @@
 #include <vector>
 
 #include "perfmodel/time_statistic.hpp"
+#include "policy/quantile.hpp"
 
 namespace perfmodel::kernels::cpu {
 
@@ -34,11 +35,11 @@ struct TimingStats {
 
 /// The quantile `p20_seconds` reports. On a shared host it skips both the slow spells (which a
 /// median can catch whole) and the rare fast moments of an idle memory bus (which a min latches
-/// onto: 75 GB/s instead of the usual 48 from DRAM on the 2-core VM).
+/// onto: DRAM reads half again as fast as usual).
 inline constexpr double kP20Fraction = 0.20;
 
 /// Linear-interpolated quantile q in [0, 1] of sorted samples (0 for none).
-double quantile_sorted(const std::vector<double> &sorted, double q);
+using policy::quantile_sorted;
 
 /// The statistic `s` of `t` (median, p20 or min seconds): what calibration fits and measure
 /// compares against.

@@ -26,6 +26,7 @@
 #include "kernels/cpu/measure_in_state.hpp"
 #include "kernels/cpu/microbench.hpp"
 #include "kernels/cpu/parallel.hpp"
+#include "policy/measurement_policy.hpp"
 #include "report/calibration_view.hpp"
 
 namespace perfmodel::cli {
@@ -42,6 +43,7 @@ struct CalibrateArgs {
   std::string residuals;  // --residuals: per-sample prediction and error
   std::string save_runs;  // --save-runs: every run of every case with the probes beside it
   double probe_interval = -1; // --probe-interval (0: between rounds only; < 0: not given)
+  int attempts = policy::CalibrationRetryPolicy{}.attempts; // --attempts
   int warmup = 0, iters = 0, rounds = 0;  // 0 = the plan's defaults
   std::string statistic = "p20";  // of each case's timed runs: median, p20 or min
   bool quick = false;
@@ -56,32 +58,26 @@ struct CalibrateArgs {
 
 void progress_line(const std::string& s) { std::fprintf(stderr, "calibrate: %s\n", s.c_str()); }
 
+// The measurement policy of this command: the defaults, with the arguments that override them.
+policy::MeasurementPolicy calibrate_policy(const CalibrateArgs& a) {
+  policy::MeasurementPolicy rules;
+  if (a.probe_interval >= 0) rules.probe.round_probe_interval_seconds = a.probe_interval;
+  rules.calibration.attempts = a.attempts;
+  return rules;
+}
+
 // The calibration networks' layers, each timed inside the network's forward passes
 // (calibrate/calibration_networks.hpp): about 2 s of passes per network, 0.5 s with --quick.
 // Their whole passes go to `passes` (the pass excess is fitted on them).
 // The calibration networks' passes are measured after the rounds; one whose host probes find
 // the host in another state than the rounds' (`reference`, as `measure` judges a measurement
-// against its calibration) is measured again, up to kNetworkAttempts times in all, and the
-// attempt that drifted least is kept: on xeon-emr-2c a calibration whose networks ran in a
-// slow spell read its held-out convolutions 22.5% slow (p5, 2026-11-27).
-constexpr int kNetworkAttempts = 3;
-
-// A calibration in which more than this share of the microbenchmark cases kept every run (none
-// between two steady probes), or fewer than kMinCountedRunShare of the runs counted, was taken
-// in the host's spells: it warns as for a changed host state, and
-// scripts/calibration_accuracy.sh takes it again. Of the 34 calibrations of 2026-11-27
-// 03:40-07:50Z (out/x, v, y, z, a, b), the five used that counted under a fifth of their runs
-// (a1's second 7%, y3 15%, b5 18%, z4's second 19%, b6's third 19%) predicted NIN +6.5..+37%
-// in four and +2.1% in b6; of the 19 used that counted 31-85% (v, y1, y2, z1-z3, a2, a3,
-// b1-b4), two missed NIN's end to end by more than 5% (v3 +5.3%, a2 +5.9%). The case rule
-// alone flagged a1's and b6's first calibrations (173 and 20 of 192 cases without a counted
-// run; at most 5 elsewhere).
-constexpr double kMaxUncountedCaseShare = 0.10;
-constexpr double kMinCountedRunShare = 0.20;
-
+// against its calibration) is measured again, up to rules.calibration.network_attempts times in
+// all, and the attempt that drifted least is kept (docs/measurement-policy.md,
+// "CalibrationRetryPolicy").
 std::vector<calibrate::Sample> network_samples(const CalibrateArgs& a, const HwSpec& hw,
                                                TimeStatistic stat,
                                                const std::optional<HostState>& reference,
+                                               const policy::MeasurementPolicy& rules,
                                                std::vector<calibrate::PassSample>& passes) {
   std::vector<calibrate::Sample> out;
   const double t0 = kernels::cpu::now_seconds();
@@ -95,25 +91,30 @@ std::vector<calibrate::Sample> network_samples(const CalibrateArgs& a, const HwS
     // As `measure` does by default (docs/measure.md): the passes of the faster placement, and
     // of those the ones between quiet convolution probes.
     mo.faster_placement = true;
-    mo.quiet_probe_interval_seconds = kernels::cpu::kConvProbeIntervalSeconds;
+    mo.probe_policy = rules.probe;
+    mo.placement_policy = rules.placement;
+    mo.quiet_policy = rules.quiet;
+    mo.quiet_probe_interval_seconds = rules.quiet.probe_interval_seconds;
     // Judged against the rounds' convolution too: networks measured wholly in a spell keep no
     // quiet pass, and measure_graph_in_state measures them again.
     mo.quiet_reference_flops_per_second = reference ? reference->conv_flops_per_second : 0;
-    const auto retry = [&g](int attempt, const kernels::cpu::StateMeasurement& best) {
+    const int attempts = rules.calibration.network_attempts;
+    const auto retry = [&g, attempts](int attempt, const kernels::cpu::StateMeasurement& best) {
       std::fprintf(stderr,
                    "calibrate: network %s: measured in another host state than the rounds' "
                    "(%.2g tolerances off: %s); measuring again (attempt %d of %d)\n",
-                   g.name.c_str(), best.severity, best.worst.c_str(), attempt, kNetworkAttempts);
+                   g.name.c_str(), best.severity, best.worst.c_str(), attempt, attempts);
     };
     const kernels::cpu::GraphMeasurement m =
-        kernels::cpu::measure_graph_in_state(g, mo, reference, kNetworkAttempts, retry)
+        kernels::cpu::measure_graph_in_state(g, mo, reference, attempts, rules.host, retry)
             .measurement;
     if (m.placement)
       std::fprintf(stderr, "calibrate: network %s: %s\n", g.name.c_str(),
-                   report::placement_line(pass_placement_view(*m.placement)).c_str());
+                   report::placement_line(pass_placement_view(*m.placement, rules.placement))
+                       .c_str());
     if (m.quiet)
       std::fprintf(stderr, "calibrate: network %s: %s\n", g.name.c_str(),
-                   report::quiet_line(quiet_passes_view(*m.quiet)).c_str());
+                   report::quiet_line(quiet_passes_view(*m.quiet, rules.quiet)).c_str());
     // Every layer is kept: the GEMM classes' layers are held out of the fit and scored
     // against it (held_out_report).
     for (auto& s : measured_layer_samples(g, m, stat, "network:", hw)) out.push_back(std::move(s));
@@ -151,45 +152,46 @@ std::string conv_timeline(const std::vector<HostState>& probes, const std::vecto
   return s;
 }
 
-std::vector<calibrate::Sample> microbenchmark_samples(const CalibrateArgs& a, const HwSpec& hw,
-                                                      Calibration& cal) {
-  kernels::cpu::MicrobenchOptions mo;
-  mo.quick = a.quick;
-  mo.threads = a.threads;
-  mo.warmup = a.warmup;
-  mo.iters = a.iters;
-  mo.rounds = a.rounds;
-  mo.cache_bytes = calibrate::cache_bytes_for(hw);
-  mo.progress = [](size_t i, size_t n, const kernels::cpu::BenchCase& c) {
-    std::fprintf(stderr, "calibrate: [%zu/%zu] %s\n", i + 1, n, c.name.c_str());
-  };
+// One attempt at the microbenchmark rounds: each case's results, the host probes in time order
+// (those inside the rounds: the convolution only), which were full probes (a round's
+// boundary), which were steady, the host state the calibration records and the verdict.
+struct Rounds {
+  std::vector<kernels::cpu::BenchResult> results;
+  std::vector<HostState> probes;
+  std::vector<bool> full, judged;
+  HostState host_state;
+  policy::CalibrationAttempt verdict;
+};
+
+// The host's state around the samples is stored so that `measure` can tell whether it measures
+// in the same state: probes before the first round and after every round, the median of the
+// steady ones the reference. A microbenchmark's runs next to a probe that finds the host
+// disturbed do not count (policy::steady_probes). The convolution is also probed inside the
+// rounds, every ProbePolicy::round_probe_interval_seconds, and each run is judged by the probes
+// on either side of it. Up to CalibrationRetryPolicy::extra_rounds more rounds run while some
+// case has fewer counted rounds than planned (docs/measurement-policy.md).
+Rounds microbenchmark_rounds(const CalibrateArgs& a, const HwSpec& hw,
+                             const policy::MeasurementPolicy& rules,
+                             kernels::cpu::MicrobenchOptions mo,
+                             const std::vector<kernels::cpu::BenchCase>& cases) {
   const double t0 = kernels::cpu::now_seconds();
-  auto cases = kernels::cpu::microbench_plan(mo);
-  for (const auto& c : calibrate::supplementary_cases(a.quick, mo.cache_bytes)) cases.push_back(c);
-  // The host's state around the samples, stored so that `measure` can tell whether it measures
-  // in the same state (on a shared host the neighbours move compute and DRAM by up to 2x):
-  // probes before the first round and after every round, the median of the steady ones the
-  // reference. A microbenchmark's runs next to a probe that finds the host disturbed do not
-  // count (steady_probes: an FMA rate under kSteadyComputeFraction of the spec's, or a
-  // convolution more than kHostConvTolerance under the fastest probe's, the caches' slow
-  // spells). The spells come and go every few seconds, faster than a round, so the convolution
-  // is also probed inside the rounds, every kConvProbeIntervalSeconds (kernels/cpu/
-  // host_probe.hpp), and each run is judged by the probes on either side of it. Up to 9 more
-  // rounds (2 with --quick) run while some case has fewer counted rounds than planned.
   const double steady_flops =
       undisturbed_flops(hw, a.threads > 0 ? a.threads : kernels::cpu::num_threads());
-  std::vector<HostState> probes; // in time order; those inside the rounds: the convolution only
-  std::vector<bool> full;        // probe_host (a round's boundary) or probe_conv (inside one)
-  mo.extra_rounds = a.quick ? 2 : 9;
-  mo.probe_interval_seconds =
-      a.probe_interval >= 0 ? a.probe_interval : kernels::cpu::kConvProbeIntervalSeconds;
+  Rounds r;
+  std::vector<HostState>& probes = r.probes;
+  std::vector<bool>& full = r.full;
+  mo.extra_rounds = a.quick ? rules.calibration.quick_extra_rounds : rules.calibration.extra_rounds;
+  mo.probe_interval_seconds = rules.probe.round_probe_interval_seconds;
   mo.at_probe = [&](bool boundary) {
-    probes.push_back(boundary ? kernels::cpu::probe_host() : kernels::cpu::probe_conv());
+    probes.push_back(boundary ? kernels::cpu::probe_host(rules.probe)
+                              : kernels::cpu::probe_conv(rules.probe));
     full.push_back(boundary);
-    return steady_probes(probes, steady_flops);
+    return policy::steady_probes(probes, steady_flops, rules.host);
   };
-  auto results = kernels::cpu::run_cases(cases, mo);
-  const std::vector<bool> judged = steady_probes(probes, steady_flops);
+  r.results = kernels::cpu::run_cases(cases, mo);
+  const auto& results = r.results;
+  r.judged = policy::steady_probes(probes, steady_flops, rules.host);
+  const std::vector<bool>& judged = r.judged;
   std::vector<HostState> boundary, steady;
   std::vector<bool> boundary_judged;
   size_t slow_compute = 0;
@@ -198,9 +200,9 @@ std::vector<calibrate::Sample> microbenchmark_samples(const CalibrateArgs& a, co
     boundary.push_back(probes[i]);
     boundary_judged.push_back(judged[i]);
     if (judged[i]) steady.push_back(probes[i]);
-    slow_compute += steady_compute(probes[i], steady_flops) ? 0 : 1;
+    slow_compute += policy::steady_compute(probes[i], steady_flops, rules.host) ? 0 : 1;
   }
-  cal.host_state = median_state(steady.empty() ? boundary : steady);
+  r.host_state = policy::median_state(steady.empty() ? boundary : steady);
   if (steady.empty())
     std::fprintf(stderr,
                  "calibrate: warning: every probe found the host disturbed: this calibration "
@@ -213,7 +215,8 @@ std::vector<calibrate::Sample> microbenchmark_samples(const CalibrateArgs& a, co
                  "an FMA rate under %.0f%% of the spec's %.3g FLOP/s, the others a convolution "
                  "more than %.0f%% under the fastest probe's)\n",
                  boundary.size() - steady.size(), boundary.size(), slow_compute,
-                 100 * kSteadyComputeFraction, steady_flops, 100 * kHostConvTolerance);
+                 100 * rules.host.steady_compute_fraction, steady_flops,
+                 100 * rules.host.conv_tolerance);
   std::string listed;
   for (size_t i = 0; i < boundary.size(); ++i) {
     const HostState& p = boundary[i];
@@ -225,8 +228,9 @@ std::vector<calibrate::Sample> microbenchmark_samples(const CalibrateArgs& a, co
     listed += buf;
   }
   // Judged on the probes beside the rounds that count, but for the threads' placement on all.
-  const bool moved = calibration_changed(*cal.host_state, steady.empty() ? boundary : steady) ||
-                     placement_changed(*cal.host_state, boundary);
+  const bool moved =
+      policy::calibration_changed(r.host_state, steady.empty() ? boundary : steady, rules.host) ||
+      policy::placement_changed(r.host_state, boundary, rules.host);
   std::fprintf(stderr,
                "calibrate: host probes (fp32 FMA FLOP/s / DRAM read B/s / cross-core read B/s / "
                "conv FLOP/s / core round trip s; (x): disturbed): %s\n",
@@ -238,13 +242,11 @@ std::vector<calibrate::Sample> microbenchmark_samples(const CalibrateArgs& a, co
                "calibrate: %zu of %zu runs (a case in a round) counted, over %zu rounds; %zu "
                "cases had none counted and keep every run\n",
                counted, run, boundary.size() - 1, none);
-  // A case with no counted run keeps runs taken in a spell. In run a1 (2026-11-27 06:59Z) the
-  // host spent nearly all of two calibrations in its spells: 173 and 67 of 192 cases had none
-  // counted (19 and 257 of 3456 runs counted), and the second predicted every judged network
-  // 24-37% slow (kMaxUncountedCaseShare, kMinCountedRunShare).
-  const bool spell_cases = double(none) > kMaxUncountedCaseShare * double(results.size()) ||
-                           double(counted) < kMinCountedRunShare * double(run);
-  if (moved || spell_cases)
+  // A case with no counted run keeps runs taken in a spell (policy::too_few_counted).
+  const bool spell_cases =
+      policy::too_few_counted(counted, run, none, results.size(), rules.calibration);
+  r.verdict = {moved || spell_cases, counted, run};
+  if (r.verdict.changed)
     std::fprintf(stderr,
                  "calibrate: warning: the host's state changed during calibration (a probe's "
                  "core round trip beyond a factor of %g from the probes' median: the threads "
@@ -252,14 +254,56 @@ std::vector<calibrate::Sample> microbenchmark_samples(const CalibrateArgs& a, co
                  "or conv beyond %.0f%%; or over %.0f%% of the cases without a run between "
                  "steady probes: %zu of %zu; or under %.0f%% of the runs counted: %zu of %zu); "
                  "a calibration taken in a steady state predicts better\n",
-                 kHostRoundTripFactor, 100 * kHostComputeTolerance, 100 * kHostConvTolerance,
-                 100 * kMaxUncountedCaseShare, none, results.size(), 100 * kMinCountedRunShare,
-                 counted, run);
+                 rules.host.round_trip_factor, 100 * rules.host.compute_tolerance,
+                 100 * rules.host.conv_tolerance, 100 * rules.calibration.max_uncounted_case_share,
+                 none, results.size(), 100 * rules.calibration.min_counted_run_share, counted,
+                 run);
   int noisy = 0;
-  for (const auto& r : results) noisy += r.time.noisy ? 1 : 0;
+  for (const auto& res : results) noisy += res.time.noisy ? 1 : 0;
   std::fprintf(stderr, "calibrate: %zu microbenchmarks in %.1f s (%d noisy)\n", results.size(),
                kernels::cpu::now_seconds() - t0, noisy);
-  const auto ref = calibrate::microbench_reference(results);
+  return r;
+}
+
+std::vector<calibrate::Sample> microbenchmark_samples(const CalibrateArgs& a, const HwSpec& hw,
+                                                      Calibration& cal) {
+  const policy::MeasurementPolicy rules = calibrate_policy(a);
+  kernels::cpu::MicrobenchOptions mo;
+  mo.quick = a.quick;
+  mo.threads = a.threads;
+  mo.warmup = a.warmup;
+  mo.iters = a.iters;
+  mo.rounds = a.rounds;
+  mo.cache_bytes = calibrate::cache_bytes_for(hw);
+  mo.progress = [](size_t i, size_t n, const kernels::cpu::BenchCase& c) {
+    std::fprintf(stderr, "calibrate: [%zu/%zu] %s\n", i + 1, n, c.name.c_str());
+  };
+  auto cases = kernels::cpu::microbench_plan(mo);
+  for (const auto& c : calibrate::supplementary_cases(a.quick, mo.cache_bytes)) cases.push_back(c);
+  // The rounds are taken again while the host's state changed during them, up to
+  // rules.calibration.attempts in all (policy::calibrate_again), and one attempt is kept
+  // (policy::kept_calibration); every attempt's verdict goes to the log.
+  std::vector<Rounds> taken;
+  std::vector<policy::CalibrationAttempt> verdicts;
+  const int attempts = std::max(1, rules.calibration.attempts);
+  do {
+    taken.push_back(microbenchmark_rounds(a, hw, rules, mo, cases));
+    verdicts.push_back(taken.back().verdict);
+    const policy::CalibrationAttempt& v = verdicts.back();
+    if (attempts > 1)
+      std::fprintf(stderr, "calibrate: attempt %zu of %d: %zu of %zu runs counted (%.1f%%), %s\n",
+                   verdicts.size(), attempts, v.counted_runs, v.runs, 100 * v.counted_share(),
+                   v.changed ? "the host's state changed" : "the host's state held");
+  } while (policy::calibrate_again(verdicts, rules.calibration));
+  const size_t kept = policy::kept_calibration(verdicts);
+  if (attempts > 1)
+    std::fprintf(stderr, "calibrate: kept attempt %zu of %zu taken (%s)\n", kept + 1,
+                 verdicts.size(),
+                 verdicts[kept].changed ? "every attempt changed: the largest share of runs counted"
+                                        : "the first in which the host's state held");
+  Rounds& r = taken[kept];
+  cal.host_state = r.host_state;
+  const auto ref = calibrate::microbench_reference(r.results);
   std::fprintf(stderr, "calibrate: measured peak %.3g FLOP/s (FMA), best bandwidth %.3g B/s, "
                "pool wake-up %.3g s\n", ref.fma_flops_per_second, ref.best_bytes_per_second,
                ref.launch_seconds);
@@ -269,11 +313,11 @@ std::vector<calibrate::Sample> microbenchmark_samples(const CalibrateArgs& a, co
   if (!stat) throw InputError("calibrate: unknown --statistic '" + a.statistic + "'");
   if (!a.save_runs.empty())
     io::write_file_atomic(a.save_runs,
-                          calibrate::runs_csv(results, probes, full, judged, *stat));
-  auto samples = calibrate::samples_from_benches(results, *stat);
+                          calibrate::runs_csv(r.results, r.probes, r.full, r.judged, *stat));
+  auto samples = calibrate::samples_from_benches(r.results, *stat);
   if (!a.no_networks) {
     std::vector<calibrate::PassSample> passes;
-    for (auto& s : network_samples(a, hw, *stat, cal.host_state, passes))
+    for (auto& s : network_samples(a, hw, *stat, cal.host_state, rules, passes))
       samples.push_back(std::move(s));
     cal.pass_excess = calibrate::fit_pass_excess(passes);
     if (cal.pass_excess)
@@ -329,6 +373,8 @@ int run_calibrate(const CalibrateArgs& a) {
     throw InputError("--recount-networks applies to --from-samples only");
   if (a.device != "cpu" && (!a.save_runs.empty() || a.probe_interval >= 0))
     throw InputError("--save-runs and --probe-interval apply to --device cpu only");
+  if (a.device != "cpu" && a.attempts != policy::CalibrationRetryPolicy{}.attempts)
+    throw InputError("--attempts applies to --device cpu only");
   const auto cpu_id = io::this_cpu_id();
   const HwSpec hw = io::load_hw_or_for_cpu(a.hw, cpu_id);
   if (a.device == "cpu")
@@ -445,6 +491,12 @@ void register_calibrate(CLI::App& app, Runner& run) {
                   "--device cpu: probe the convolution inside the rounds this often, in seconds "
                   "(default 0.25; 0 = between rounds only)")
       ->check(CLI::NonNegativeNumber);
+  cmd->add_option("--attempts", a->attempts,
+                  "--device cpu: take the microbenchmark rounds again, up to this many times in "
+                  "all, while the host's state changes during them; the first attempt in which "
+                  "it held is kept, else the one that counted the largest share of its runs")
+      ->check(CLI::Range(1, 20))
+      ->capture_default_str();
   cmd->add_option("--residuals", a->residuals,
                   "Also write every sample with its fitted prediction and error as CSV");
   cmd->add_option("--warmup", a->warmup, "Microbenchmarks: untimed runs per case (0 = plan's)")

@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <cstdio>
 #include <fstream>
+#include <chrono>
 #include <memory>
 #include <thread>
 
@@ -22,6 +23,7 @@
 #include "kernels/cpu/parallel.hpp"
 #include "perfmodel/calibration.hpp"
 #include "perfmodel/predict.hpp"
+#include "policy/measurement_policy.hpp"
 #include "report/measure_view.hpp"
 
 namespace perfmodel::cli {
@@ -37,7 +39,9 @@ struct MeasureArgs {
   std::string statistic = "p20";
   std::string buffers = "reuse";
   std::string passes = "quiet"; // --passes: which timed passes the statistics use
-  double probe_interval = -1; // --probe-interval (< 0: not given, kConvProbeIntervalSeconds)
+  double probe_interval = -1; // --probe-interval (< 0: not given, QuietPassPolicy's default)
+  int attempts = policy::MeasureRetryPolicy{}.attempts;          // --attempts
+  double attempt_wait = policy::MeasureRetryPolicy{}.wait_seconds; // --attempt-wait
   int warmup = 3, iters = 10, threads = 0;
   double min_time = 0;
   double min_layer_us = 50;
@@ -122,13 +126,32 @@ int run_microbench(const MeasureArgs &a) {
 
 // How the threads' placement is judged: "a factor of 2 (core round trip)" or "25% (cross-core
 // read)", for a calibration without the round-trip probe.
-std::string placement_rule(bool by_round_trip) {
+std::string placement_rule(bool by_round_trip, const policy::HostStatePolicy &rule) {
   char buf[64];
   if (by_round_trip)
-    std::snprintf(buf, sizeof buf, "a factor of %g (core round trip)", kHostRoundTripFactor);
+    std::snprintf(buf, sizeof buf, "a factor of %g (core round trip)", rule.round_trip_factor);
   else
-    std::snprintf(buf, sizeof buf, "%.0f%% (cross-core read)", 100 * kHostCrossCoreTolerance);
+    std::snprintf(buf, sizeof buf, "%.0f%% (cross-core read)", 100 * rule.cross_core_tolerance);
   return buf;
+}
+
+// One measurement of `g` and its report against the calibration nearest its host state.
+struct Attempt {
+  kernels::cpu::GraphMeasurement m;
+  Prediction p;
+  report::MeasurementView view;
+  size_t chosen = 0;
+  double severity = 0; // policy::attempt_severity
+};
+
+// The measurement policy of this command: the defaults, with the arguments that override them.
+policy::MeasurementPolicy measure_policy(const MeasureArgs &a) {
+  policy::MeasurementPolicy rules;
+  if (a.probe_interval >= 0)
+    rules.quiet.probe_interval_seconds = a.probe_interval;
+  rules.measure.attempts = a.attempts;
+  rules.measure.wait_seconds = a.attempt_wait;
+  return rules;
 }
 
 int run_measure(const MeasureArgs &a) {
@@ -150,7 +173,8 @@ int run_measure(const MeasureArgs &a) {
   const Graph g = io::load_model(a.model.model, load_options(a.model));
   PredictOptions po;
   po.calibration = cals.empty() ? nullptr : &cals[0];
-  Prediction p = predict(g, hw, po); // before the run: a model it cannot predict fails fast
+  const Prediction first = predict(g, hw, po); // before the run: a model it cannot predict fails fast
+  const policy::MeasurementPolicy rules = measure_policy(a);
 
   kc::MeasureOptions mo;
   mo.warmup = a.warmup;
@@ -163,15 +187,17 @@ int run_measure(const MeasureArgs &a) {
     throw InputError("measure: unknown --buffers '" + a.buffers + "'");
   mo.buffers = *plan;
   mo.probe_host = true;
+  mo.probe_policy = rules.probe;
+  mo.placement_policy = rules.placement;
+  mo.quiet_policy = rules.quiet;
   mo.faster_placement = a.passes == "faster-placement" || a.passes == "quiet";
   if (a.probe_interval >= 0 && (a.passes != "quiet" || mo.timing != kc::LayerTiming::in_network))
     throw InputError("measure: --probe-interval applies to --passes quiet with --timing network");
   if (a.passes == "quiet" && mo.timing == kc::LayerTiming::in_network) {
-    mo.quiet_probe_interval_seconds =
-        a.probe_interval >= 0 ? a.probe_interval : kc::kConvProbeIntervalSeconds;
+    mo.quiet_probe_interval_seconds = rules.quiet.probe_interval_seconds;
     // The probes are also judged against the convolution figure of a calibration taken on a
     // machine like this one (the fastest of them), so that passes spent wholly in a slow spell
-    // are found so (kernels/cpu/pass_spells.hpp).
+    // are found so (policy/quiet_passes.hpp).
     const DeviceFingerprint host =
         calibrate::this_cpu(a.threads > 0 ? a.threads : kc::num_threads());
     for (const Calibration &c : cals)
@@ -188,97 +214,154 @@ int run_measure(const MeasureArgs &a) {
                  "measure: note: the CPU executor runs fp32; the model's %s is predicted "
                  "but executed in fp32\n",
                  std::string(to_string(g.dtype)).c_str());
-  const kc::GraphMeasurement m = kc::measure_graph(g, mo);
-  // A calibration taken on another machine (CPU, ISA flags, threads) describes that machine:
-  // the choice below is made among those taken on one like this (among all where none is), and
-  // predicting with a foreign one is a warning.
-  const DeviceFingerprint here = calibrate::this_cpu(m.threads);
-  std::vector<std::string> mismatch;
-  std::vector<bool> foreign;
-  std::vector<std::optional<HostState>> states;
-  for (const Calibration &c : cals) {
-    mismatch.push_back(calibrate::host_mismatch(c.device, here));
-    foreign.push_back(!mismatch.back().empty());
-    states.push_back(c.host_state);
-  }
-  // Of several, the calibration taken in the state the host was in.
-  const CalibrationChoice choice = choose_calibration(foreign, states, m.host_before, m.host_after);
-  const size_t chosen = choice.index;
-  if (chosen != 0) {
-    po.calibration = &cals[chosen];
-    p = predict(g, hw, po);
-  }
-  if (cals.size() > 1 && !a.quiet) {
-    const std::string left_out =
-        choice.left_out
-            ? ", " + std::to_string(choice.left_out) + " taken on another machine left out"
-            : "";
-    std::fprintf(stderr, "measure: predicting with %s (the nearest host state of %zu%s)\n",
-                 a.calibrations[chosen].c_str(), cals.size() - choice.left_out, left_out.c_str());
-  }
-
-  report::MeasurementRun run;
-  run.device = device_str(m.threads);
-  run.executed_dtype = m.executed_dtype;
-  run.threads = m.threads;
-  run.buffers = std::string(kc::to_string(m.buffers));
-  run.activation_bytes = double(m.activation_bytes);
-  run.workspace_bytes = double(m.workspace_bytes);
-  if (!cals.empty()) {
-    run.calibration = a.calibrations[chosen];
-    run.calibration_mismatch = mismatch[chosen];
-    if (!mismatch[chosen].empty()) // a warning, not progress: printed with --quiet too
-      std::fprintf(stderr,
-                   "measure: warning: calibration %s was taken on another machine (%s): its "
-                   "rates describe that machine; calibrate this one with `perfmodel calibrate "
-                   "--device cpu --hw SPEC`\n",
-                   a.calibrations[chosen].c_str(), mismatch[chosen].c_str());
-  }
-  if (cals.size() > 1)
-    run.calibration_candidates = a.calibrations;
-  run.min_layer_seconds = a.min_layer_us * 1e-6;
   const auto statistic = parse_time_statistic(a.statistic);
   if (!statistic)
     throw InputError("measure: unknown --statistic '" + a.statistic + "'");
-  run.statistic = *statistic;
-  run.noisy_range_fraction = kc::kNoisyRangeFraction;
-  run.noisy_sd_fraction = kc::kNoisySdFraction;
-  for (const auto &l : m.layers)
-    run.layers.push_back({l.name, l.path, to_view(l.time)});
-  run.network = to_view(m.network);
-  if (m.placement)
-    run.placement = pass_placement_view(*m.placement);
-  if (m.quiet)
-    run.quiet = quiet_passes_view(*m.quiet);
-  run.host_before = m.host_before;
-  run.host_after = m.host_after;
-  if (!cals.empty())
-    run.host_reference = cals[chosen].host_state;
-  const report::MeasurementView view = report::make_measurement_view(p, run);
+
+  // One attempt: the measurement, the calibration chosen for it and the report.
+  const auto measure_once = [&]() {
+    Attempt t;
+    t.m = kc::measure_graph(g, mo);
+    const kc::GraphMeasurement &m = t.m;
+    // A calibration taken on another machine (CPU, ISA flags, threads) describes that machine:
+    // the choice below is made among those taken on one like this (among all where none is),
+    // and predicting with a foreign one is a warning.
+    const DeviceFingerprint here = calibrate::this_cpu(m.threads);
+    std::vector<std::string> mismatch;
+    std::vector<bool> foreign;
+    std::vector<std::optional<HostState>> states;
+    for (const Calibration &c : cals) {
+      mismatch.push_back(calibrate::host_mismatch(c.device, here));
+      foreign.push_back(!mismatch.back().empty());
+      states.push_back(c.host_state);
+    }
+    // Of several, the calibration taken in the state the host was in.
+    const policy::CalibrationChoice choice =
+        policy::choose_calibration(foreign, states, m.host_before, m.host_after, rules.host);
+    t.chosen = choice.index;
+    t.p = first;
+    if (t.chosen != 0) {
+      PredictOptions chosen_po = po;
+      chosen_po.calibration = &cals[t.chosen];
+      t.p = predict(g, hw, chosen_po);
+    }
+    if (cals.size() > 1 && !a.quiet) {
+      const std::string left_out =
+          choice.left_out
+              ? ", " + std::to_string(choice.left_out) + " taken on another machine left out"
+              : "";
+      std::fprintf(stderr, "measure: predicting with %s (the nearest host state of %zu%s)\n",
+                   a.calibrations[t.chosen].c_str(), cals.size() - choice.left_out,
+                   left_out.c_str());
+    }
+
+    report::MeasurementRun run;
+    run.device = device_str(m.threads);
+    run.executed_dtype = m.executed_dtype;
+    run.threads = m.threads;
+    run.buffers = std::string(kc::to_string(m.buffers));
+    run.activation_bytes = double(m.activation_bytes);
+    run.workspace_bytes = double(m.workspace_bytes);
+    if (!cals.empty()) {
+      run.calibration = a.calibrations[t.chosen];
+      run.calibration_mismatch = mismatch[t.chosen];
+    }
+    if (cals.size() > 1)
+      run.calibration_candidates = a.calibrations;
+    run.min_layer_seconds = a.min_layer_us * 1e-6;
+    run.statistic = *statistic;
+    run.noisy_range_fraction = kc::kNoisyRangeFraction;
+    run.noisy_sd_fraction = kc::kNoisySdFraction;
+    for (const auto &l : m.layers)
+      run.layers.push_back({l.name, l.path, to_view(l.time)});
+    run.network = to_view(m.network);
+    if (m.placement)
+      run.placement = pass_placement_view(*m.placement, rules.placement);
+    if (m.quiet)
+      run.quiet = quiet_passes_view(*m.quiet, rules.quiet);
+    run.host_before = m.host_before;
+    run.host_after = m.host_after;
+    if (!cals.empty())
+      run.host_reference = cals[t.chosen].host_state;
+    run.host_policy = rules.host;
+    run.quiet_policy = rules.quiet;
+    t.view = report::make_measurement_view(t.p, run);
+    t.severity = policy::attempt_severity(t.view.host, t.view.run.quiet);
+    return t;
+  };
+
+  // Measured again while the host was in another state than the calibration's, up to
+  // rules.measure.attempts in all; the attempt that drifted least is reported
+  // (policy/retry.hpp, docs/measurement-policy.md "MeasureRetryPolicy").
+  const int attempts = std::max(1, rules.measure.attempts);
+  std::vector<Attempt> taken;
+  std::vector<double> severities;
+  for (int n = 1; n <= attempts; ++n) {
+    taken.push_back(measure_once());
+    const Attempt &t = taken.back();
+    severities.push_back(t.severity);
+    const bool again = t.view.host.changed && n < attempts;
+    if (attempts > 1) { // which attempt is reported: printed with --quiet too
+      const std::string worst =
+          t.view.host.reference
+              ? policy::worst_drift(*t.view.host.reference, t.view.host.before,
+                                    t.view.host.after, rules.host)
+              : "";
+      std::fprintf(stderr,
+                   "measure: attempt %d of %d (%s): median |error| %.1f%%, end to end %+.1f%%; "
+                   "%s, %.2g tolerances from the calibration's state%s%s%s\n",
+                   n, attempts, t.view.run.calibration.empty() ? "roofline"
+                                                               : t.view.run.calibration.c_str(),
+                   100 * t.view.summary.median_abs_error, 100 * t.view.summary.end_to_end_error,
+                   t.view.host.changed ? "host state changed" : "as calibrated", t.severity,
+                   worst.empty() ? "" : " (", worst.c_str(), worst.empty() ? "" : ")");
+    }
+    if (!again)
+      break;
+    if (rules.measure.wait_seconds > 0) {
+      std::fprintf(stderr, "measure: measuring again in %g s\n", rules.measure.wait_seconds);
+      std::this_thread::sleep_for(std::chrono::duration<double>(rules.measure.wait_seconds));
+    }
+  }
+  const size_t kept = policy::least_severe(severities);
+  if (taken.size() > 1)
+    std::fprintf(stderr,
+                 "measure: kept attempt %zu of %zu (the least drift from its calibration's "
+                 "state)\n",
+                 kept + 1, taken.size());
+  const Attempt &t = taken[kept];
+  const report::MeasurementView &view = t.view;
+  if (!view.run.calibration_mismatch.empty()) // a warning, not progress: printed with --quiet too
+    std::fprintf(stderr,
+                 "measure: warning: calibration %s was taken on another machine (%s): its "
+                 "rates describe that machine; calibrate this one with `perfmodel calibrate "
+                 "--device cpu --hw SPEC`\n",
+                 view.run.calibration.c_str(), view.run.calibration_mismatch.c_str());
   if (view.host.passes_in_spell) // a warning, not progress: printed with --quiet too
     std::fprintf(stderr,
                  "measure: warning: only %d of %d passes ran between convolution probes within "
                  "%.0f%% of the calibration's %.3g FLOP/s: the host was in a slow spell; the "
                  "errors reflect the host's state\n",
                  view.run.quiet->quiet_passes, view.run.quiet->candidates,
-                 100 * kHostConvTolerance, view.run.quiet->calibration_flops_per_second);
+                 100 * view.run.quiet->tolerance, view.run.quiet->calibration_flops_per_second);
   if (view.host.drifted) { // a warning, not progress: printed with --quiet too
-    const HostDrift b = view.host.drift_before.value_or(HostDrift{});
-    const HostDrift e = view.host.drift_after.value_or(HostDrift{});
+    const policy::HostDrift b = view.host.drift_before.value_or(policy::HostDrift{});
+    const policy::HostDrift e = view.host.drift_after.value_or(policy::HostDrift{});
     std::fprintf(stderr,
                  "measure: warning: the host's probes drifted from the calibration's beyond "
                  "%.0f%% (compute), %s or %.0f%% (conv, the faster): compute %+.0f%% / %+.0f%%, "
                  "cross-core %+.0f%% / %+.0f%%, round trip %+.0f%% / %+.0f%%, conv %+.0f%% / "
                  "%+.0f%%, memory %+.0f%% / %+.0f%% (before / after); the errors reflect the "
                  "host's state\n",
-                 100 * kHostComputeTolerance, placement_rule(b.placement_by_round_trip).c_str(),
-                 100 * kHostConvTolerance, 100 * b.compute, 100 * e.compute, 100 * b.cross_core,
-                 100 * e.cross_core, 100 * b.round_trip, 100 * e.round_trip, 100 * b.conv,
-                 100 * e.conv, 100 * b.memory, 100 * e.memory);
+                 100 * rules.host.compute_tolerance,
+                 placement_rule(b.placement_by_round_trip, rules.host).c_str(),
+                 100 * rules.host.conv_tolerance, 100 * b.compute, 100 * e.compute,
+                 100 * b.cross_core, 100 * e.cross_core, 100 * b.round_trip, 100 * e.round_trip,
+                 100 * b.conv, 100 * e.conv, 100 * b.memory, 100 * e.memory);
   }
   if (!a.save_samples.empty())
     io::write_file_atomic(a.save_samples, calibrate::write_samples_csv(measured_layer_samples(
-                                              g, m, *statistic, "measure:", hw)));
+                                              g, t.m, *statistic, "measure:", hw)));
   emit(a.out, report::render_measurement(view, fmt));
   return 0;
 }
@@ -331,6 +414,16 @@ void register_measure(CLI::App &app, Runner &run) {
                   "With --passes quiet: seconds between the convolution probes among the passes "
                   "(default 0.25)")
       ->check(CLI::Range(0.01, 60.0));
+  cmd->add_option("--attempts", a->attempts,
+                  "Measure again, up to this many times in all, while the host is found in "
+                  "another state than the calibration's (the host check); the attempt that "
+                  "drifted least is reported")
+      ->check(CLI::Range(1, 100))
+      ->capture_default_str();
+  cmd->add_option("--attempt-wait", a->attempt_wait,
+                  "With --attempts: seconds to wait before measuring again")
+      ->check(CLI::Range(0.0, 3600.0))
+      ->capture_default_str();
   cmd->add_option("--statistic", a->statistic,
                   "Errors against the median of the timed runs, their 20th percentile or their "
                   "min (p20 is the most reproducible on a shared host)")

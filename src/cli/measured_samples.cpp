@@ -28,13 +28,14 @@ calibrate::PassSample measured_pass_sample(const Graph &g, const kernels::cpu::G
   return s;
 }
 
-report::PassPlacement pass_placement_view(const kernels::cpu::GraphMeasurement::Placement &p) {
-  const kernels::cpu::PassSelection &sel = p.selection;
+report::PassPlacement pass_placement_view(const kernels::cpu::GraphMeasurement::Placement &p,
+                                          const policy::PlacementPolicy &rule) {
+  const policy::PassSelection &sel = p.selection;
   report::PassPlacement pp;
   pp.passes_timed = p.passes_timed;
   pp.passes_kept = int(sel.kept.size());
   pp.reference_round_trip_seconds = sel.reference_seconds;
-  pp.round_trip_factor = kernels::cpu::kPlacementRoundTripFactor;
+  pp.round_trip_factor = rule.round_trip_factor;
   pp.all_kept_for_too_few = sel.all_kept_for_too_few;
   pp.kept_long_round_trip = sel.kept_long_round_trip;
   pp.short_passes = int(sel.short_passes);
@@ -44,8 +45,9 @@ report::PassPlacement pass_placement_view(const kernels::cpu::GraphMeasurement::
   return pp;
 }
 
-report::QuietPasses quiet_passes_view(const kernels::cpu::GraphMeasurement::Quiet &q) {
-  const kernels::cpu::QuietSelection &sel = q.selection;
+report::QuietPasses quiet_passes_view(const kernels::cpu::GraphMeasurement::Quiet &q,
+                                      const policy::QuietPassPolicy &rule) {
+  const policy::QuietSelection &sel = q.selection;
   report::QuietPasses v;
   v.passes_timed = q.passes_timed;
   v.candidates = int(sel.quiet_passes + sel.spell_passes);
@@ -55,7 +57,7 @@ report::QuietPasses quiet_passes_view(const kernels::cpu::GraphMeasurement::Quie
   v.interval_seconds = q.interval_seconds;
   v.reference_flops_per_second = sel.reference_flops_per_second;
   v.calibration_flops_per_second = q.outside_reference_flops_per_second;
-  v.tolerance = kHostConvTolerance;
+  v.tolerance = rule.conv_tolerance;
   v.quiet_passes = int(sel.quiet_passes);
   v.spell_passes = int(sel.spell_passes);
   v.quiet_median_seconds = sel.quiet_median_seconds;

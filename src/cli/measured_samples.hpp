@@ -10,6 +10,7 @@
 #include "kernels/cpu/executor.hpp"
 #include "perfmodel/hw_spec.hpp"
 #include "perfmodel/time_statistic.hpp"
+#include "policy/measurement_policy.hpp"
 #include "report/measure_view.hpp"
 
 namespace perfmodel::cli {
@@ -27,10 +28,12 @@ std::vector<calibrate::Sample> measured_layer_samples(const Graph &g,
 calibrate::PassSample measured_pass_sample(const Graph &g, const kernels::cpu::GraphMeasurement &m,
                                            TimeStatistic stat);
 
-/// Which of the timed passes of `p` the statistics kept, as the report shows it.
-report::PassPlacement pass_placement_view(const kernels::cpu::GraphMeasurement::Placement &p);
+/// Which of the timed passes of `p` the statistics kept by `rule`, as the report shows it.
+report::PassPlacement pass_placement_view(const kernels::cpu::GraphMeasurement::Placement &p,
+                                          const policy::PlacementPolicy &rule);
 
-/// Which passes were kept between quiet convolution probes, as the report shows it.
-report::QuietPasses quiet_passes_view(const kernels::cpu::GraphMeasurement::Quiet &q);
+/// Which passes were kept between quiet convolution probes by `rule`, as the report shows it.
+report::QuietPasses quiet_passes_view(const kernels::cpu::GraphMeasurement::Quiet &q,
+                                      const policy::QuietPassPolicy &rule);
 
 } // namespace perfmodel::cli

@@ -65,6 +65,7 @@ std::string host_lines(const HostCheck &h) {
     return o.str();
   }
   o << " calibration's " << probe_text(*h.reference) << "\n";
+  using policy::HostDrift;
   auto drift = [](const std::optional<HostDrift> &d, double HostDrift::*part) {
     return d ? signed_pct(*d.*part) : std::string("-");
   };
@@ -83,14 +84,14 @@ std::string host_lines(const HostCheck &h) {
     o << ", round trip " << drift(h.drift_before, &HostDrift::round_trip) << " / "
       << drift(h.drift_after, &HostDrift::round_trip);
   o << "\n";
-  const std::string factor = fmt::format("{:g}x", kHostRoundTripFactor);
+  const std::string factor = fmt::format("{:g}x", h.policy.round_trip_factor);
   if (h.drifted)
     o << "the host was not in its calibrated state (compute drift beyond "
-      << pct(kHostComputeTolerance) << ", "
+      << pct(h.policy.compute_tolerance) << ", "
       << (by_round_trip ? std::string("the core round trip beyond ") + factor + " either way"
-                        : "cross-core beyond " + pct(kHostCrossCoreTolerance))
+                        : "cross-core beyond " + pct(h.policy.cross_core_tolerance))
       << ", or the faster conv probe beyond "
-      << pct(kHostConvTolerance) << "): these errors measure the host as much as the model\n";
+      << pct(h.policy.conv_tolerance) << "): these errors measure the host as much as the model\n";
   return o.str();
 }
 
@@ -104,7 +105,7 @@ json state_json(const std::optional<HostState> &h) {
               {"core_round_trip_seconds", h->core_round_trip_seconds}};
 }
 
-json drift_json(const std::optional<HostDrift> &d) {
+json drift_json(const std::optional<policy::HostDrift> &d) {
   if (!d)
     return nullptr;
   return json{{"compute", d->compute},
@@ -137,7 +138,7 @@ std::string summary_lines(const MeasurementView &v) {
   if (v.host.passes_in_spell && v.run.quiet)
     o << "the passes ran in a slow spell of the host: " << v.run.quiet->quiet_passes << " of "
       << v.run.quiet->candidates << " ran between convolution probes within "
-      << pct(kHostConvTolerance) << " of the calibration's "
+      << pct(v.run.quiet->tolerance) << " of the calibration's "
       << si(v.run.quiet->calibration_flops_per_second, "FLOP/s")
       << ": these errors measure the host as much as the model\n";
   return o.str();
@@ -329,22 +330,7 @@ MeasurementView make_measurement_view(const Prediction &p, const MeasurementRun 
   s.measured_total_seconds = stat(run.network);
   if (s.measured_total_seconds > 0)
     s.end_to_end_error = s.predicted_total_seconds / s.measured_total_seconds - 1.0;
-  HostCheck &h = v.host;
-  h.reference = run.host_reference;
-  h.before = run.host_before;
-  h.after = run.host_after;
-  if (h.reference) {
-    for (auto [probe, drift] : {std::pair{&h.before, &h.drift_before}, {&h.after, &h.drift_after}})
-      if (*probe)
-        *drift = host_drift(*h.reference, **probe);
-    h.drifted = measurement_changed(*h.reference, h.before, h.after);
-  }
-  if (const auto &q = run.quiet)
-    h.passes_in_spell =
-        q->calibration_flops_per_second > 0 && q->quiet_passes + q->spell_passes > 0 &&
-        (q->all_kept_for_too_few ||
-         q->quiet_passes < kMinQuietFraction * (q->quiet_passes + q->spell_passes));
-  h.changed = h.drifted || h.passes_in_spell;
+  v.host = policy::check_host(run);
   return v;
 }
 
@@ -422,10 +408,10 @@ std::string render_measurement(const MeasurementView &v, Format f) {
                     {"predicted_pass_excess_seconds", s.predicted_pass_excess_seconds},
                     {"layers_in_summary", s.layers_in_summary},
                     {"noisy_layers", s.noisy_layers}};
-    j["host_state"] = {{"compute_tolerance", kHostComputeTolerance},
-                       {"cross_core_tolerance", kHostCrossCoreTolerance},
-                       {"round_trip_factor", kHostRoundTripFactor},
-                       {"conv_tolerance", kHostConvTolerance},
+    j["host_state"] = {{"compute_tolerance", v.host.policy.compute_tolerance},
+                       {"cross_core_tolerance", v.host.policy.cross_core_tolerance},
+                       {"round_trip_factor", v.host.policy.round_trip_factor},
+                       {"conv_tolerance", v.host.policy.conv_tolerance},
                        {"reference", state_json(v.host.reference)},
                        {"before", state_json(v.host.before)},
                        {"after", state_json(v.host.after)},

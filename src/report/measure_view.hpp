@@ -20,104 +20,26 @@
 #include "perfmodel/calibration.hpp"
 #include "perfmodel/predict.hpp"
 #include "perfmodel/time_statistic.hpp"
+#include "policy/measurement.hpp"
 #include "report/format.hpp"
 
 namespace perfmodel::report {
 
-/// Timing statistics as measured (seconds), independent of the device that produced them.
-struct MeasuredStats {
-  int warmup = 0, iters = 0;
-  double median_seconds = 0, mean_seconds = 0, sd_seconds = 0, min_seconds = 0, max_seconds = 0;
-  double p20_seconds = 0; // 20th percentile
-  std::string cache_state;
-  bool noisy = false;
-};
-
-/// One layer as the executor ran it.
-struct MeasuredLayer {
-  std::string name;
-  std::string path; // the kernel code path ("im2col+gemm", "depthwise", "view", ...)
-  MeasuredStats stats;
-};
-
-/// Which timed passes the statistics are over (`measure --passes faster-placement`,
-/// kernels/cpu/pass_placement.hpp).
-struct PassPlacement {
-  int passes_timed = 0, passes_kept = 0;
-  double reference_round_trip_seconds = 0; // the faster placement's core round trip
-  double round_trip_factor = 0;            // the placements split at this multiple of it
-  bool kept_long_round_trip = false;       // the faster placement is the long round trip's
-  int short_passes = 0, long_passes = 0;   // passes with both probes in each placement
-  double short_median_seconds = 0, long_median_seconds = 0; // their median pass times (0: none)
-  bool all_kept_for_too_few = false;       // too few passes in either placement: all kept
-};
+// The measurement's data and its host check are the measurement policy's (policy/measurement.hpp).
+using policy::HostCheck;
+using policy::MeasuredLayer;
+using policy::MeasuredStats;
+using policy::MeasurementRun;
+using policy::PassPlacement;
+using policy::QuietPasses;
 
 /// "statistics over 68 of 80 timed passes, those in the faster placement of the threads (...)":
 /// the report's header line, and calibrate's for its networks.
 std::string placement_line(const PassPlacement &p);
 
-/// Of those passes, the ones between quiet convolution probes (`measure --passes quiet`,
-/// kernels/cpu/pass_spells.hpp).
-struct QuietPasses {
-  int passes_timed = 0;
-  int candidates = 0;  // the passes judged: the faster placement's, or every timed pass
-  int passes_kept = 0; // the statistics' passes
-  double interval_seconds = 0;             // between the probes
-  double reference_flops_per_second = 0;   // the fastest probe, or the calibration's figure
-  double calibration_flops_per_second = 0; // the calibration's convolution figure (0: none)
-  double tolerance = 0;                    // a quiet probe is within this fraction of it
-  int quiet_passes = 0, spell_passes = 0;  // candidates between quiet probes, the others
-  double quiet_median_seconds = 0, spell_median_seconds = 0; // their median pass times (0: none)
-  bool all_kept_for_too_few = false;       // too few quiet passes: every candidate kept
-  std::vector<size_t> probe_before_pass;   // each probe: the timed passes before it
-  std::vector<double> probe_flops_per_second;
-  std::vector<double> pass_seconds;        // every timed pass, in order
-};
-
 /// "of those, 40 between convolution probes within 10% of the fastest (...)": the report's
 /// line after placement_line, and calibrate's for its networks.
 std::string quiet_line(const QuietPasses &q);
-
-struct MeasurementRun {
-  std::string device;         // "cpu (2 threads)"
-  std::string executed_dtype; // the executor's data type
-  int threads = 1;
-  std::string buffers = "reuse";  // the executor's memory plan: "reuse" or "distinct"
-  double activation_bytes = 0;    // the layer outputs' buffers under that plan
-  double workspace_bytes = 0;     // the layers' workspaces under that plan
-  std::string calibration;          // "" = pure roofline
-  /// Every --calibration given when there were several; `calibration` is the one predicted
-  /// with (the nearest host state, perfmodel/host_state.hpp nearest_state).
-  std::vector<std::string> calibration_candidates;
-  /// "" when `calibration` was taken on a machine like this one (or there is none), else how
-  /// its device differs (calibrate/fingerprint.hpp host_mismatch).
-  std::string calibration_mismatch;
-  double min_layer_seconds = 50e-6; // layers below this are listed but not in the MAPE
-  /// The statistic errors are computed against. On a shared host a low percentile is far more
-  /// reproducible than the median.
-  TimeStatistic statistic = TimeStatistic::p20;
-  double noisy_range_fraction = 0, noisy_sd_fraction = 0; // the thresholds of the noisy flag
-  std::vector<MeasuredLayer> layers;                      // same order as the prediction's layers
-  MeasuredStats network;                                  // whole forward passes
-  /// With `--passes faster-placement` (in-network, 2+ threads): the passes kept.
-  std::optional<PassPlacement> placement;
-  /// With `--passes quiet` (in-network): the passes kept of those.
-  std::optional<QuietPasses> quiet;
-  /// The host probes: the calibration's, and this run's just before and after its timed runs.
-  std::optional<HostState> host_reference, host_before, host_after;
-};
-
-/// Whether the host was in its calibrated state (docs/measure.md, "Host state").
-struct HostCheck {
-  std::optional<HostState> reference, before, after;
-  std::optional<HostDrift> drift_before, drift_after; // with a reference and that probe
-  bool drifted = false; // a drift beyond tolerance (host_state.hpp), before or after
-  bool changed = false; // drifted, or:
-  /// with --passes quiet and a calibration's convolution figure, fewer than 3 passes, or than
-  /// a quarter of those judged (kMinQuietFraction, perfmodel/host_state.hpp), ran between
-  /// probes within kHostConvTolerance of it: the passes ran in a slow spell of the host
-  bool passes_in_spell = false;
-};
 
 struct MeasurementRow {
   std::string name, op, path, bound;

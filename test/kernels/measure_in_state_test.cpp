@@ -19,6 +19,8 @@ Graph one_relu() {
   return g;
 }
 
+const perfmodel::policy::HostStatePolicy kRules{};
+
 MeasureOptions one_pass() {
   MeasureOptions o;
   o.warmup = 0;
@@ -29,7 +31,7 @@ MeasureOptions one_pass() {
 } // namespace
 
 TEST_CASE("measure_graph_in_state: no reference, one measurement, probed") {
-  const StateMeasurement s = measure_graph_in_state(one_relu(), one_pass(), std::nullopt, 3);
+  const StateMeasurement s = measure_graph_in_state(one_relu(), one_pass(), std::nullopt, 3, kRules);
   CHECK(s.attempts == 1);
   CHECK(s.severity == 0);
   CHECK(s.measurement.host_before);
@@ -42,7 +44,7 @@ TEST_CASE("measure_graph_in_state: a state no host reaches takes every attempt")
   const HostState unreachable{1e17, 1e14, 1e14, 1e17, 0};
   std::vector<int> retries;
   const StateMeasurement s =
-      measure_graph_in_state(one_relu(), one_pass(), unreachable, 3,
+      measure_graph_in_state(one_relu(), one_pass(), unreachable, 3, kRules,
                              [&](int attempt, const StateMeasurement &best) {
                                retries.push_back(attempt);
                                CHECK(best.severity > 1);
@@ -53,17 +55,7 @@ TEST_CASE("measure_graph_in_state: a state no host reaches takes every attempt")
   CHECK(retries == std::vector<int>{2, 3});
   CHECK(s.severity > 1);
   // a reference without figures judges nothing: one attempt
-  CHECK(measure_graph_in_state(one_relu(), one_pass(), HostState{}, 3).attempts == 1);
-}
-
-TEST_CASE("passes_drift: the median probe among the passes against the reference's conv") {
-  HostState ref;
-  ref.conv_flops_per_second = 200e9;
-  const std::vector<PassProbe> probes = {{0, 190e9}, {3, 140e9}, {6, 150e9}, {9, 160e9}};
-  REQUIRE(passes_drift(ref, probes));
-  CHECK(*passes_drift(ref, probes) == doctest::Approx(155e9 / 200e9 - 1)); // median 155
-  CHECK_FALSE(passes_drift(ref, {}));
-  CHECK_FALSE(passes_drift(HostState{}, probes)); // a reference without the conv figure
+  CHECK(measure_graph_in_state(one_relu(), one_pass(), HostState{}, 3, kRules).attempts == 1);
 }
 
 TEST_CASE("measure_graph_in_state: the probes among the passes are judged too") {
@@ -73,7 +65,7 @@ TEST_CASE("measure_graph_in_state: the probes among the passes are judged too") 
   // only the convolution unreachable: before, after and among the passes all 1000x off
   HostState ref;
   ref.conv_flops_per_second = 1e17;
-  const StateMeasurement s = measure_graph_in_state(one_relu(), o, ref, 2);
+  const StateMeasurement s = measure_graph_in_state(one_relu(), o, ref, 2, kRules);
   CHECK(s.attempts == 2);
   REQUIRE(s.measurement.quiet);
   CHECK(s.measurement.quiet->probes.size() == 4);

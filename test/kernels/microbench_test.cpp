@@ -301,7 +301,7 @@ TEST_CASE("counted_runs: runs counted, in all, and cases that kept every run") {
 }
 
 TEST_CASE("probe_host measures the FMA rate, a DRAM read, a cross-core read and a convolution") {
-  const perfmodel::HostState s = probe_host(2);
+  const perfmodel::HostState s = probe_host(perfmodel::policy::ProbePolicy{2});
   // Any FMA unit does better than 0.1 GFLOP/s and any DRAM than 100 MB/s; a probe that
   // returned zeros or an unfinished timing would fail here.
   CHECK(s.fp32_flops_per_second > 1e8);
@@ -318,7 +318,7 @@ TEST_CASE("probe_host measures the FMA rate, a DRAM read, a cross-core read and 
     CHECK(s.cross_core_bytes_per_second < 1e13);
   }
   ThreadCountScope one(1); // no other core to read from
-  CHECK(probe_host(2).cross_core_bytes_per_second == 0);
+  CHECK(probe_host(perfmodel::policy::ProbePolicy{2}).cross_core_bytes_per_second == 0);
 }
 
 TEST_CASE("the convolution probe is a case of the plan, on the executor's im2col path") {

@@ -264,7 +264,7 @@ TEST_CASE("the convolution probe: reported; a slow spell the FMA probe misses is
   CHECK(j["host_state"]["after"]["conv_flops_per_second"].get<double>() ==
         doctest::Approx(1.65e11));
   CHECK(j["host_state"]["drift_after"]["conv"].get<double>() == doctest::Approx(-0.25));
-  CHECK(j["host_state"]["conv_tolerance"].get<double>() == doctest::Approx(kHostConvTolerance));
+  CHECK(j["host_state"]["conv_tolerance"].get<double>() == doctest::Approx(policy::HostStatePolicy{}.conv_tolerance));
 }
 
 TEST_CASE("with several calibrations the report names the one used and lists them all") {

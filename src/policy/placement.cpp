@@ -1,34 +1,23 @@
-#include "kernels/cpu/pass_placement.hpp"
+#include "policy/placement.hpp"
 
 #include <algorithm>
 #include <numeric>
 
-#include "kernels/cpu/timing.hpp"
+#include "policy/quantile.hpp"
 
-namespace perfmodel::kernels::cpu {
-
-double median_pass_seconds(const std::vector<double> &pass_seconds,
-                           const std::vector<size_t> &idx) {
-  if (idx.empty())
-    return 0;
-  std::vector<double> v;
-  v.reserve(idx.size());
-  for (size_t i : idx)
-    v.push_back(pass_seconds.at(i));
-  std::sort(v.begin(), v.end());
-  return quantile_sorted(v, 0.5);
-}
+namespace perfmodel::policy {
 
 PassSelection select_faster_placement(const std::vector<double> &round_trips,
-                                      const std::vector<double> &pass_seconds) {
+                                      const std::vector<double> &pass_seconds,
+                                      const PlacementPolicy &p) {
   PassSelection s;
   if (round_trips.size() < 2 || pass_seconds.size() + 1 != round_trips.size())
     return s;
   const size_t passes = pass_seconds.size();
   std::vector<double> sorted = round_trips;
   std::sort(sorted.begin(), sorted.end());
-  s.reference_seconds = quantile_sorted(sorted, kPlacementReferenceQuantile);
-  const double limit = kPlacementRoundTripFactor * s.reference_seconds;
+  s.reference_seconds = quantile_sorted(sorted, p.reference_quantile);
+  const double limit = p.round_trip_factor * s.reference_seconds;
   std::vector<size_t> short_rt, long_rt;
   for (size_t i = 0; i < passes; ++i) {
     const bool before = round_trips[i] <= limit, after = round_trips[i + 1] <= limit;
@@ -39,9 +28,9 @@ PassSelection select_faster_placement(const std::vector<double> &round_trips,
   }
   s.short_passes = short_rt.size();
   s.long_passes = long_rt.size();
-  s.short_median_seconds = median_pass_seconds(pass_seconds, short_rt);
-  s.long_median_seconds = median_pass_seconds(pass_seconds, long_rt);
-  const size_t enough = std::min(kPlacementMinPasses, passes); // >= 1: passes >= 1 here
+  s.short_median_seconds = median_at(pass_seconds, short_rt);
+  s.long_median_seconds = median_at(pass_seconds, long_rt);
+  const size_t enough = std::max<size_t>(1, std::min(p.min_passes, passes));
   const bool short_ok = short_rt.size() >= enough, long_ok = long_rt.size() >= enough;
   if (short_ok && long_ok)
     s.kept_long_round_trip = s.long_median_seconds < s.short_median_seconds;
@@ -57,4 +46,4 @@ PassSelection select_faster_placement(const std::vector<double> &round_trips,
   return s;
 }
 
-} // namespace perfmodel::kernels::cpu
+} // namespace perfmodel::policy

@@ -1,23 +1,18 @@
+// Tests of the placement policy: which passes ran in the faster placement of the threads.
 #include <doctest/doctest.h>
 
-#include "kernels/cpu/host_probe.hpp"
-#include "kernels/cpu/parallel.hpp"
-#include "kernels/cpu/pass_placement.hpp"
+#include "policy/placement.hpp"
 
-using namespace perfmodel::kernels::cpu;
+using namespace perfmodel::policy;
 
 namespace {
 std::vector<size_t> idx(std::initializer_list<size_t> v) { return v; }
-} // namespace
-
-namespace {
-
 std::vector<double> same(size_t n, double v) { return std::vector<double>(n, v); }
 } // namespace
 
 TEST_CASE("select_faster_placement: one placement throughout keeps every pass") {
   const PassSelection s =
-      select_faster_placement({0.35e-6, 0.4e-6, 0.3e-6, 0.45e-6}, {0.04, 0.05, 0.045});
+      select_faster_placement({0.35e-6, 0.4e-6, 0.3e-6, 0.45e-6}, {0.04, 0.05, 0.045}, PlacementPolicy{});
   CHECK(s.kept == idx({0, 1, 2}));
   CHECK(s.reference_seconds == doctest::Approx(0.315e-6)); // the 10% quantile of the four
   CHECK_FALSE(s.kept_long_round_trip);
@@ -33,7 +28,7 @@ TEST_CASE("select_faster_placement: the short round trip's passes kept when they
   // probes 0..8 around passes 0..7: passes 1 and 4 straddle a move and are in neither placement
   const PassSelection s = select_faster_placement(
       {0.3e-6, 0.3e-6, 1.5e-6, 1.5e-6, 1.5e-6, 0.3e-6, 0.3e-6, 0.3e-6, 0.3e-6},
-      {0.040, 0.041, 0.046, 0.047, 0.043, 0.040, 0.042, 0.041});
+      {0.040, 0.041, 0.046, 0.047, 0.043, 0.040, 0.042, 0.041}, PlacementPolicy{});
   CHECK(s.reference_seconds == doctest::Approx(0.3e-6));
   CHECK(s.kept == idx({0, 5, 6, 7}));
   CHECK_FALSE(s.kept_long_round_trip);
@@ -53,7 +48,7 @@ TEST_CASE("select_faster_placement: the long round trip's passes kept when they 
   std::vector<double> passes = same(12, 0.0075);
   for (size_t i : {0, 1, 2})
     passes[i] = 0.0133;
-  const PassSelection s = select_faster_placement(probes, passes);
+  const PassSelection s = select_faster_placement(probes, passes, PlacementPolicy{});
   CHECK(s.reference_seconds == doctest::Approx(0.13e-6));
   CHECK(s.kept_long_round_trip);
   CHECK(s.short_passes == 3);
@@ -68,7 +63,7 @@ TEST_CASE("select_faster_placement: a placement with too few passes is not kept 
   std::vector<double> probes = same(9, 1.5e-6);
   probes[0] = probes[1] = probes[2] = 0.3e-6;
   const PassSelection s =
-      select_faster_placement(probes, {0.02, 0.02, 0.05, 0.05, 0.05, 0.05, 0.05, 0.05});
+      select_faster_placement(probes, {0.02, 0.02, 0.05, 0.05, 0.05, 0.05, 0.05, 0.05}, PlacementPolicy{});
   CHECK(s.kept_long_round_trip);
   CHECK(s.kept == idx({3, 4, 5, 6, 7}));
   CHECK_FALSE(s.all_kept_for_too_few);
@@ -78,7 +73,7 @@ TEST_CASE("select_faster_placement: a run mostly in the long round trip keeps ev
   // one short probe of eleven: under a tenth, so the reference is the long round trip's figure
   std::vector<double> p = same(11, 1.5e-6);
   p[0] = 0.3e-6;
-  const PassSelection s = select_faster_placement(p, same(10, 0.04));
+  const PassSelection s = select_faster_placement(p, same(10, 0.04), PlacementPolicy{});
   CHECK(s.reference_seconds == doctest::Approx(1.5e-6));
   CHECK(s.kept.size() == 10);
   CHECK_FALSE(s.all_kept_for_too_few);
@@ -87,31 +82,51 @@ TEST_CASE("select_faster_placement: a run mostly in the long round trip keeps ev
 TEST_CASE("select_faster_placement: too few passes in either placement keeps them all") {
   // alternating placements: no pass has one placement on both sides
   const PassSelection s = select_faster_placement(
-      {0.3e-6, 1.5e-6, 0.3e-6, 1.5e-6, 0.3e-6, 1.5e-6, 0.3e-6}, same(6, 0.04));
+      {0.3e-6, 1.5e-6, 0.3e-6, 1.5e-6, 0.3e-6, 1.5e-6, 0.3e-6}, same(6, 0.04), PlacementPolicy{});
   CHECK(s.kept == idx({0, 1, 2, 3, 4, 5}));
   CHECK(s.all_kept_for_too_few);
-  // and with a single pass, which cannot reach kPlacementMinPasses, it is kept when it qualifies
-  CHECK(select_faster_placement({0.3e-6, 0.31e-6}, {0.04}).kept == idx({0}));
-  CHECK_FALSE(select_faster_placement({0.3e-6, 0.31e-6}, {0.04}).all_kept_for_too_few);
+  // and with a single pass, which cannot reach PlacementPolicy::min_passes, it is kept when it qualifies
+  CHECK(select_faster_placement({0.3e-6, 0.31e-6}, {0.04}, PlacementPolicy{}).kept == idx({0}));
+  CHECK_FALSE(select_faster_placement({0.3e-6, 0.31e-6}, {0.04}, PlacementPolicy{}).all_kept_for_too_few);
 }
 
 TEST_CASE("select_faster_placement: fewer than two probes, or a pass count off by more, select "
           "nothing") {
-  CHECK(select_faster_placement({}, {}).kept.empty());
-  CHECK(select_faster_placement({1e-6}, {}).kept.empty());
-  CHECK(select_faster_placement({1e-6, 1e-6, 1e-6}, {0.04}).kept.empty());
+  CHECK(select_faster_placement({}, {}, PlacementPolicy{}).kept.empty());
+  CHECK(select_faster_placement({1e-6}, {}, PlacementPolicy{}).kept.empty());
+  CHECK(select_faster_placement({1e-6, 1e-6, 1e-6}, {0.04}, PlacementPolicy{}).kept.empty());
 }
 
-TEST_CASE("core_round_trip_seconds: an empty call over the pool, 0 with one thread") {
-  {
-    ThreadCountScope one(1);
-    CHECK(core_round_trip_seconds(5) == 0);
-  }
-  ThreadCountScope two(2);
-  if (num_threads() < 2)
-    return;
-  const double r = core_round_trip_seconds(21);
-  CHECK(r > 0);
-  CHECK(r < 1e-3); // spinning workers answer in microseconds, not a scheduler tick
-  CHECK(core_round_trip_seconds(0) == 0);
+TEST_CASE("PlacementPolicy: the defaults") {
+  const PlacementPolicy p;
+  CHECK(p.round_trip_factor == 2.0);
+  CHECK(p.reference_quantile == 0.10);
+  CHECK(p.min_passes == 3);
+  CHECK(p.round_trip_calls == 21);
+}
+
+TEST_CASE("PlacementPolicy: a wider round-trip factor puts both placements in one") {
+  // round trips 0.3 us and 0.75 us (2.5x): two placements by default, one within a factor of 3
+  const std::vector<double> probes = {0.3e-6, 0.3e-6, 0.3e-6, 0.3e-6, 0.75e-6,
+                                      0.75e-6, 0.75e-6, 0.75e-6};
+  const std::vector<double> passes = {0.04, 0.04, 0.04, 0.05, 0.05, 0.05, 0.05};
+  const PassSelection split = select_faster_placement(probes, passes, PlacementPolicy{});
+  CHECK(split.kept == idx({0, 1, 2}));
+  CHECK(split.long_passes == 3);
+  PlacementPolicy wide;
+  wide.round_trip_factor = 3.0;
+  const PassSelection one = select_faster_placement(probes, passes, wide);
+  CHECK(one.kept == idx({0, 1, 2, 3, 4, 5, 6}));
+  CHECK(one.long_passes == 0);
+}
+
+TEST_CASE("PlacementPolicy: more passes needed per placement keeps them all") {
+  const std::vector<double> probes = {0.3e-6, 0.3e-6, 0.3e-6, 0.3e-6, 0.75e-6,
+                                      0.75e-6, 0.75e-6, 0.75e-6};
+  const std::vector<double> passes = {0.04, 0.04, 0.04, 0.05, 0.05, 0.05, 0.05};
+  PlacementPolicy strict;
+  strict.min_passes = 4; // 3 passes in each placement: neither enough
+  const PassSelection s = select_faster_placement(probes, passes, strict);
+  CHECK(s.all_kept_for_too_few);
+  CHECK(s.kept.size() == 7);
 }
