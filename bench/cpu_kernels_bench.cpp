@@ -2,16 +2,16 @@
 // calibration uses kernels/cpu/microbench_plan.cpp, not this file).
 #include <benchmark/benchmark.h>
 
-#include "kernels/cpu/conv.hpp"
-#include "kernels/cpu/elementwise.hpp"
-#include "kernels/cpu/gemm.hpp"
-#include "kernels/cpu/host_probe.hpp"
-#include "kernels/cpu/host_allocator.hpp"
-#include "kernels/cpu/parallel.hpp"
-#include "kernels/cpu/pool.hpp"
-#include "kernels/cpu/stream.hpp"
-#include "kernels/cpu/tensor.hpp"
-#include "kernels/cpu/timing.hpp"
+#include "perfmodel/kernels/cpu/conv.hpp"
+#include "perfmodel/kernels/cpu/elementwise.hpp"
+#include "perfmodel/kernels/cpu/gemm.hpp"
+#include "perfmodel/kernels/cpu/host_probe.hpp"
+#include "perfmodel/kernels/cpu/host_allocator.hpp"
+#include "perfmodel/kernels/cpu/parallel.hpp"
+#include "perfmodel/kernels/cpu/pool.hpp"
+#include "perfmodel/kernels/cpu/stream.hpp"
+#include "perfmodel/kernels/cpu/tensor.hpp"
+#include "perfmodel/kernels/cpu/timing.hpp"
 
 namespace kc = perfmodel::kernels::cpu;
 
@@ -127,7 +127,7 @@ BENCHMARK(BM_GemmEpilogue)
 // A convolution's product C[rows x plane] = W[rows x k] * cols[k x plane] (a row bias) by the
 // plane's size: Eigen's kernel tiles the plane (the rows of its column-major view) with 3, 2, 1
 // vector-wide panels and narrower ones for the rows left over, so the rate by plane size shows
-// what a partial tile costs (docs/calibration.md, "GEMM tiles"). Args: rows, plane, k.
+// what a partial tile costs (docs/model.md, "Panel tiles"). Args: rows, plane, k.
 void BM_GemmPlane(benchmark::State &st) { time_product(st, true, false, kc::GemmSplit::rule); }
 BENCHMARK(BM_GemmPlane)
     ->ArgsProduct({{512}, benchmark::CreateDenseRange(16, 100, 1), {2304}})
@@ -179,7 +179,7 @@ BENCHMARK(BM_Conv)
 
 // A convolution whose weights come from DRAM, at a batch of one or more images (args c, image
 // size, out channels, kernel, batch; time per image = time / batch): the executor runs a batch
-// image by image, and the images after the first find the weights in cache (docs/calibration.md, "The weights' first read").
+// image by image, and the images after the first find the weights in cache (docs/model.md, "Cold weights, t_w").
 void BM_ConvColdWeights(benchmark::State &st) {
   kc::ConvGeom g;
   g.c = st.range(0), g.h = g.w = g.oh = g.ow = st.range(1), g.oc = st.range(2);
@@ -260,7 +260,7 @@ BENCHMARK(BM_ProbeConv)->Unit(benchmark::kMillisecond)->UseRealTime();
 } // namespace
 
 // As the timing entry points do: Eigen's packing buffers are not handed back to the kernel after
-// every product (docs/measure.md, "Why the allocator settings").
+// every product (docs/measure.md, "Allocator settings").
 int main(int argc, char **argv) {
   kc::retain_freed_heap_memory();
   benchmark::Initialize(&argc, argv);

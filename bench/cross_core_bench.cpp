@@ -23,11 +23,11 @@
 #include <tuple>
 #include <utility>
 
-#include "kernels/cpu/conv.hpp"
-#include "kernels/cpu/elementwise.hpp"
-#include "kernels/cpu/parallel.hpp"
-#include "kernels/cpu/tensor.hpp"
-#include "kernels/cpu/timing.hpp"
+#include "perfmodel/kernels/cpu/conv.hpp"
+#include "perfmodel/kernels/cpu/elementwise.hpp"
+#include "perfmodel/kernels/cpu/parallel.hpp"
+#include "perfmodel/kernels/cpu/tensor.hpp"
+#include "perfmodel/kernels/cpu/timing.hpp"
 
 namespace kc = perfmodel::kernels::cpu;
 

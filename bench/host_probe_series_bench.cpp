@@ -11,8 +11,8 @@
 #include <cstdlib>
 #include <thread>
 
-#include "kernels/cpu/host_probe.hpp"
-#include "kernels/cpu/parallel.hpp"
+#include "perfmodel/kernels/cpu/host_probe.hpp"
+#include "perfmodel/kernels/cpu/parallel.hpp"
 
 namespace kc = perfmodel::kernels::cpu;
 

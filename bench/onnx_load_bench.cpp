@@ -7,7 +7,7 @@
 #include <cstdlib>
 #include <filesystem>
 
-#include "io/onnx/onnx_import.hpp"
+#include "perfmodel/onnx/onnx_import.hpp"
 #include "perfmodel/cost.hpp"
 
 namespace {

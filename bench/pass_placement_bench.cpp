@@ -10,11 +10,11 @@
 #include <string>
 #include <vector>
 
-#include "io/onnx/load_model.hpp"
-#include "kernels/cpu/executor.hpp"
-#include "kernels/cpu/host_probe.hpp"
-#include "kernels/cpu/parallel.hpp"
-#include "kernels/cpu/timing.hpp"
+#include "perfmodel/onnx/load_model.hpp"
+#include "perfmodel/kernels/cpu/executor.hpp"
+#include "perfmodel/kernels/cpu/host_probe.hpp"
+#include "perfmodel/kernels/cpu/parallel.hpp"
+#include "perfmodel/kernels/cpu/timing.hpp"
 
 using namespace perfmodel;
 namespace kc = perfmodel::kernels::cpu;

@@ -5,9 +5,9 @@
 
 #include <string>
 
-#include "io/calibration_yaml.hpp"
-#include "io/hw_yaml.hpp"
-#include "io/model_yaml.hpp"
+#include "perfmodel/io/calibration_yaml.hpp"
+#include "perfmodel/io/hw_yaml.hpp"
+#include "perfmodel/io/model_yaml.hpp"
 #include "perfmodel/predict.hpp"
 
 namespace {

@@ -4,9 +4,9 @@
 
 #include <cstdio>
 
-#include "io/hw_yaml.hpp"
-#include "io/onnx/load_model.hpp"
-#include "io/resources.hpp"
+#include "perfmodel/io/hw_yaml.hpp"
+#include "perfmodel/onnx/load_model.hpp"
+#include "perfmodel/io/resources.hpp"
 #include "perfmodel/sweep.hpp"
 
 namespace {

@@ -2,12 +2,12 @@
 // trace (~1 MB gzip, ~15 MB JSON, 73k events). The target: both together under one second.
 #include <benchmark/benchmark.h>
 
-#include "core/trace/attainment.hpp"
-#include "core/trace/op_table.hpp"
-#include "core/trace/overview.hpp"
-#include "io/files.hpp"
-#include "io/trace/gzip.hpp"
-#include "io/trace/read_trace.hpp"
+#include "perfmodel/trace/attainment.hpp"
+#include "perfmodel/trace/op_table.hpp"
+#include "perfmodel/trace/overview.hpp"
+#include "perfmodel/io/files.hpp"
+#include "perfmodel/trace/gzip.hpp"
+#include "perfmodel/trace/read_trace.hpp"
 
 namespace {
 

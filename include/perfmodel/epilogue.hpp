@@ -1,7 +1,7 @@
 // What the CPU executor fuses into a matrix product (a GEMM epilogue: a bias as C's initial value,
 // the clamp of a ReLU or ReLU6 after the product), stated once for kernels/cpu, which runs it,
-// and for the efficiency model, which charges its passes over C (docs/calibration.md, "The
-// epilogue of a product").
+// and for the efficiency model, which charges its passes over C (docs/model.md, "Work
+// split and epilogue, t_e").
 #pragma once
 
 #include <optional>

@@ -56,8 +56,8 @@ std::optional<int> activation_flops_per_element(std::string_view function);
 /// FLOPs per output element of an elementwise function (add 1, pow 1, ...); nullopt if unknown.
 std::optional<int> elementwise_flops_per_element(std::string_view function);
 
-/// The attributes a layer of this kind takes in a model file (docs/formats.md, "Attributes per
-/// op"), in the order the docs list them. The model reader rejects any other key: a name the
+/// The attributes a layer of this kind takes in a model file (docs/formats.md, "Model",
+/// its attributes per op), in the order the docs list them. The model reader rejects any other key: a name the
 /// code never reads (PyTorch's `padding` for `pad`, say) would otherwise be dropped in silence
 /// and the layer counted with the default.
 const std::vector<std::string_view>& op_attributes(OpKind k);

@@ -1,7 +1,7 @@
 // The distinct bytes a forward pass touches between two layers: the LRU stack distance behind
 // input_reuse_bytes (a layer's inputs) and behind input_cross_core_bytes' writes (whether the
-// old lines of a reused buffer are still in a cache). docs/calibration.md, "Data that earlier
-// layers pushed out".
+// old lines of a reused buffer are still in a cache). docs/model.md, "Reuse
+// distance".
 #pragma once
 
 #include <map>

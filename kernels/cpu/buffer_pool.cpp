@@ -1,5 +1,5 @@
 // The pool of executor output buffers and the memory plan's names.
-#include "kernels/cpu/buffer_pool.hpp"
+#include "perfmodel/kernels/cpu/buffer_pool.hpp"
 
 #include <algorithm>
 #include <stdexcept>

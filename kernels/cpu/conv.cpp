@@ -1,12 +1,12 @@
 // Convolution kernels: im2col + GEMM, direct 1x1, direct depthwise, transposed via col2im.
-#include "kernels/cpu/conv.hpp"
+#include "perfmodel/kernels/cpu/conv.hpp"
 
 #include <algorithm>
 #include <cstdlib>
 #include <cstring>
 
-#include "kernels/cpu/gemm.hpp"
-#include "kernels/cpu/parallel.hpp"
+#include "perfmodel/kernels/cpu/gemm.hpp"
+#include "perfmodel/kernels/cpu/parallel.hpp"
 #include "perfmodel/targets/cpu_eigen/work_split.hpp"
 
 namespace perfmodel::kernels::cpu {
@@ -257,7 +257,7 @@ void conv2d(const ConvGeom &g, const float *in, const float *weight, const float
         // Every thread lowers all the columns for its rows, each into its own slab: the same
         // lowering on every thread. Lowering once into one slab, each thread its share of the
         // matrix's rows, then multiplying in a second parallel_for, was 5-9% slower on the
-        // 2-core guest with the workspace as the previous call left it (BM_Conv 256/14/256,
+        // 2-core host with the workspace as the previous call left it (BM_Conv 256/14/256,
         // 512/14/512, 512/7/512; docs/measure.md, "The im2col workspace"): each call then
         // writes lines the other core holds and packs a matrix half of which the other wrote.
         parallel_for(ocg, kGemmRowGrain, [&](int64_t r0, int64_t r1) {

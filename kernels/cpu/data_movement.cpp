@@ -4,8 +4,8 @@
 #include <cmath>
 #include <cstring>
 
-#include "kernels/cpu/parallel.hpp"
-#include "kernels/cpu/tensor.hpp"
+#include "perfmodel/kernels/cpu/parallel.hpp"
+#include "perfmodel/kernels/cpu/tensor.hpp"
 
 namespace perfmodel::kernels::cpu {
 

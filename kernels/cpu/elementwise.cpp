@@ -1,12 +1,12 @@
 // Activation and elementwise kernels; broadcasting walks the output with per-input strides.
-#include "kernels/cpu/elementwise.hpp"
+#include "perfmodel/kernels/cpu/elementwise.hpp"
 
 #include <algorithm>
 #include <cmath>
 
-#include "kernels/cpu/parallel.hpp"
+#include "perfmodel/kernels/cpu/parallel.hpp"
 #include "perfmodel/targets/cpu_eigen/work_split.hpp"
-#include "kernels/cpu/tensor.hpp"
+#include "perfmodel/kernels/cpu/tensor.hpp"
 
 namespace perfmodel::kernels::cpu {
 

@@ -1,12 +1,12 @@
 // Executor: tensor allocation, the forward pass, and per-layer / whole-network timing.
-#include "kernels/cpu/executor.hpp"
+#include "perfmodel/kernels/cpu/executor.hpp"
 
 #include <algorithm>
 #include <functional>
 #include <numeric>
 
-#include "kernels/cpu/host_probe.hpp"
-#include "kernels/cpu/parallel.hpp"
+#include "perfmodel/kernels/cpu/host_probe.hpp"
+#include "perfmodel/kernels/cpu/parallel.hpp"
 
 namespace perfmodel::kernels::cpu {
 

@@ -1,11 +1,11 @@
 // Preparing the matrix-product and pooling layers: conv2d, conv_transpose2d, linear, matmul, pools.
 #include <tuple>
 
-#include "kernels/cpu/conv.hpp"
-#include "kernels/cpu/gemm.hpp"
+#include "perfmodel/kernels/cpu/conv.hpp"
+#include "perfmodel/kernels/cpu/gemm.hpp"
 #include "kernels/cpu/layer_context.hpp"
-#include "kernels/cpu/parallel.hpp"
-#include "kernels/cpu/pool.hpp"
+#include "perfmodel/kernels/cpu/parallel.hpp"
+#include "perfmodel/kernels/cpu/pool.hpp"
 #include "perfmodel/error.hpp"
 
 namespace perfmodel::kernels::cpu::detail {

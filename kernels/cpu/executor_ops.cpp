@@ -2,10 +2,10 @@
 #include <cstring>
 
 #include "kernels/cpu/data_movement.hpp"
-#include "kernels/cpu/elementwise.hpp"
+#include "perfmodel/kernels/cpu/elementwise.hpp"
 #include "kernels/cpu/layer_context.hpp"
 #include "kernels/cpu/normalize.hpp"
-#include "kernels/cpu/pool.hpp"
+#include "perfmodel/kernels/cpu/pool.hpp"
 
 namespace perfmodel::kernels::cpu {
 

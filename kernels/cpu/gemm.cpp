@@ -1,11 +1,11 @@
 // Eigen GEMM on row-major blocks, one block per thread of the pool.
-#include "kernels/cpu/gemm.hpp"
+#include "perfmodel/kernels/cpu/gemm.hpp"
 
 #include <Eigen/Core>
 #include <algorithm>
 #include <limits>
 
-#include "kernels/cpu/parallel.hpp"
+#include "perfmodel/kernels/cpu/parallel.hpp"
 #include "perfmodel/targets/cpu_eigen/work_split.hpp"
 
 namespace perfmodel::kernels::cpu {

@@ -1,5 +1,5 @@
 // Aligned host allocation with transparent huge pages for large buffers (see the header).
-#include "kernels/cpu/host_allocator.hpp"
+#include "perfmodel/kernels/cpu/host_allocator.hpp"
 
 #include <malloc.h>
 #include <sys/mman.h>

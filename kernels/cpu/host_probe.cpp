@@ -1,14 +1,14 @@
-#include "kernels/cpu/host_probe.hpp"
+#include "perfmodel/kernels/cpu/host_probe.hpp"
 
 #include <algorithm>
 #include <atomic>
 #include <vector>
 
-#include "kernels/cpu/host_allocator.hpp"
-#include "kernels/cpu/microbench.hpp"
-#include "kernels/cpu/parallel.hpp"
-#include "kernels/cpu/stream.hpp"
-#include "kernels/cpu/timing.hpp"
+#include "perfmodel/kernels/cpu/host_allocator.hpp"
+#include "perfmodel/kernels/cpu/microbench.hpp"
+#include "perfmodel/kernels/cpu/parallel.hpp"
+#include "perfmodel/kernels/cpu/stream.hpp"
+#include "perfmodel/kernels/cpu/timing.hpp"
 
 namespace perfmodel::kernels::cpu {
 

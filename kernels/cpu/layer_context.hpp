@@ -8,8 +8,8 @@
 #include <utility>
 #include <vector>
 
-#include "kernels/cpu/buffer_pool.hpp"
-#include "kernels/cpu/executor.hpp"
+#include "perfmodel/kernels/cpu/buffer_pool.hpp"
+#include "perfmodel/kernels/cpu/executor.hpp"
 #include "perfmodel/epilogue.hpp"
 
 namespace perfmodel::kernels::cpu::detail {

@@ -1,8 +1,8 @@
-#include "kernels/cpu/measure_in_state.hpp"
+#include "perfmodel/kernels/cpu/measure_in_state.hpp"
 
 #include <algorithm>
 
-#include "policy/retry.hpp"
+#include "perfmodel/policy/retry.hpp"
 
 namespace perfmodel::kernels::cpu {
 

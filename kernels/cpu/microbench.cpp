@@ -1,5 +1,5 @@
 // Running one microbenchmark: buffers, the kernel call (the executor's own), timing, counts.
-#include "kernels/cpu/microbench.hpp"
+#include "perfmodel/kernels/cpu/microbench.hpp"
 
 #include <algorithm>
 #include <atomic>
@@ -8,15 +8,15 @@
 #include <thread>
 #include <tuple>
 
-#include "kernels/cpu/conv.hpp"
+#include "perfmodel/kernels/cpu/conv.hpp"
 #include "kernels/cpu/data_movement.hpp"
-#include "kernels/cpu/elementwise.hpp"
-#include "kernels/cpu/gemm.hpp"
+#include "perfmodel/kernels/cpu/elementwise.hpp"
+#include "perfmodel/kernels/cpu/gemm.hpp"
 #include "kernels/cpu/normalize.hpp"
-#include "kernels/cpu/parallel.hpp"
-#include "kernels/cpu/pool.hpp"
-#include "kernels/cpu/stream.hpp"
-#include "kernels/cpu/tensor.hpp"
+#include "perfmodel/kernels/cpu/parallel.hpp"
+#include "perfmodel/kernels/cpu/pool.hpp"
+#include "perfmodel/kernels/cpu/stream.hpp"
+#include "perfmodel/kernels/cpu/tensor.hpp"
 #include "perfmodel/epilogue.hpp"
 #include "perfmodel/error.hpp"
 
@@ -76,11 +76,11 @@ Span span(Tensor &t) { return {t.ptr(), t.size()}; }
 // workspace stays as the previous call left it when the input, output and workspace fit in the
 // outermost cache (MicrobenchOptions::cache_bytes), and is evicted otherwise: each thread lowers
 // into a slab of its own (conv.hpp), which a network's next lowered convolution finds as that
-// thread left it, in the cache unless the layers between pushed it out. On the Zen 5 guest (32
-// MiB L3) a fit on evicted workspaces predicted the calibration networks' lowered convolutions
-// within a few percent; on the Intel guest (a 128 MiB share of the L3) it predicted them 18-29%
+// thread left it, in the cache unless the layers between pushed it out. On a host with a 32 MiB
+// L3 a fit on evicted workspaces predicted the calibration networks' lowered convolutions
+// within a few percent; on one with a 128 MiB share of the L3 it predicted them 18-29%
 // slow (held-out medians), and a convolution with a 7-32 MB workspace ran 25-37% faster with it
-// left cached (docs/calibration.md, "Outputs and workspaces").
+// left cached (docs/calibration.md, "Cache state").
 //
 // Not emulated: the dirty lines earlier layers leave behind. Filling the cache with dirty lines
 // first made maps 30-50% slower than the same maps inside a ResNet-50 pass (half the LLC dirty:

@@ -3,7 +3,7 @@
 #include <array>
 #include <cstdio>
 
-#include "kernels/cpu/microbench.hpp"
+#include "perfmodel/kernels/cpu/microbench.hpp"
 
 namespace perfmodel::kernels::cpu {
 
@@ -29,8 +29,8 @@ BenchCase gemm_case(int64_t m, int64_t n, int64_t k) {
 
 // The same convolution with another epilogue (the plan's convolutions have a bias and no fused
 // activation): none at all (ResNet-50's ONNX convolutions), or a fused ReLU after the bias (NIN's
-// layers). What a pass over C costs depends on how the product is split (docs/calibration.md,
-// "The epilogue of a product"), so these cases are products the executor splits by columns.
+// layers). What a pass over C costs depends on how the product is split (docs/model.md,
+// "Work split and epilogue, t_e"), so these cases are products the executor splits by columns.
 BenchCase with_epilogue(BenchCase b, bool bias, bool relu) {
   b.conv->bias = bias;
   b.conv->relu = relu;

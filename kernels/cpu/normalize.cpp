@@ -5,9 +5,9 @@
 #include <cmath>
 #include <limits>
 
-#include "kernels/cpu/parallel.hpp"
+#include "perfmodel/kernels/cpu/parallel.hpp"
 #include "perfmodel/targets/cpu_eigen/work_split.hpp"
-#include "kernels/cpu/tensor.hpp"
+#include "perfmodel/kernels/cpu/tensor.hpp"
 
 namespace perfmodel::kernels::cpu {
 

@@ -1,5 +1,5 @@
 // parallel_for over a process-wide spin-then-sleep thread pool (see parallel.hpp for why).
-#include "kernels/cpu/parallel.hpp"
+#include "perfmodel/kernels/cpu/parallel.hpp"
 
 #include <algorithm>
 #include <atomic>

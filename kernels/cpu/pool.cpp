@@ -1,5 +1,5 @@
 // Pooling kernels, parallel over (n, c) planes.
-#include "kernels/cpu/pool.hpp"
+#include "perfmodel/kernels/cpu/pool.hpp"
 
 #include <Eigen/Core>
 #include <algorithm>
@@ -7,7 +7,7 @@
 #include <vector>
 
 #include "kernels/cpu/data_movement.hpp"
-#include "kernels/cpu/parallel.hpp"
+#include "perfmodel/kernels/cpu/parallel.hpp"
 
 namespace perfmodel::kernels::cpu {
 

@@ -1,6 +1,6 @@
 // Stream and FMA kernels with explicit intrinsics: the build is ISO C++ (-ffp-contract=off), so
 // the FMAs are written out rather than left to the compiler.
-#include "kernels/cpu/stream.hpp"
+#include "perfmodel/kernels/cpu/stream.hpp"
 
 #include <immintrin.h>
 

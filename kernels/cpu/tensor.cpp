@@ -1,5 +1,5 @@
 // Allocation and random initialisation of executor tensors.
-#include "kernels/cpu/tensor.hpp"
+#include "perfmodel/kernels/cpu/tensor.hpp"
 
 #include <random>
 

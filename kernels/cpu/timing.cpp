@@ -1,5 +1,5 @@
 // Repeated timing and its statistics (median, mean, sd, min, max, noisy flag).
-#include "kernels/cpu/timing.hpp"
+#include "perfmodel/kernels/cpu/timing.hpp"
 
 #include <algorithm>
 #include <chrono>
@@ -53,7 +53,7 @@ namespace {
 // clflushopt where the ISA has it (-march=native): unlike clflush, flushes of different lines
 // are not ordered among themselves, so they overlap: on a 2-vCPU cloud guest clflush of 256 MiB
 // took 60x longer than clflushopt (a third of a full calibration's time), and the lines were as
-// cold afterwards (docs/measure.md, "Cold operands").
+// cold afterwards (docs/calibration.md, "Cache state").
 inline void flush_line(const char *c) {
 #ifdef __CLFLUSHOPT__
   _mm_clflushopt(const_cast<char *>(c));

@@ -3,7 +3,7 @@
 #include <cuda_runtime.h>
 
 #include "kernels/cuda/bench_kernels.hpp"
-#include "kernels/cuda/gpu_bench.hpp"
+#include "perfmodel/kernels/cuda/gpu_bench.hpp"
 
 namespace perfmodel::kernels::cuda::detail {
 

@@ -2,7 +2,7 @@
 #include <cuda_runtime.h>
 
 #include "kernels/cuda/cuda_check.hpp"
-#include "kernels/cuda/gpu_bench.hpp"
+#include "perfmodel/kernels/cuda/gpu_bench.hpp"
 
 namespace perfmodel::kernels::cuda {
 

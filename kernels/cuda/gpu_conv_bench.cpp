@@ -127,7 +127,7 @@ void run_conv(const DeviceInfo& dev, int warmup, int iters, const NvmlEnergy* nv
   const cudnnMathType_t math = tf32 || half ? CUDNN_TENSOR_OP_MATH : CUDNN_FMA_MATH;
   // Both layouts: cuDNN's legacy API runs its tensor-core kernels on NHWC data. On an H200 the
   // fastest tf32 and fp16 algorithm was an NHWC one for 19 of 20 shapes, the fastest fp32 one
-  // an NCHW one for 9 of 10 (docs/cuda.md, "Graph replay and both layouts"). Under tensor-op
+  // an NCHW one for 9 of 10 (docs/cuda.md, "Measured on an H200"). Under tensor-op
   // math, tf32 and fp16 take whatever algorithm is fastest, including ones cuDNN reports as
   // default math (which on compute capability 8.0+ may itself run TF32).
   LayoutSetup layouts[2] = {{CUDNN_TENSOR_NCHW, {}}, {CUDNN_TENSOR_NHWC, {}}};
@@ -153,7 +153,7 @@ void run_conv(const DeviceInfo& dev, int warmup, int iters, const NvmlEnergy* nv
   // of cuDNN's own search (cudnnFindConvolutionForwardAlgorithmEx, as PyTorch's
   // cudnn.benchmark and TensorRT search) and the heuristic's first pick
   // (cudnnGetConvolutionForwardAlgorithm_v7), each in a short warm run. The search times each
-  // algorithm once, so its order alone is not trusted. On an H200 (2026-11-27) the fp32
+  // algorithm once, so its order alone is not trusted. On an H200 the fp32
   // convolutions ran 1.3-2.7x faster this way than with the heuristic's pick on six of eight
   // shapes (docs/cuda.md). The workspace is at most half the free memory, 1 GiB at most.
   const size_t room =

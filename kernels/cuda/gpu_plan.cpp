@@ -3,7 +3,7 @@
 #include <cstdio>
 #include <utility>
 
-#include "kernels/cuda/gpu_bench.hpp"
+#include "perfmodel/kernels/cuda/gpu_bench.hpp"
 #include "perfmodel/error.hpp"
 
 namespace perfmodel::kernels::cuda {

@@ -2,7 +2,7 @@
 #include <algorithm>
 #include <cmath>
 
-#include "kernels/cuda/gpu_bench.hpp"
+#include "perfmodel/kernels/cuda/gpu_bench.hpp"
 
 namespace perfmodel::kernels::cuda {
 

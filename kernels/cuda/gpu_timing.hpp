@@ -7,7 +7,7 @@
 #include <optional>
 #include <string>
 
-#include "kernels/cuda/gpu_bench.hpp"
+#include "perfmodel/kernels/cuda/gpu_bench.hpp"
 #include "kernels/cuda/nvml_energy.hpp"
 
 namespace perfmodel::kernels::cuda::detail {

@@ -1,10 +1,10 @@
-// The CUDA plugin's entry point (include/perfmodel/cuda_plugin.hpp): the Backend over this
+// The CUDA plugin's entry point (kernels/cuda/plugin.hpp): the Backend over this
 // folder's functions, with every exception turned into a Status before it reaches the binary.
 #include <exception>
 #include <new>
 
 #include "kernels/cuda/plugin_status.hpp"
-#include "perfmodel/cuda_plugin.hpp"
+#include "perfmodel/kernels/cuda/plugin.hpp"
 
 namespace perfmodel::cuda_plugin {
 

@@ -1,10 +1,10 @@
 // How the CUDA plugin keeps exceptions on its side of the dlopen boundary
-// (include/perfmodel/cuda_plugin.hpp).
+// (kernels/cuda/plugin.hpp).
 #pragma once
 
 #include <functional>
 
-#include "perfmodel/cuda_plugin.hpp"
+#include "perfmodel/kernels/cuda/plugin.hpp"
 
 namespace perfmodel::cuda_plugin {
 

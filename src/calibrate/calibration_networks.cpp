@@ -1,6 +1,6 @@
 // The calibration networks, written as model YAML (docs/formats.md) and parsed by the model
 // loader, so that they go through the same shape inference and counting as any user model.
-#include "calibrate/calibration_networks.hpp"
+#include "perfmodel/calibrate/calibration_networks.hpp"
 
 #include <algorithm>
 #include <cstdio>
@@ -8,8 +8,8 @@
 #include <sstream>
 #include <utility>
 
-#include "calibrate/fit.hpp"
-#include "io/model_yaml.hpp"
+#include "perfmodel/calibrate/fit.hpp"
+#include "perfmodel/io/model_yaml.hpp"
 #include "perfmodel/error.hpp"
 #include "perfmodel/targets/cpu_eigen.hpp"
 
@@ -146,8 +146,8 @@ std::string plain_net() {
 
 // Wide, high-resolution residual blocks: batch norms, ReLUs and adds over 3.8-7 MB tensors
 // after 1x1 convolutions, the sizes of ResNet-50's and MobileNetV2's early streaming layers
-// (3-10 MB of traffic), which the other networks' smaller planes do not reach. On the Zen 3
-// guest the streaming fit without them predicted ResNet-50's batch norms and adds 31-33% fast
+// (3-10 MB of traffic), which the other networks' smaller planes do not reach. On a 2-core
+// host the streaming fit without them predicted ResNet-50's batch norms and adds 31-33% fast
 // (docs/calibration.md, "Calibration networks").
 std::string wide_net() {
   NetWriter w("calib_wide", "[1, 3, 200, 200]");

@@ -1,5 +1,5 @@
 // Machine fingerprints from /proc/cpuinfo and the ISO 8601 timestamp of a calibration.
-#include "calibrate/fingerprint.hpp"
+#include "perfmodel/calibrate/fingerprint.hpp"
 
 #include <algorithm>
 #include <cstdint>
@@ -8,7 +8,7 @@
 #include <sstream>
 #include <vector>
 
-#include "io/host_hw.hpp"
+#include "perfmodel/io/host_hw.hpp"
 
 namespace perfmodel::calibrate {
 

@@ -1,6 +1,6 @@
 // Ceres fit of the efficiency model: one problem per op class x dtype (and per GEMM tile size);
 // the problem itself is fit_solve.cpp's.
-#include "calibrate/fit.hpp"
+#include "perfmodel/calibrate/fit.hpp"
 
 #include <algorithm>
 #include <cmath>

@@ -4,8 +4,8 @@
 
 #include <vector>
 
-#include "calibrate/fit.hpp"
-#include "calibrate/sample.hpp"
+#include "perfmodel/calibrate/fit.hpp"
+#include "perfmodel/calibrate/sample.hpp"
 #include "perfmodel/calibration.hpp"
 
 namespace perfmodel::calibrate {

@@ -1,5 +1,5 @@
 // One-layer graphs for single kernel runs and the samples and counts they give.
-#include "calibrate/kernel_graph.hpp"
+#include "perfmodel/calibrate/kernel_graph.hpp"
 
 namespace perfmodel::calibrate {
 

@@ -1,13 +1,13 @@
 // Microbenchmark results -> fit samples (one-layer graphs for GEMM and conv cases).
-#include "calibrate/microbench_samples.hpp"
+#include "perfmodel/calibrate/microbench_samples.hpp"
 
 #include <algorithm>
 #include <cmath>
 #include <cstdio>
 #include <string>
 
-#include "calibrate/kernel_graph.hpp"
-#include "kernels/cpu/timing.hpp"
+#include "perfmodel/calibrate/kernel_graph.hpp"
+#include "perfmodel/kernels/cpu/timing.hpp"
 #include "perfmodel/error.hpp"
 
 namespace perfmodel::calibrate {

@@ -1,4 +1,4 @@
-#include "calibrate/pass_excess.hpp"
+#include "perfmodel/calibrate/pass_excess.hpp"
 
 #include <algorithm>
 

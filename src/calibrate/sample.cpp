@@ -1,5 +1,5 @@
 // Samples from layers of a graph: the counts always come from the core's layer_cost.
-#include "calibrate/sample.hpp"
+#include "perfmodel/calibrate/sample.hpp"
 
 namespace perfmodel::calibrate {
 

@@ -1,14 +1,14 @@
 // Writer and reader of the fit-sample CSV (fixed columns, RFC 4180 quoting of the source).
-#include "calibrate/samples_csv.hpp"
+#include "perfmodel/calibrate/samples_csv.hpp"
 
 #include <cmath>
 #include <cstdio>
 #include <cstdlib>
 #include <sstream>
 
-#include "calibrate/calibration_networks.hpp"
-#include "calibrate/fit.hpp"
-#include "io/files.hpp"
+#include "perfmodel/calibrate/calibration_networks.hpp"
+#include "perfmodel/calibrate/fit.hpp"
+#include "perfmodel/io/files.hpp"
 
 namespace perfmodel::calibrate {
 

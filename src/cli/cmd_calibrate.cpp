@@ -5,29 +5,29 @@
 #include <memory>
 #include <string>
 
-#include "calibrate/calibration_networks.hpp"
-#include "calibrate/fingerprint.hpp"
-#include "calibrate/fit.hpp"
-#include "calibrate/kernel_graph.hpp"
-#include "calibrate/microbench_samples.hpp"
-#include "calibrate/samples_csv.hpp"
+#include "perfmodel/calibrate/calibration_networks.hpp"
+#include "perfmodel/calibrate/fingerprint.hpp"
+#include "perfmodel/calibrate/fit.hpp"
+#include "perfmodel/calibrate/kernel_graph.hpp"
+#include "perfmodel/calibrate/microbench_samples.hpp"
+#include "perfmodel/calibrate/samples_csv.hpp"
 #include "cli/commands.hpp"
 #include "cli/cuda_backend.hpp"
 #include "cli/measured_samples.hpp"
-#include "core/trace/trace_samples.hpp"
-#include "io/calibration_yaml.hpp"
-#include "io/files.hpp"
-#include "io/host_hw.hpp"
-#include "io/hw_yaml.hpp"
-#include "io/measurements_csv.hpp"
-#include "io/trace/read_trace.hpp"
-#include "kernels/cpu/executor.hpp"
-#include "kernels/cpu/host_probe.hpp"
-#include "kernels/cpu/measure_in_state.hpp"
-#include "kernels/cpu/microbench.hpp"
-#include "kernels/cpu/parallel.hpp"
-#include "policy/measurement_policy.hpp"
-#include "report/calibration_view.hpp"
+#include "perfmodel/calibrate/trace_samples.hpp"
+#include "perfmodel/io/calibration_yaml.hpp"
+#include "perfmodel/io/files.hpp"
+#include "perfmodel/io/host_hw.hpp"
+#include "perfmodel/io/hw_yaml.hpp"
+#include "perfmodel/io/measurements_csv.hpp"
+#include "perfmodel/trace/read_trace.hpp"
+#include "perfmodel/kernels/cpu/executor.hpp"
+#include "perfmodel/kernels/cpu/host_probe.hpp"
+#include "perfmodel/kernels/cpu/measure_in_state.hpp"
+#include "perfmodel/kernels/cpu/microbench.hpp"
+#include "perfmodel/kernels/cpu/parallel.hpp"
+#include "perfmodel/policy/measurement_policy.hpp"
+#include "perfmodel/report/calibration_view.hpp"
 
 namespace perfmodel::cli {
 
@@ -396,7 +396,7 @@ int run_calibrate(const CalibrateArgs& a) {
     const trace::Trace t = io::read_trace(a.trace);
     const trace::Links links = trace::link_events(t);
     const trace::OpTree tree = trace::build_op_tree(t, links);
-    samples = trace::samples_from_attainment(trace::attainment_view(t, links, tree, hw), a.trace);
+    samples = calibrate::samples_from_attainment(trace::attainment_view(t, links, tree, hw), a.trace);
     meta.source = "trace:" + a.trace;
     meta.device = DeviceFingerprint{hw.kind, hw.name, hw.units, "", std::nullopt};
   } else {

@@ -5,10 +5,10 @@
 #include <sstream>
 
 #include "cli/commands.hpp"
-#include "io/files.hpp"
-#include "io/onnx/load_model.hpp"
-#include "io/onnx/onnx_import.hpp"
-#include "io/resources.hpp"
+#include "perfmodel/io/files.hpp"
+#include "perfmodel/onnx/load_model.hpp"
+#include "perfmodel/onnx/onnx_import.hpp"
+#include "perfmodel/io/resources.hpp"
 #include "perfmodel/cost.hpp"
 
 namespace perfmodel::cli {

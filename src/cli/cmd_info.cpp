@@ -4,8 +4,8 @@
 #include <sstream>
 
 #include "cli/commands.hpp"
-#include "io/hw_yaml.hpp"
-#include "report/hw_view.hpp"
+#include "perfmodel/io/hw_yaml.hpp"
+#include "perfmodel/report/hw_view.hpp"
 
 namespace perfmodel::cli {
 

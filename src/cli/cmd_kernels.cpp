@@ -2,12 +2,12 @@
 // compares with the measured time where the row has one.
 #include <memory>
 
-#include "calibrate/kernel_graph.hpp"
+#include "perfmodel/calibrate/kernel_graph.hpp"
 #include "cli/commands.hpp"
-#include "io/calibration_yaml.hpp"
-#include "io/hw_yaml.hpp"
-#include "io/measurements_csv.hpp"
-#include "report/kernels_view.hpp"
+#include "perfmodel/io/calibration_yaml.hpp"
+#include "perfmodel/io/hw_yaml.hpp"
+#include "perfmodel/io/measurements_csv.hpp"
+#include "perfmodel/report/kernels_view.hpp"
 
 namespace perfmodel::cli {
 

@@ -5,12 +5,12 @@
 #include <sstream>
 
 #include "cli/commands.hpp"
-#include "io/host_hw.hpp"
-#include "io/hw_yaml.hpp"
-#include "io/onnx/load_model.hpp"
-#include "io/resources.hpp"
+#include "perfmodel/io/host_hw.hpp"
+#include "perfmodel/io/hw_yaml.hpp"
+#include "perfmodel/onnx/load_model.hpp"
+#include "perfmodel/io/resources.hpp"
 #include "perfmodel/ops.hpp"
-#include "report/text_table.hpp"
+#include "perfmodel/report/text_table.hpp"
 
 namespace perfmodel::cli {
 

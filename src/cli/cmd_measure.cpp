@@ -7,24 +7,24 @@
 #include <memory>
 #include <thread>
 
-#include "calibrate/fingerprint.hpp"
-#include "calibrate/fit.hpp"
-#include "calibrate/samples_csv.hpp"
+#include "perfmodel/calibrate/fingerprint.hpp"
+#include "perfmodel/calibrate/fit.hpp"
+#include "perfmodel/calibrate/samples_csv.hpp"
 #include "cli/commands.hpp"
 #include "cli/measured_samples.hpp"
-#include "io/files.hpp"
-#include "io/calibration_yaml.hpp"
-#include "io/host_hw.hpp"
-#include "io/hw_yaml.hpp"
-#include "io/onnx/load_model.hpp"
-#include "kernels/cpu/executor.hpp"
-#include "kernels/cpu/host_probe.hpp"
-#include "kernels/cpu/microbench.hpp"
-#include "kernels/cpu/parallel.hpp"
+#include "perfmodel/io/files.hpp"
+#include "perfmodel/io/calibration_yaml.hpp"
+#include "perfmodel/io/host_hw.hpp"
+#include "perfmodel/io/hw_yaml.hpp"
+#include "perfmodel/onnx/load_model.hpp"
+#include "perfmodel/kernels/cpu/executor.hpp"
+#include "perfmodel/kernels/cpu/host_probe.hpp"
+#include "perfmodel/kernels/cpu/microbench.hpp"
+#include "perfmodel/kernels/cpu/parallel.hpp"
 #include "perfmodel/calibration.hpp"
 #include "perfmodel/predict.hpp"
-#include "policy/measurement_policy.hpp"
-#include "report/measure_view.hpp"
+#include "perfmodel/policy/measurement_policy.hpp"
+#include "perfmodel/report/measure_view.hpp"
 
 namespace perfmodel::cli {
 

@@ -2,11 +2,11 @@
 #include <memory>
 
 #include "cli/commands.hpp"
-#include "io/calibration_yaml.hpp"
-#include "io/hw_yaml.hpp"
-#include "io/onnx/load_model.hpp"
+#include "perfmodel/io/calibration_yaml.hpp"
+#include "perfmodel/io/hw_yaml.hpp"
+#include "perfmodel/onnx/load_model.hpp"
 #include "perfmodel/predict.hpp"
-#include "report/prediction_view.hpp"
+#include "perfmodel/report/prediction_view.hpp"
 
 namespace perfmodel::cli {
 

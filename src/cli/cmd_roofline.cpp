@@ -3,15 +3,15 @@
 #include <memory>
 
 #include "cli/commands.hpp"
-#include "io/calibration_yaml.hpp"
-#include "io/files.hpp"
-#include "io/hw_yaml.hpp"
-#include "io/onnx/load_model.hpp"
+#include "perfmodel/io/calibration_yaml.hpp"
+#include "perfmodel/io/files.hpp"
+#include "perfmodel/io/hw_yaml.hpp"
+#include "perfmodel/onnx/load_model.hpp"
 #include "perfmodel/calibration.hpp"
 #include "perfmodel/predict.hpp"
-#include "report/plot/render.hpp"
-#include "report/plot/roofline_plot.hpp"
-#include "report/roofline_view.hpp"
+#include "perfmodel/report/plot/render.hpp"
+#include "perfmodel/report/plot/roofline_plot.hpp"
+#include "perfmodel/report/roofline_view.hpp"
 
 namespace perfmodel::cli {
 

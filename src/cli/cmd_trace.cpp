@@ -3,13 +3,13 @@
 #include <memory>
 
 #include "cli/commands.hpp"
-#include "core/trace/attainment.hpp"
-#include "core/trace/op_table.hpp"
-#include "core/trace/overview.hpp"
-#include "io/calibration_yaml.hpp"
-#include "io/hw_yaml.hpp"
-#include "io/trace/read_trace.hpp"
-#include "report/trace/trace_report.hpp"
+#include "perfmodel/trace/attainment.hpp"
+#include "perfmodel/trace/op_table.hpp"
+#include "perfmodel/trace/overview.hpp"
+#include "perfmodel/io/calibration_yaml.hpp"
+#include "perfmodel/io/hw_yaml.hpp"
+#include "perfmodel/trace/read_trace.hpp"
+#include "perfmodel/report/trace/trace_report.hpp"
 
 namespace perfmodel::cli {
 

@@ -3,7 +3,7 @@
 
 #include <cstdio>
 
-#include "io/files.hpp"
+#include "perfmodel/io/files.hpp"
 #include "perfmodel/error.hpp"
 
 namespace perfmodel::cli {

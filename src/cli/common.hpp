@@ -8,8 +8,8 @@
 #include <string>
 #include <vector>
 
-#include "io/model_yaml.hpp"
-#include "report/format.hpp"
+#include "perfmodel/io/model_yaml.hpp"
+#include "perfmodel/report/format.hpp"
 
 namespace perfmodel::cli {
 

@@ -1,11 +1,11 @@
 // The CUDA backend as the CLI sees it: libperfmodel_cuda.so, found and loaded with dlopen on
-// the first call (include/perfmodel/cuda_plugin.hpp), its errors thrown as the project's own.
+// the first call (kernels/cuda/plugin.hpp), its errors thrown as the project's own.
 #pragma once
 
 #include <string>
 #include <vector>
 
-#include "perfmodel/cuda_plugin.hpp"
+#include "perfmodel/kernels/cuda/plugin.hpp"
 
 namespace perfmodel::cli {
 

@@ -1,7 +1,7 @@
 #include "cli/measured_samples.hpp"
 
-#include "calibrate/calibration_networks.hpp"
-#include "calibrate/fit.hpp"
+#include "perfmodel/calibrate/calibration_networks.hpp"
+#include "perfmodel/calibrate/fit.hpp"
 #include "perfmodel/predict.hpp"
 
 namespace perfmodel::cli {

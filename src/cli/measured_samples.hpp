@@ -5,13 +5,13 @@
 #include <string>
 #include <vector>
 
-#include "calibrate/pass_excess.hpp"
-#include "calibrate/sample.hpp"
-#include "kernels/cpu/executor.hpp"
+#include "perfmodel/calibrate/pass_excess.hpp"
+#include "perfmodel/calibrate/sample.hpp"
+#include "perfmodel/kernels/cpu/executor.hpp"
 #include "perfmodel/hw_spec.hpp"
 #include "perfmodel/time_statistic.hpp"
-#include "policy/measurement_policy.hpp"
-#include "report/measure_view.hpp"
+#include "perfmodel/policy/measurement_policy.hpp"
+#include "perfmodel/report/measure_view.hpp"
 
 namespace perfmodel::cli {
 

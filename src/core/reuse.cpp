@@ -1,6 +1,6 @@
 // The LRU stack distance of a layer's inputs inside a forward pass: how many distinct bytes the
-// pass touched since it last touched them (docs/calibration.md, "Data that earlier layers
-// pushed out").
+// pass touched since it last touched them (docs/model.md, "Reuse
+// distance").
 #include "perfmodel/reuse.hpp"
 
 #include <algorithm>

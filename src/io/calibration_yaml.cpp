@@ -1,5 +1,5 @@
 // Calibration YAML reader (strict keys, file:line:col errors) and writer (yaml-cpp emitter).
-#include "io/calibration_yaml.hpp"
+#include "perfmodel/io/calibration_yaml.hpp"
 
 #include <yaml-cpp/yaml.h>
 
@@ -7,8 +7,8 @@
 #include <cstdio>
 #include <set>
 
-#include "io/files.hpp"
-#include "io/resources.hpp"
+#include "perfmodel/io/files.hpp"
+#include "perfmodel/io/resources.hpp"
 #include "io/yaml_util.hpp"
 #include "perfmodel/targets/cpu_eigen.hpp"
 #include "perfmodel/targets/registry.hpp"

@@ -1,5 +1,5 @@
 // Whole-file reads and atomic writes.
-#include "io/files.hpp"
+#include "perfmodel/io/files.hpp"
 
 #include <fcntl.h>
 #include <sys/stat.h>

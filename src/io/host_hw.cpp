@@ -1,12 +1,12 @@
 // This CPU's id and the shipped hardware spec measured on it.
-#include "io/host_hw.hpp"
+#include "perfmodel/io/host_hw.hpp"
 
 #include <algorithm>
 #include <fstream>
 #include <sstream>
 
-#include "io/hw_yaml.hpp"
-#include "io/resources.hpp"
+#include "perfmodel/io/hw_yaml.hpp"
+#include "perfmodel/io/resources.hpp"
 
 namespace perfmodel::io {
 

@@ -1,8 +1,8 @@
 // Hardware YAML reader (format: docs/formats.md#hardware).
-#include "io/hw_yaml.hpp"
+#include "perfmodel/io/hw_yaml.hpp"
 
-#include "io/files.hpp"
-#include "io/resources.hpp"
+#include "perfmodel/io/files.hpp"
+#include "perfmodel/io/resources.hpp"
 #include "io/yaml_util.hpp"
 
 namespace perfmodel::io {

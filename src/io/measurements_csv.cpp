@@ -1,13 +1,13 @@
 // The measurement CSV reader: RFC 4180 fields, named columns, per-row validation with
 // file:line:col.
-#include "io/measurements_csv.hpp"
+#include "perfmodel/io/measurements_csv.hpp"
 
 #include <charconv>
 #include <cmath>
 #include <map>
 #include <sstream>
 
-#include "io/files.hpp"
+#include "perfmodel/io/files.hpp"
 #include "perfmodel/epilogue.hpp"
 
 namespace perfmodel::io {

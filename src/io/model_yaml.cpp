@@ -1,11 +1,11 @@
 // Model YAML reader and writer (format: docs/formats.md#model).
-#include "io/model_yaml.hpp"
+#include "perfmodel/io/model_yaml.hpp"
 
 #include <algorithm>
 #include <cstdio>
 #include <set>
 
-#include "io/files.hpp"
+#include "perfmodel/io/files.hpp"
 #include "io/yaml_util.hpp"
 #include "perfmodel/predict.hpp"
 

@@ -1,6 +1,6 @@
 // Resource lookup: bare names resolve in $PERFMODEL_DATA_DIR, the source tree, the installed
 // share dir and next to the executable.
-#include "io/resources.hpp"
+#include "perfmodel/io/resources.hpp"
 
 #include <unistd.h>
 

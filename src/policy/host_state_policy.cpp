@@ -1,4 +1,4 @@
-#include "policy/host_state_policy.hpp"
+#include "perfmodel/policy/host_state_policy.hpp"
 
 #include <algorithm>
 #include <cmath>

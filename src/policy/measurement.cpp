@@ -1,4 +1,4 @@
-#include "policy/measurement.hpp"
+#include "perfmodel/policy/measurement.hpp"
 
 #include <algorithm>
 #include <utility>

@@ -1,9 +1,9 @@
-#include "policy/placement.hpp"
+#include "perfmodel/policy/placement.hpp"
 
 #include <algorithm>
 #include <numeric>
 
-#include "policy/quantile.hpp"
+#include "perfmodel/policy/quantile.hpp"
 
 namespace perfmodel::policy {
 

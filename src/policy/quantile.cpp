@@ -1,4 +1,4 @@
-#include "policy/quantile.hpp"
+#include "perfmodel/policy/quantile.hpp"
 
 #include <algorithm>
 

@@ -1,8 +1,8 @@
-#include "policy/quiet_passes.hpp"
+#include "perfmodel/policy/quiet_passes.hpp"
 
 #include <algorithm>
 
-#include "policy/quantile.hpp"
+#include "perfmodel/policy/quantile.hpp"
 
 namespace perfmodel::policy {
 

@@ -1,4 +1,4 @@
-#include "policy/retry.hpp"
+#include "perfmodel/policy/retry.hpp"
 
 #include <cmath>
 #include <cstdio>

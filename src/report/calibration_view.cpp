@@ -1,5 +1,5 @@
 // Fit summary of a calibration, rendered as a table, CSV, Markdown or JSON.
-#include "report/calibration_view.hpp"
+#include "perfmodel/report/calibration_view.hpp"
 
 #include <fmt/format.h>
 #include <nlohmann/json.hpp>

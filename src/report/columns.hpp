@@ -25,7 +25,7 @@
 #include <variant>
 #include <vector>
 
-#include "report/format.hpp"
+#include "perfmodel/report/format.hpp"
 
 namespace perfmodel::report {
 

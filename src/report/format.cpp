@@ -1,5 +1,5 @@
 // Number and cell formatting shared by the human-readable views.
-#include "report/format.hpp"
+#include "perfmodel/report/format.hpp"
 
 #include <charconv>
 #include <cmath>

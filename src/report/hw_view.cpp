@@ -1,5 +1,5 @@
 // Renders a hardware spec with its ridge points.
-#include "report/hw_view.hpp"
+#include "perfmodel/report/hw_view.hpp"
 
 #include <fmt/format.h>
 

@@ -1,5 +1,5 @@
 // Rendering of the kernels view: per-row prediction vs measurement and the MAPE.
-#include "report/kernels_view.hpp"
+#include "perfmodel/report/kernels_view.hpp"
 
 #include <cmath>
 

@@ -1,6 +1,6 @@
 // Renders measured-vs-predicted layers and microbenchmark results: numbers computed once in
 // make_measurement_view(), printed four ways.
-#include "report/measure_view.hpp"
+#include "perfmodel/report/measure_view.hpp"
 
 #include <algorithm>
 #include <cmath>

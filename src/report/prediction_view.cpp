@@ -1,5 +1,5 @@
 // Renders predictions: one set of rows computed once, printed four ways.
-#include "report/prediction_view.hpp"
+#include "perfmodel/report/prediction_view.hpp"
 
 #include <algorithm>
 #include <fmt/format.h>

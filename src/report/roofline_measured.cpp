@@ -1,7 +1,7 @@
 // Reads measured layer times from `perfmodel measure --format json` ("perfmodel.measurement/1").
 #include <nlohmann/json.hpp>
 
-#include "report/roofline_view.hpp"
+#include "perfmodel/report/roofline_view.hpp"
 
 namespace perfmodel::report {
 namespace {

@@ -1,5 +1,5 @@
 // Builds the roofline view from a prediction and renders it (text, CSV, JSON, Markdown).
-#include "report/roofline_view.hpp"
+#include "perfmodel/report/roofline_view.hpp"
 
 #include <algorithm>
 #include <nlohmann/json.hpp>

@@ -1,5 +1,5 @@
 // Renders a SweepResult in the four output formats from one list of columns.
-#include "report/sweep_view.hpp"
+#include "perfmodel/report/sweep_view.hpp"
 
 #include "report/columns.hpp"
 

@@ -1,5 +1,5 @@
 // TextTable rendering.
-#include "report/text_table.hpp"
+#include "perfmodel/report/text_table.hpp"
 
 #include <algorithm>
 

@@ -7,10 +7,10 @@
 #include <map>
 #include <set>
 
-#include "calibrate/calibration_networks.hpp"
-#include "io/model_yaml.hpp"
-#include "io/resources.hpp"
-#include "kernels/cpu/executor.hpp"
+#include "perfmodel/calibrate/calibration_networks.hpp"
+#include "perfmodel/io/model_yaml.hpp"
+#include "perfmodel/io/resources.hpp"
+#include "perfmodel/kernels/cpu/executor.hpp"
 #include "perfmodel/targets/cpu_eigen/buffer_plan.hpp"
 
 using namespace perfmodel;

@@ -6,8 +6,8 @@
 #include <set>
 #include <tuple>
 
-#include "calibrate/calibration_networks.hpp"
-#include "io/model_yaml.hpp"
+#include "perfmodel/calibrate/calibration_networks.hpp"
+#include "perfmodel/io/model_yaml.hpp"
 #include "perfmodel/calibration.hpp"
 
 using namespace perfmodel;

@@ -1,7 +1,7 @@
 // Tests of the device fingerprint: cpuinfo parsing, ISA hash stability, mismatch messages.
 #include <doctest/doctest.h>
 
-#include "calibrate/fingerprint.hpp"
+#include "perfmodel/calibrate/fingerprint.hpp"
 
 using namespace perfmodel;
 using namespace perfmodel::calibrate;

@@ -5,7 +5,7 @@
 #include <functional>
 #include <random>
 
-#include "calibrate/fit.hpp"
+#include "perfmodel/calibrate/fit.hpp"
 #include "perfmodel/targets/cpu_eigen.hpp"
 
 using namespace perfmodel;

@@ -1,7 +1,7 @@
 // Tests of the one-layer kernel graphs: counts come from the core's rules for each pass.
 #include <doctest/doctest.h>
 
-#include "calibrate/kernel_graph.hpp"
+#include "perfmodel/calibrate/kernel_graph.hpp"
 
 using namespace perfmodel;
 using namespace perfmodel::calibrate;

@@ -4,7 +4,7 @@
 #include <limits>
 #include <string>
 
-#include "calibrate/microbench_samples.hpp"
+#include "perfmodel/calibrate/microbench_samples.hpp"
 #include "perfmodel/error.hpp"
 
 using namespace perfmodel;

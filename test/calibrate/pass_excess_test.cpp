@@ -1,7 +1,7 @@
 // Tests of the pass-excess fit: known answers, the cases it refuses, its bounds.
 #include <doctest/doctest.h>
 
-#include "calibrate/pass_excess.hpp"
+#include "perfmodel/calibrate/pass_excess.hpp"
 
 using namespace perfmodel;
 using namespace perfmodel::calibrate;

@@ -1,7 +1,7 @@
 // Tests of samples built from layers of a graph (the path profiler traces use).
 #include <doctest/doctest.h>
 
-#include "calibrate/sample.hpp"
+#include "perfmodel/calibrate/sample.hpp"
 #include "test/core/test_graphs.hpp"
 
 using namespace perfmodel;

@@ -4,7 +4,7 @@
 #include <string>
 #include <vector>
 
-#include "calibrate/samples_csv.hpp"
+#include "perfmodel/calibrate/samples_csv.hpp"
 
 using namespace perfmodel;
 using namespace perfmodel::calibrate;

@@ -3,7 +3,7 @@
 
 #include <cstdlib>
 
-#include "kernels/cuda/gpu_bench.hpp"
+#include "perfmodel/kernels/cuda/gpu_bench.hpp"
 #include "perfmodel/error.hpp"
 
 using namespace perfmodel;

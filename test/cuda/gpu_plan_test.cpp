@@ -4,10 +4,10 @@
 #include <map>
 #include <set>
 
-#include "calibrate/fit.hpp"
-#include "calibrate/kernel_graph.hpp"
-#include "calibrate/microbench_samples.hpp"
-#include "kernels/cuda/gpu_bench.hpp"
+#include "perfmodel/calibrate/fit.hpp"
+#include "perfmodel/calibrate/kernel_graph.hpp"
+#include "perfmodel/calibrate/microbench_samples.hpp"
+#include "perfmodel/kernels/cuda/gpu_bench.hpp"
 #include "perfmodel/error.hpp"
 
 using namespace perfmodel;

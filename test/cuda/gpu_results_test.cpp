@@ -1,8 +1,8 @@
 // Tests of the GPU result helpers: event-time statistics, batching, the CPU-result view.
 #include <doctest/doctest.h>
 
-#include "calibrate/microbench_samples.hpp"
-#include "kernels/cuda/gpu_bench.hpp"
+#include "perfmodel/calibrate/microbench_samples.hpp"
+#include "perfmodel/kernels/cuda/gpu_bench.hpp"
 
 using namespace perfmodel;
 namespace kg = perfmodel::kernels::cuda;

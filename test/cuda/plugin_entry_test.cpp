@@ -6,7 +6,7 @@
 #include <stdexcept>
 
 #include "kernels/cuda/plugin_status.hpp"
-#include "perfmodel/cuda_plugin.hpp"
+#include "perfmodel/kernels/cuda/plugin.hpp"
 
 using namespace perfmodel;
 namespace cp = perfmodel::cuda_plugin;

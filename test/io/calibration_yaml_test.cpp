@@ -3,7 +3,7 @@
 
 #include <string>
 
-#include "io/calibration_yaml.hpp"
+#include "perfmodel/io/calibration_yaml.hpp"
 #include "perfmodel/targets/cpu_eigen.hpp"
 #include "perfmodel/targets/gpu.hpp"
 

@@ -3,7 +3,7 @@
 
 #include <filesystem>
 
-#include "io/files.hpp"
+#include "perfmodel/io/files.hpp"
 #include "perfmodel/error.hpp"
 
 namespace fs = std::filesystem;

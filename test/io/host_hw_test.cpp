@@ -1,8 +1,8 @@
 // This CPU's id from /proc/cpuinfo text, the shipped spec measured on a CPU, mismatches.
 #include <doctest/doctest.h>
 
-#include "io/host_hw.hpp"
-#include "io/hw_yaml.hpp"
+#include "perfmodel/io/host_hw.hpp"
+#include "perfmodel/io/hw_yaml.hpp"
 
 using namespace perfmodel;
 using namespace perfmodel::io;

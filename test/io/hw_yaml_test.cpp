@@ -1,7 +1,7 @@
 // Hardware YAML: quantities with units, validation, located errors.
 #include <doctest/doctest.h>
 
-#include "io/hw_yaml.hpp"
+#include "perfmodel/io/hw_yaml.hpp"
 #include "io/quantity.hpp"
 
 using namespace perfmodel;

@@ -3,7 +3,7 @@
 
 #include <string>
 
-#include "io/measurements_csv.hpp"
+#include "perfmodel/io/measurements_csv.hpp"
 
 using namespace perfmodel;
 using namespace perfmodel::io;

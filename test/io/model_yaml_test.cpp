@@ -1,7 +1,7 @@
 // Model YAML: good files load, bad ones fail with file:line:col, writing round-trips.
 #include <doctest/doctest.h>
 
-#include "io/model_yaml.hpp"
+#include "perfmodel/io/model_yaml.hpp"
 #include "perfmodel/cost.hpp"
 
 using namespace perfmodel;

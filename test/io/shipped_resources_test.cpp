@@ -11,8 +11,8 @@
 #include <string>
 #include <vector>
 
-#include "io/hw_yaml.hpp"
-#include "io/model_yaml.hpp"
+#include "perfmodel/io/hw_yaml.hpp"
+#include "perfmodel/io/model_yaml.hpp"
 #include "perfmodel/graph.hpp"
 
 using namespace perfmodel;

@@ -6,9 +6,9 @@
 #include <set>
 #include <stdexcept>
 
-#include "kernels/cpu/buffer_pool.hpp"
-#include "kernels/cpu/parallel.hpp"
-#include "kernels/cpu/executor.hpp"
+#include "perfmodel/kernels/cpu/buffer_pool.hpp"
+#include "perfmodel/kernels/cpu/parallel.hpp"
+#include "perfmodel/kernels/cpu/executor.hpp"
 #include "test/kernels/test_layer.hpp"
 
 using namespace perfmodel;

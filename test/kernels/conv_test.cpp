@@ -1,8 +1,8 @@
 // conv2d / conv_transpose2d against the naive reference: stride, pad, dilation, groups, paths.
 #include <doctest/doctest.h>
 
-#include "kernels/cpu/conv.hpp"
-#include "kernels/cpu/parallel.hpp"
+#include "perfmodel/kernels/cpu/conv.hpp"
+#include "perfmodel/kernels/cpu/parallel.hpp"
 #include "test/kernels/reference.hpp"
 
 using namespace perfmodel::kernels::cpu;

@@ -2,7 +2,7 @@
 #include <doctest/doctest.h>
 
 #include "kernels/cpu/data_movement.hpp"
-#include "kernels/cpu/tensor.hpp"
+#include "perfmodel/kernels/cpu/tensor.hpp"
 
 using namespace perfmodel::kernels::cpu;
 

@@ -3,9 +3,9 @@
 
 #include <cmath>
 
-#include "kernels/cpu/elementwise.hpp"
-#include "kernels/cpu/parallel.hpp"
-#include "kernels/cpu/tensor.hpp"
+#include "perfmodel/kernels/cpu/elementwise.hpp"
+#include "perfmodel/kernels/cpu/parallel.hpp"
+#include "perfmodel/kernels/cpu/tensor.hpp"
 
 using namespace perfmodel::kernels::cpu;
 using perfmodel::InputError;

@@ -5,8 +5,8 @@
 #include <algorithm>
 #include <cmath>
 
-#include "kernels/cpu/executor.hpp"
-#include "kernels/cpu/parallel.hpp"
+#include "perfmodel/kernels/cpu/executor.hpp"
+#include "perfmodel/kernels/cpu/parallel.hpp"
 #include "test/kernels/reference.hpp"
 #include "test/kernels/test_layer.hpp"
 

@@ -5,9 +5,9 @@
 #include <tuple>
 #include <utility>
 
-#include "kernels/cpu/gemm.hpp"
-#include "kernels/cpu/parallel.hpp"
-#include "kernels/cpu/tensor.hpp"
+#include "perfmodel/kernels/cpu/gemm.hpp"
+#include "perfmodel/kernels/cpu/parallel.hpp"
+#include "perfmodel/kernels/cpu/tensor.hpp"
 #include "perfmodel/epilogue.hpp"
 #include "test/kernels/reference.hpp"
 

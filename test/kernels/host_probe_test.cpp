@@ -2,8 +2,8 @@
 // tested in test/policy.
 #include <doctest/doctest.h>
 
-#include "kernels/cpu/host_probe.hpp"
-#include "kernels/cpu/parallel.hpp"
+#include "perfmodel/kernels/cpu/host_probe.hpp"
+#include "perfmodel/kernels/cpu/parallel.hpp"
 
 using namespace perfmodel::kernels::cpu;
 

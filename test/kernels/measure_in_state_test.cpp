@@ -1,7 +1,7 @@
 // measure_graph_in_state: measured again while the host's probes are far from the reference.
 #include <doctest/doctest.h>
 
-#include "kernels/cpu/measure_in_state.hpp"
+#include "perfmodel/kernels/cpu/measure_in_state.hpp"
 #include "test/kernels/test_layer.hpp"
 
 using namespace perfmodel;

@@ -6,9 +6,9 @@
 #include <string>
 #include <vector>
 
-#include "kernels/cpu/host_probe.hpp"
-#include "kernels/cpu/microbench.hpp"
-#include "kernels/cpu/parallel.hpp"
+#include "perfmodel/kernels/cpu/host_probe.hpp"
+#include "perfmodel/kernels/cpu/microbench.hpp"
+#include "perfmodel/kernels/cpu/parallel.hpp"
 #include "perfmodel/error.hpp"
 #include "perfmodel/targets/cpu_eigen/work_split.hpp"
 

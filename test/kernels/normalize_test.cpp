@@ -4,7 +4,7 @@
 #include <cmath>
 
 #include "kernels/cpu/normalize.hpp"
-#include "kernels/cpu/tensor.hpp"
+#include "perfmodel/kernels/cpu/tensor.hpp"
 
 using namespace perfmodel::kernels::cpu;
 

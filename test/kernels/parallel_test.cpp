@@ -6,7 +6,7 @@
 #include <thread>
 #include <vector>
 
-#include "kernels/cpu/parallel.hpp"
+#include "perfmodel/kernels/cpu/parallel.hpp"
 
 using namespace perfmodel::kernels::cpu;
 

@@ -3,8 +3,8 @@
 
 #include <utility>
 
-#include "kernels/cpu/pool.hpp"
-#include "kernels/cpu/tensor.hpp"
+#include "perfmodel/kernels/cpu/pool.hpp"
+#include "perfmodel/kernels/cpu/tensor.hpp"
 #include "test/kernels/reference.hpp"
 
 using namespace perfmodel::kernels::cpu;

@@ -4,7 +4,7 @@
 #include <cmath>
 #include <vector>
 
-#include "kernels/cpu/stream.hpp"
+#include "perfmodel/kernels/cpu/stream.hpp"
 
 using namespace perfmodel::kernels::cpu;
 

@@ -3,7 +3,7 @@
 
 #include <cstdint>
 
-#include "kernels/cpu/tensor.hpp"
+#include "perfmodel/kernels/cpu/tensor.hpp"
 
 using namespace perfmodel::kernels::cpu;
 

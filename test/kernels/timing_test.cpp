@@ -1,7 +1,7 @@
 // Timing statistics: median/mean/sd/min/max of known samples, the noisy flag, time_runs counts.
 #include <doctest/doctest.h>
 
-#include "kernels/cpu/timing.hpp"
+#include "perfmodel/kernels/cpu/timing.hpp"
 #include "perfmodel/error.hpp"
 
 using namespace perfmodel::kernels::cpu;

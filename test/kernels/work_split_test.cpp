@@ -7,7 +7,7 @@
 #include <thread>
 #include <vector>
 
-#include "kernels/cpu/parallel.hpp"
+#include "perfmodel/kernels/cpu/parallel.hpp"
 #include "perfmodel/targets/cpu_eigen/work_split.hpp"
 
 using namespace perfmodel;

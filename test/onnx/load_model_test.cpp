@@ -4,7 +4,7 @@
 #include <filesystem>
 #include <fstream>
 
-#include "io/onnx/load_model.hpp"
+#include "perfmodel/onnx/load_model.hpp"
 #include "onnx_builder.hpp"
 
 using perfmodel::test::OnnxBuilder;

@@ -9,8 +9,8 @@
 #include <string>
 #include <vector>
 
-#include "io/onnx/onnx_file.hpp"
-#include "io/onnx/onnx_import.hpp"
+#include "perfmodel/onnx/onnx_file.hpp"
+#include "perfmodel/onnx/onnx_import.hpp"
 
 namespace perfmodel::test {
 

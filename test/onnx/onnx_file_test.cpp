@@ -6,7 +6,7 @@
 #include <filesystem>
 #include <fstream>
 
-#include "io/files.hpp"
+#include "perfmodel/io/files.hpp"
 #include "onnx_builder.hpp"
 
 using perfmodel::test::OnnxBuilder;

@@ -5,7 +5,7 @@
 #include <fstream>
 #include <nlohmann/json.hpp>
 
-#include "io/onnx/load_model.hpp"
+#include "perfmodel/onnx/load_model.hpp"
 #include "perfmodel/cost.hpp"
 
 using namespace perfmodel;

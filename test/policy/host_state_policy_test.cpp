@@ -7,7 +7,7 @@
 #include <vector>
 
 #include "perfmodel/host_state.hpp"
-#include "policy/host_state_policy.hpp"
+#include "perfmodel/policy/host_state_policy.hpp"
 
 using namespace perfmodel;
 using namespace perfmodel::policy;

@@ -2,7 +2,7 @@
 // compared by.
 #include <doctest/doctest.h>
 
-#include "policy/measurement.hpp"
+#include "perfmodel/policy/measurement.hpp"
 
 using namespace perfmodel;
 using namespace perfmodel::policy;

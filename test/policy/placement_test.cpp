@@ -1,7 +1,7 @@
 // Tests of the placement policy: which passes ran in the faster placement of the threads.
 #include <doctest/doctest.h>
 
-#include "policy/placement.hpp"
+#include "perfmodel/policy/placement.hpp"
 
 using namespace perfmodel::policy;
 

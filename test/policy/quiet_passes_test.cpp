@@ -1,7 +1,7 @@
 // Tests of the quiet-pass policy: which passes ran between quiet convolution probes.
 #include <doctest/doctest.h>
 
-#include "policy/quiet_passes.hpp"
+#include "perfmodel/policy/quiet_passes.hpp"
 
 using namespace perfmodel::policy;
 

@@ -2,8 +2,8 @@
 // attempt is kept, and how far a measurement's probes drifted.
 #include <doctest/doctest.h>
 
-#include "policy/measurement_policy.hpp"
-#include "policy/retry.hpp"
+#include "perfmodel/policy/measurement_policy.hpp"
+#include "perfmodel/policy/retry.hpp"
 
 using namespace perfmodel;
 using namespace perfmodel::policy;

@@ -3,7 +3,7 @@
 
 #include <nlohmann/json.hpp>
 
-#include "report/calibration_view.hpp"
+#include "perfmodel/report/calibration_view.hpp"
 
 using namespace perfmodel;
 using namespace perfmodel::report;

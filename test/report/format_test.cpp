@@ -1,7 +1,7 @@
 // Number formatting as boda's pp_val prints it, and CSV/Markdown escaping.
 #include <doctest/doctest.h>
 
-#include "report/format.hpp"
+#include "perfmodel/report/format.hpp"
 
 using namespace perfmodel::report;
 

@@ -3,7 +3,7 @@
 
 #include <nlohmann/json.hpp>
 
-#include "report/kernels_view.hpp"
+#include "perfmodel/report/kernels_view.hpp"
 
 using namespace perfmodel;
 using namespace perfmodel::report;

@@ -4,7 +4,7 @@
 #include <nlohmann/json.hpp>
 
 #include "perfmodel/error.hpp"
-#include "report/measure_view.hpp"
+#include "perfmodel/report/measure_view.hpp"
 
 using namespace perfmodel;
 using namespace perfmodel::report;

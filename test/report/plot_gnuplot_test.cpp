@@ -3,7 +3,7 @@
 
 #include <cmath>
 
-#include "report/plot/gnuplot.hpp"
+#include "perfmodel/report/plot/gnuplot.hpp"
 
 using namespace perfmodel::report::plot;
 

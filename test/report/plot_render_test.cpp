@@ -10,8 +10,8 @@
 #include <fstream>
 #include <sstream>
 
-#include "report/plot/render.hpp"
-#include "report/plot/roofline_plot.hpp"
+#include "perfmodel/report/plot/render.hpp"
+#include "perfmodel/report/plot/roofline_plot.hpp"
 #include "test/core/sweep_fixtures.hpp"
 #include "test/report/xml_check.hpp"
 

@@ -3,7 +3,7 @@
 
 #include <sstream>
 
-#include "report/plot/roofline_plot.hpp"
+#include "perfmodel/report/plot/roofline_plot.hpp"
 #include "test/core/sweep_fixtures.hpp"
 
 using namespace perfmodel;

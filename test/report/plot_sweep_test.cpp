@@ -1,7 +1,7 @@
 // Tests of the sweep plot's script and data.
 #include <doctest/doctest.h>
 
-#include "report/plot/sweep_plot.hpp"
+#include "perfmodel/report/plot/sweep_plot.hpp"
 
 using namespace perfmodel;
 using namespace perfmodel::report::plot;

@@ -1,7 +1,7 @@
 // Tests of reading measured layer times from perfmodel.measurement/1 JSON.
 #include <doctest/doctest.h>
 
-#include "report/roofline_view.hpp"
+#include "perfmodel/report/roofline_view.hpp"
 
 using namespace perfmodel;
 

@@ -3,7 +3,7 @@
 
 #include <nlohmann/json.hpp>
 
-#include "report/roofline_view.hpp"
+#include "perfmodel/report/roofline_view.hpp"
 #include "test/core/sweep_fixtures.hpp"
 
 using namespace perfmodel;

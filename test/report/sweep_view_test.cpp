@@ -3,7 +3,7 @@
 
 #include <nlohmann/json.hpp>
 
-#include "report/sweep_view.hpp"
+#include "perfmodel/report/sweep_view.hpp"
 
 using namespace perfmodel;
 

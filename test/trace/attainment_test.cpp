@@ -1,5 +1,5 @@
 // Tests of the roofline attainment view: attribution, roofline times and the ranking.
-#include "core/trace/attainment.hpp"
+#include "perfmodel/trace/attainment.hpp"
 
 #include <doctest/doctest.h>
 

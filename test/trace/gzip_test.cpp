@@ -1,5 +1,5 @@
 // Tests of gzip decompression: members, truncation and corruption.
-#include "io/trace/gzip.hpp"
+#include "perfmodel/trace/gzip.hpp"
 
 #include <doctest/doctest.h>
 #include <zlib.h>

@@ -1,5 +1,5 @@
 // Tests of runtime-call / device-event matching by correlation id.
-#include "core/trace/links.hpp"
+#include "perfmodel/trace/links.hpp"
 
 #include <doctest/doctest.h>
 

@@ -1,10 +1,10 @@
 // Tests of the operator -> one-layer graph rules: FLOPs and bytes of traced ResNet-50 operators
 // against values computed by hand from the boda rules (docs/ops.md), and the derivations.
-#include "core/trace/op_shapes.hpp"
+#include "perfmodel/trace/op_shapes.hpp"
 
 #include <doctest/doctest.h>
 
-#include "core/trace/attainment.hpp"
+#include "perfmodel/trace/attainment.hpp"
 #include "perfmodel/cost.hpp"
 #include "trace_fixtures.hpp"
 

@@ -1,5 +1,5 @@
 // Tests of the operator and kernel views: the hand-made trace and the plugin's expected tables.
-#include "core/trace/op_table.hpp"
+#include "perfmodel/trace/op_table.hpp"
 
 #include <doctest/doctest.h>
 

@@ -1,5 +1,5 @@
 // Tests of the operator call trees: nesting, runtime ownership and merging of duplicates.
-#include "core/trace/op_tree.hpp"
+#include "perfmodel/trace/op_tree.hpp"
 
 #include <doctest/doctest.h>
 

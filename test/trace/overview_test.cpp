@@ -1,6 +1,6 @@
 // Tests of the step overview: a hand-computed small trace and the TensorBoard plugin's expected
 // results for the two shared ResNet-50 traces.
-#include "core/trace/overview.hpp"
+#include "perfmodel/trace/overview.hpp"
 
 #include <doctest/doctest.h>
 

@@ -1,9 +1,9 @@
 // Tests of the trace reader: fields of a small trace, gzip input, and located errors.
-#include "io/trace/read_trace.hpp"
+#include "perfmodel/trace/read_trace.hpp"
 
 #include <doctest/doctest.h>
 
-#include "io/files.hpp"
+#include "perfmodel/io/files.hpp"
 #include "trace_fixtures.hpp"
 
 using namespace perfmodel;

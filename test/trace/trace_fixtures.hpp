@@ -11,14 +11,13 @@
 #include <string>
 #include <vector>
 
-#include "core/trace/attainment.hpp"
-#include "core/trace/links.hpp"
-#include "core/trace/op_table.hpp"
-#include "core/trace/overview.hpp"
-#include "core/trace/op_tree.hpp"
-#include "io/trace/read_trace.hpp"
+#include "perfmodel/trace/attainment.hpp"
+#include "perfmodel/trace/links.hpp"
+#include "perfmodel/trace/op_table.hpp"
+#include "perfmodel/trace/overview.hpp"
+#include "perfmodel/trace/op_tree.hpp"
+#include "perfmodel/trace/read_trace.hpp"
 #include "perfmodel/hw_spec.hpp"
-#include "report/trace/trace_report.hpp"
 
 namespace perfmodel::test {
 
@@ -96,18 +95,6 @@ inline HwSpec v100() {
 /// |a - b| within half a unit of the expected value's rounding (the plugin rounds to 1 us).
 inline bool close_us(double seconds, double expected_us) {
   return std::abs(seconds * 1e6 - expected_us) <= 0.5 + 1e-6;
-}
-
-/// Every view of tiny.json, attainment on v100(): the input of the printer tests.
-inline report::TraceReport tiny_report() {
-  LoadedTrace t = load_test_trace("tiny.json");
-  report::TraceReport r;
-  r.file = "tiny.json";
-  r.overview = trace::compute_overview(t.trace, t.links);
-  r.operators = trace::operator_table(t.trace, t.tree);
-  r.kernels = trace::kernel_table(t.trace);
-  r.attainment = trace::attainment_view(t.trace, t.links, t.tree, v100());
-  return r;
 }
 
 } // namespace perfmodel::test

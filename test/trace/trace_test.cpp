@@ -1,5 +1,5 @@
 // Tests of the event kinds' category table.
-#include "core/trace/trace.hpp"
+#include "perfmodel/trace/trace.hpp"
 
 #include <doctest/doctest.h>
 

@@ -64,7 +64,7 @@ std::vector<double> input_cross_core_bytes(const Graph &g, const std::vector<Lay
 /// `tile` rows: whole panels, then at most one panel of tile/2 rows and one of tile/4, each
 /// costing a whole panel (a narrower vector does the same instructions per step), then the
 /// rows left under tile/4 one at a time, each costing kPanelRowShare of a panel
-/// (docs/model.md, "GEMM tiles"). At least `extent`; `extent` itself for tile <= 1.
+/// (docs/model.md, "Panel tiles"). At least `extent`; `extent` itself for tile <= 1.
 double panel_extent(double extent, double tile);
 inline constexpr double kPanelRowShare = 0.25;
 

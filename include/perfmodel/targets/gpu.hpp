@@ -3,7 +3,7 @@
 // the batch in one call), whole tiles (a partial thread block costs a whole one) spread over
 // the SMs in waves (Calibration::cores), no terms of its own. The GPU-specific structure (CTA
 // tiles per architecture, waves, split-K, Winograd, per-pass kernels) enters here, as this
-// target's schedule, tiles and terms (docs/model.md, "GPU target").
+// target's schedule, tiles and terms (docs/model.md, "Execution targets").
 #pragma once
 
 #include "perfmodel/target.hpp"

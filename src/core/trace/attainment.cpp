@@ -1,5 +1,5 @@
 // Roofline attainment of traced operators: attribution of device time, counts, roofline times.
-#include "core/trace/attainment.hpp"
+#include "perfmodel/trace/attainment.hpp"
 
 #include <algorithm>
 #include <unordered_map>

@@ -1,5 +1,5 @@
 // Correlation matching of runtime calls and device events (both orders of appearance).
-#include "core/trace/links.hpp"
+#include "perfmodel/trace/links.hpp"
 
 #include <unordered_map>
 

@@ -1,5 +1,5 @@
 // Rules from aten operator names + "Input Dims" to one-layer graphs (see op_shapes.hpp).
-#include "core/trace/op_shapes.hpp"
+#include "perfmodel/trace/op_shapes.hpp"
 
 #include <functional>
 #include <unordered_map>

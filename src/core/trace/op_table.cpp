@@ -1,5 +1,5 @@
 // Aggregation of operators (from the call trees) and kernels (from all kernel events) by name.
-#include "core/trace/op_table.hpp"
+#include "perfmodel/trace/op_table.hpp"
 
 #include <algorithm>
 #include <unordered_map>

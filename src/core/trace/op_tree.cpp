@@ -1,5 +1,5 @@
 // Builds the per-thread operator trees and their host/device self and total times.
-#include "core/trace/op_tree.hpp"
+#include "perfmodel/trace/op_tree.hpp"
 
 #include <algorithm>
 #include <limits>

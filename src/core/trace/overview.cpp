@@ -1,5 +1,5 @@
 // Step breakdown of a trace (torch_tb_profiler's step_parser + overall_parser rules).
-#include "core/trace/overview.hpp"
+#include "perfmodel/trace/overview.hpp"
 
 #include <algorithm>
 #include <limits>

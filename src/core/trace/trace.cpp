@@ -1,5 +1,5 @@
 // Event kinds of a profiler trace: names and the category table of the TensorBoard plugin.
-#include "core/trace/trace.hpp"
+#include "perfmodel/trace/trace.hpp"
 
 #include <algorithm>
 #include <cctype>

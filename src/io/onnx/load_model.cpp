@@ -1,8 +1,8 @@
 // Model loading by format: .onnx goes to the ONNX importer, everything else is model YAML.
-#include "io/onnx/load_model.hpp"
+#include "perfmodel/onnx/load_model.hpp"
 
-#include "io/onnx/onnx_import.hpp"
-#include "io/resources.hpp"
+#include "perfmodel/onnx/onnx_import.hpp"
+#include "perfmodel/io/resources.hpp"
 
 namespace perfmodel::io {
 

@@ -3,7 +3,7 @@
 
 #include <cstring>
 
-#include "io/onnx/onnx_file.hpp"
+#include "perfmodel/onnx/onnx_file.hpp"
 
 namespace perfmodel::io::onnx_import {
 

@@ -1,6 +1,6 @@
 // ONNX file reading: mmap, a wire-level pass that drops big initializer payloads, protobuf
 // parse of what is left, payload size checks and external-data checks.
-#include "io/onnx/onnx_file.hpp"
+#include "perfmodel/onnx/onnx_file.hpp"
 
 #include <fcntl.h>
 #include <google/protobuf/io/coded_stream.h>

@@ -1,6 +1,6 @@
 // ONNX import driver: definedness check, dim binding, ONNX shape inference, node walk
 // (shape-only nodes dropped, LayerNorm chains fused, the rest mapped), IR validation.
-#include "io/onnx/onnx_import.hpp"
+#include "perfmodel/onnx/onnx_import.hpp"
 
 #include <set>
 

@@ -9,7 +9,7 @@
 #include <unordered_map>
 #include <vector>
 
-#include "io/model_yaml.hpp"
+#include "perfmodel/io/model_yaml.hpp"
 
 namespace perfmodel::io::onnx_import {
 

@@ -7,7 +7,7 @@
 #include <utility>
 #include <vector>
 
-#include "core/trace/trace.hpp"
+#include "perfmodel/trace/trace.hpp"
 
 namespace perfmodel::io {
 

@@ -1,5 +1,5 @@
 // gzip decompression with zlib's inflate (gzip header, concatenated members, truncation checks).
-#include "io/trace/gzip.hpp"
+#include "perfmodel/trace/gzip.hpp"
 
 #include <zlib.h>
 

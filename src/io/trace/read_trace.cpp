@@ -1,12 +1,12 @@
 // Chrome-trace JSON -> trace::Trace: gzip detection, streaming JSON parse, located errors.
-#include "io/trace/read_trace.hpp"
+#include "perfmodel/trace/read_trace.hpp"
 
 #include <limits>
 #include <string>
 
-#include "io/files.hpp"
+#include "perfmodel/io/files.hpp"
 #include "io/trace/event_sax.hpp"
-#include "io/trace/gzip.hpp"
+#include "perfmodel/trace/gzip.hpp"
 #include "io/trace/json_locate.hpp"
 #include "perfmodel/error.hpp"
 

@@ -1,5 +1,5 @@
 // Escaping, number formatting, terminals and file naming for generated gnuplot scripts.
-#include "report/plot/gnuplot.hpp"
+#include "perfmodel/report/plot/gnuplot.hpp"
 
 #include <algorithm>
 #include <cctype>

@@ -1,5 +1,5 @@
 // Runs gnuplot with an argument vector (fork/execv, never a shell) and installs the image.
-#include "report/plot/render.hpp"
+#include "perfmodel/report/plot/render.hpp"
 
 #include <fcntl.h>
 #include <poll.h>
@@ -14,7 +14,7 @@
 #include <cstdlib>
 #include <cstring>
 
-#include "io/files.hpp"
+#include "perfmodel/io/files.hpp"
 #include "perfmodel/error.hpp"
 
 namespace perfmodel::report::plot {

@@ -1,5 +1,5 @@
 // Generates the roofline plot's gnuplot script and data file from a RooflineData.
-#include "report/plot/roofline_plot.hpp"
+#include "perfmodel/report/plot/roofline_plot.hpp"
 
 #include <algorithm>
 #include <cmath>

@@ -1,5 +1,5 @@
 // Generates the sweep plot's gnuplot script (three panels) and data file from a SweepResult.
-#include "report/plot/sweep_plot.hpp"
+#include "perfmodel/report/plot/sweep_plot.hpp"
 
 #include <algorithm>
 #include <map>

@@ -2,7 +2,7 @@
 #include <cmath>
 #include <nlohmann/json.hpp>
 
-#include "report/trace/trace_report.hpp"
+#include "perfmodel/report/trace/trace_report.hpp"
 #include "report/trace/trace_tables.hpp"
 
 namespace perfmodel::report {

@@ -1,6 +1,6 @@
 // Table, CSV and Markdown printers of the trace views (JSON is in trace_json.cpp); the columns
 // are in trace_tables.cpp.
-#include "report/trace/trace_report.hpp"
+#include "perfmodel/report/trace/trace_report.hpp"
 
 #include "report/trace/trace_tables.hpp"
 

@@ -2,7 +2,7 @@
 #include <algorithm>
 #include <functional>
 
-#include "report/trace/trace_report.hpp"
+#include "perfmodel/report/trace/trace_report.hpp"
 
 namespace perfmodel::report {
 namespace {

@@ -7,7 +7,7 @@
 #include <vector>
 
 #include "report/columns.hpp"
-#include "report/trace/trace_report.hpp"
+#include "perfmodel/report/trace/trace_report.hpp"
 
 namespace perfmodel::report {
 

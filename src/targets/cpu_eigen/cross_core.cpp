@@ -1,6 +1,6 @@
 // The bytes each layer's threads move between cores under the CPU executor's work split and
 // memory plan: inputs another thread wrote, and output lines (of a reused buffer) another
-// thread last touched (docs/model.md, "Data another core wrote").
+// thread last touched (docs/model.md, "Cross-core traffic").
 //
 // The split is kernels/cpu's (the rule and its constants: cpu_eigen/work_split.hpp):
 // parallel_for(n, grain) gives thread i the i-th of min(threads, ceil(n/grain)) contiguous

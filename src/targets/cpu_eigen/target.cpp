@@ -16,16 +16,16 @@ namespace {
 // The starting rate of the cross-core term when no probe gave one (bytes per second).
 constexpr double kCrossCoreStart = 3e10;
 // The fitted cross-core rate stays within [start / 10, start * 100]: the two placements of a
-// 2-vCPU guest's vCPUs differ by 3-6x, and without the floor a class whose network layers carry
+// 2-vCPU host's vCPUs differ by 3-6x, and without the floor a class whose network layers carry
 // a few hundred cross-core bytes puts its dispatch time on them (docs/model.md, "Data another
 // core wrote").
 constexpr double kCrossCoreBelow = 10, kCrossCoreAbove = 100;
 // The epilogue rate's start and bounds (bytes of C per second over the passes): a pass over C in
 // a core's L2 streams at 50-150 GB/s; the column-split passes measured 20-80 GB/s
-// (docs/model.md, "The epilogue"). The upper bound leaves no visible term.
+// (docs/model.md, "Work split and epilogue, t_e"). The upper bound leaves no visible term.
 constexpr double kEpilogueStart = 3e10, kEpilogueMin = 1e9, kEpilogueMax = 1e13;
 // The strided gather's rate (bytes of the lowered matrix per second): 25-48 GB/s measured over
-// stride 1 (docs/model.md, "Strided im2col"); the bounds as the epilogue's.
+// stride 1 (docs/model.md, "Strided gather, t_g"); the bounds as the epilogue's.
 constexpr double kGatherStart = 3e10, kGatherMin = 1e9, kGatherMax = 1e13;
 
 // The classes whose kernel is Eigen's product: a partial tile is paid as panels (the depthwise

@@ -5,7 +5,7 @@
 #include <cmath>
 #include <string>
 
-#include "kernels/cuda/gpu_bench.hpp"
+#include "perfmodel/kernels/cuda/gpu_bench.hpp"
 #include "kernels/cuda/nvml_energy.hpp"
 
 using namespace perfmodel;

@@ -1,0 +1,23 @@
+// The roofline plot: gnuplot script and data for a RooflineData (log-log FLOP/B vs FLOP/s).
+//
+// Drawn: a ceiling per compute unit and data type (the ones the layers use solid, the others
+// dashed and pale), a diagonal per memory level with a bandwidth, the ridge points of the used
+// ceilings, one filled point per layer (area proportional to its time, colour by op type),
+// measured points hollow at the same AI, and the top-N layers by time labelled.
+#pragma once
+
+#include "perfmodel/report/plot/gnuplot.hpp"
+#include "perfmodel/report/roofline_view.hpp"
+
+namespace perfmodel::report::plot {
+
+struct RooflinePlotOptions {
+  size_t label_top = 8; // label the N layers with the largest predicted time
+  int width_px = 1200;
+  int height_px = 800;
+};
+
+PlotScript roofline_plot(const RooflineData &d, const PlotPaths &paths, ImageKind kind,
+                         const RooflinePlotOptions &opts = {});
+
+} // namespace perfmodel::report::plot
