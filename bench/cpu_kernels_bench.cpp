@@ -5,8 +5,8 @@
 #include "perfmodel/kernels/cpu/conv.hpp"
 #include "perfmodel/kernels/cpu/elementwise.hpp"
 #include "perfmodel/kernels/cpu/gemm.hpp"
-#include "perfmodel/kernels/cpu/host_probe.hpp"
 #include "perfmodel/kernels/cpu/host_allocator.hpp"
+#include "perfmodel/kernels/cpu/host_probe.hpp"
 #include "perfmodel/kernels/cpu/parallel.hpp"
 #include "perfmodel/kernels/cpu/pool.hpp"
 #include "perfmodel/kernels/cpu/stream.hpp"
@@ -179,7 +179,8 @@ BENCHMARK(BM_Conv)
 
 // A convolution whose weights come from DRAM, at a batch of one or more images (args c, image
 // size, out channels, kernel, batch; time per image = time / batch): the executor runs a batch
-// image by image, and the images after the first find the weights in cache (docs/model.md, "Cold weights, t_w").
+// image by image, and the images after the first find the weights in cache (docs/model.md, "Cold
+// weights, t_w").
 void BM_ConvColdWeights(benchmark::State &st) {
   kc::ConvGeom g;
   g.c = st.range(0), g.h = g.w = g.oh = g.ow = st.range(1), g.oc = st.range(2);

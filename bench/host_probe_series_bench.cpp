@@ -31,7 +31,8 @@ int main(int argc, char **argv) {
   const auto start = std::chrono::steady_clock::now();
   for (int i = 0; i < probes; ++i) {
     const double rate = kc::cross_core_read_bytes_per_second(21);
-    const double t = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
+    const double t =
+        std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
     std::printf("%8.2f %8.1f\n", t, rate / 1e9);
     std::fflush(stdout);
     std::this_thread::sleep_for(std::chrono::milliseconds(interval_ms));

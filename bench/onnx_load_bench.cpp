@@ -7,17 +7,17 @@
 #include <cstdlib>
 #include <filesystem>
 
-#include "perfmodel/onnx/onnx_import.hpp"
 #include "perfmodel/cost.hpp"
+#include "perfmodel/onnx/onnx_import.hpp"
 
 namespace {
 
-std::string model_path(const std::string& name) {
-  const char* dir = std::getenv("PERFMODEL_BENCH_ONNX_DIR");
+std::string model_path(const std::string &name) {
+  const char *dir = std::getenv("PERFMODEL_BENCH_ONNX_DIR");
   return std::string(dir ? dir : "/tmp/perfmodel-zoo") + "/" + name + ".onnx";
 }
 
-void BM_OnnxLoadAnalyze(benchmark::State& st, const std::string& name) {
+void BM_OnnxLoadAnalyze(benchmark::State &st, const std::string &name) {
   const std::string path = model_path(name);
   if (!std::filesystem::exists(path)) {
     st.SkipWithError(("missing " + path + ": run scripts/bench_onnx_python.py --export").c_str());
@@ -29,7 +29,7 @@ void BM_OnnxLoadAnalyze(benchmark::State& st, const std::string& name) {
   for (auto _ : st) {
     const perfmodel::Graph g = perfmodel::io::import_onnx(path, {}, o);
     flops = 0;
-    for (const auto& c : perfmodel::graph_cost(g, perfmodel::Pass::fwd))
+    for (const auto &c : perfmodel::graph_cost(g, perfmodel::Pass::fwd))
       flops += c.fwd.flops;
     benchmark::DoNotOptimize(flops);
   }

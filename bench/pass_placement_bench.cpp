@@ -10,11 +10,11 @@
 #include <string>
 #include <vector>
 
-#include "perfmodel/onnx/load_model.hpp"
 #include "perfmodel/kernels/cpu/executor.hpp"
 #include "perfmodel/kernels/cpu/host_probe.hpp"
 #include "perfmodel/kernels/cpu/parallel.hpp"
 #include "perfmodel/kernels/cpu/timing.hpp"
+#include "perfmodel/onnx/load_model.hpp"
 
 using namespace perfmodel;
 namespace kc = perfmodel::kernels::cpu;
@@ -45,8 +45,9 @@ int main(int argc, char **argv) {
     double bn = 0, conv = 0, other = 0;
     for (size_t i = 0; i < n; ++i) {
       const double t = st[i + 1] - st[i];
-      (g.layers[i].op == OpKind::batch_norm ? bn : g.layers[i].op == OpKind::conv2d ? conv
-                                                                                    : other) += t;
+      (g.layers[i].op == OpKind::batch_norm ? bn
+       : g.layers[i].op == OpKind::conv2d   ? conv
+                                            : other) += t;
     }
     std::printf("%6d %8.1f %8.2f %9.2f %8.2f %9.2f %8.2f\n", p, cross / 1e9, 1e6 * trip,
                 1e3 * (st[n] - st[0]), 1e3 * bn, 1e3 * conv, 1e3 * other);

@@ -14,7 +14,8 @@ namespace {
 
 // 250 blocks of conv -> batchnorm -> relu -> add = 1,000 layers.
 std::string synthetic_yaml(int blocks) {
-  std::string y = "version: 1\nname: synthetic\ninputs:\n  - {name: x, shape: [8, 64, 56, 56]}\nlayers:\n";
+  std::string y =
+      "version: 1\nname: synthetic\ninputs:\n  - {name: x, shape: [8, 64, 56, 56]}\nlayers:\n";
   std::string prev = "x";
   for (int b = 0; b < blocks; ++b) {
     const std::string i = std::to_string(b);
@@ -28,7 +29,7 @@ std::string synthetic_yaml(int blocks) {
   return y;
 }
 
-void BM_Predict1000Layers(benchmark::State& state) {
+void BM_Predict1000Layers(benchmark::State &state) {
   const perfmodel::Graph g = perfmodel::io::parse_model_yaml(synthetic_yaml(250), "synthetic", {});
   const perfmodel::HwSpec hw = perfmodel::io::load_hw("v100");
   for (auto _ : state) {
@@ -39,7 +40,7 @@ void BM_Predict1000Layers(benchmark::State& state) {
 }
 BENCHMARK(BM_Predict1000Layers)->Unit(benchmark::kMicrosecond);
 
-void BM_PredictCalibrated1000Layers(benchmark::State& state) {
+void BM_PredictCalibrated1000Layers(benchmark::State &state) {
   const perfmodel::Graph g = perfmodel::io::parse_model_yaml(synthetic_yaml(250), "synthetic", {});
   const perfmodel::HwSpec hw = perfmodel::io::load_hw("zen5-2c");
   const perfmodel::Calibration cal = perfmodel::io::load_calibration("zen5-2c");
@@ -52,7 +53,7 @@ void BM_PredictCalibrated1000Layers(benchmark::State& state) {
 }
 BENCHMARK(BM_PredictCalibrated1000Layers)->Unit(benchmark::kMicrosecond);
 
-void BM_InferShapesAndPredict1000Layers(benchmark::State& state) {
+void BM_InferShapesAndPredict1000Layers(benchmark::State &state) {
   perfmodel::Graph g = perfmodel::io::parse_model_yaml(synthetic_yaml(250), "synthetic", {});
   const perfmodel::HwSpec hw = perfmodel::io::load_hw("v100");
   for (auto _ : state) {
@@ -63,7 +64,7 @@ void BM_InferShapesAndPredict1000Layers(benchmark::State& state) {
 }
 BENCHMARK(BM_InferShapesAndPredict1000Layers)->Unit(benchmark::kMicrosecond);
 
-void BM_ParseYaml1000Layers(benchmark::State& state) {
+void BM_ParseYaml1000Layers(benchmark::State &state) {
   const std::string y = synthetic_yaml(250);
   for (auto _ : state) {
     auto g = perfmodel::io::parse_model_yaml(y, "synthetic", {});
@@ -72,6 +73,6 @@ void BM_ParseYaml1000Layers(benchmark::State& state) {
 }
 BENCHMARK(BM_ParseYaml1000Layers)->Unit(benchmark::kMillisecond);
 
-}  // namespace
+} // namespace
 
 BENCHMARK_MAIN();

@@ -5,8 +5,8 @@
 #include <cstdio>
 
 #include "perfmodel/io/hw_yaml.hpp"
-#include "perfmodel/onnx/load_model.hpp"
 #include "perfmodel/io/resources.hpp"
+#include "perfmodel/onnx/load_model.hpp"
 #include "perfmodel/sweep.hpp"
 
 namespace {

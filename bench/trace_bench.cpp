@@ -2,11 +2,11 @@
 // trace (~1 MB gzip, ~15 MB JSON, 73k events). The target: both together under one second.
 #include <benchmark/benchmark.h>
 
+#include "perfmodel/io/files.hpp"
 #include "perfmodel/trace/attainment.hpp"
+#include "perfmodel/trace/gzip.hpp"
 #include "perfmodel/trace/op_table.hpp"
 #include "perfmodel/trace/overview.hpp"
-#include "perfmodel/io/files.hpp"
-#include "perfmodel/trace/gzip.hpp"
 #include "perfmodel/trace/read_trace.hpp"
 
 namespace {

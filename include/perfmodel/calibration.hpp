@@ -49,17 +49,17 @@ namespace perfmodel {
 
 /// Families of kernels that share one set of efficiency parameters.
 enum class OpClass {
-  gemm,          // linear, matmul
-  gemv,          // linear, matmul with one output row or column (matrix-vector: bandwidth-bound)
-  conv,          // dense or grouped convolution lowered to a GEMM through an im2col matrix
-  pointwise,     // 1x1, stride-1, unpadded convolution: a plain GEMM on the input (no lowering)
-  depthwise,     // convolution with groups == input channels > 1, stride 1
+  gemm,      // linear, matmul
+  gemv,      // linear, matmul with one output row or column (matrix-vector: bandwidth-bound)
+  conv,      // dense or grouped convolution lowered to a GEMM through an im2col matrix
+  pointwise, // 1x1, stride-1, unpadded convolution: a plain GEMM on the input (no lowering)
+  depthwise, // convolution with groups == input channels > 1, stride 1
   depthwise_strided, // depthwise with a stride > 1 (strided loads: another code path)
-  elementwise,   // activations, elementwise arithmetic, dropout
-  norm,          // batch norm, layer norm, softmax
-  pool,          // windowed max / average pooling
-  reduce,        // global pools and reductions: one streaming pass over each plane or axis
-  data_movement, // concat, split, slice, gather, transpose, embedding, generic copies
+  elementwise,       // activations, elementwise arithmetic, dropout
+  norm,              // batch norm, layer norm, softmax
+  pool,              // windowed max / average pooling
+  reduce,            // global pools and reductions: one streaming pass over each plane or axis
+  data_movement,     // concat, split, slice, gather, transpose, embedding, generic copies
 };
 std::string_view to_string(OpClass c);
 std::optional<OpClass> parse_op_class(std::string_view s);
@@ -80,18 +80,18 @@ struct KernelFeatures {
   OpClass op_class = OpClass::elementwise;
   DType dtype = DType::fp32;
   double flops = 0;
-  double bytes = 0;              // compulsory traffic (boda rules)
-  std::optional<GemmShape> gemm; // GEMM-like calls, already transposed for backward passes
-  double lowered_bytes = 0;      // bytes of the im2col matrix (0 when no lowering is needed)
-  double reuse_bytes = 0;        // the inputs' reuse distance in bytes (0: just written; see
-                                 // input_reuse_bytes)
-  double cross_core_bytes = 0;   // input bytes one thread reads that another wrote (the
-                                 // target's schedule; 0 isolated)
-  double images = 1;             // a convolution's batch (forward pass): see one_call
-  double plane_elements = 0;     // a windowed pool's input plane (h*w), 0 for other calls
-  double epilogue_sweeps = 0;    // passes a fused GEMM epilogue makes over C besides the
-                                 // product: 1 for a bias, 1 for a clamp (perfmodel/epilogue.hpp)
-  double weight_bytes = 0;       // a forward conv or pointwise call's weights read cold, else 0
+  double bytes = 0;                 // compulsory traffic (boda rules)
+  std::optional<GemmShape> gemm;    // GEMM-like calls, already transposed for backward passes
+  double lowered_bytes = 0;         // bytes of the im2col matrix (0 when no lowering is needed)
+  double reuse_bytes = 0;           // the inputs' reuse distance in bytes (0: just written; see
+                                    // input_reuse_bytes)
+  double cross_core_bytes = 0;      // input bytes one thread reads that another wrote (the
+                                    // target's schedule; 0 isolated)
+  double images = 1;                // a convolution's batch (forward pass): see one_call
+  double plane_elements = 0;        // a windowed pool's input plane (h*w), 0 for other calls
+  double epilogue_sweeps = 0;       // passes a fused GEMM epilogue makes over C besides the
+                                    // product: 1 for a bias, 1 for a clamp (perfmodel/epilogue.hpp)
+  double weight_bytes = 0;          // a forward conv or pointwise call's weights read cold, else 0
   double strided_lowered_bytes = 0; // lowered_bytes of a conv2d gathered with a stride > 1
                                     // along the width (im2col copies element by element), else 0
 };
@@ -107,8 +107,8 @@ OpClass op_class_of(const Graph &g, const Layer &layer);
 /// `weights_cached`: the layer runs in a pass whose weights stay cached from the pass before
 /// (GraphSchedule::weights_cached): no cold-weight read (weight_bytes 0).
 KernelFeatures layer_features(const Graph &g, const Layer &layer, const LayerCost &cost,
-                              KernelPart pass, double reuse_bytes = 0,
-                              double cross_core_bytes = 0, bool weights_cached = false);
+                              KernelPart pass, double reuse_bytes = 0, double cross_core_bytes = 0,
+                              bool weights_cached = false);
 
 /// Per layer (graph order), the LRU stack distance of its activation inputs in a forward pass:
 /// for each input, the distinct bytes touched since the pass last touched it (by the layer that
@@ -209,9 +209,7 @@ struct Calibration {
 
   const ClassCalibration *find(OpClass c, DType dtype) const;
   /// The calibration's target, or the generic one when it names none.
-  const ExecutionTarget &execution_target() const {
-    return target ? *target : generic_target();
-  }
+  const ExecutionTarget &execution_target() const { return target ? *target : generic_target(); }
   /// Whether any class has a nonzero rate for the target's term `key`.
   bool has_term(std::string_view key) const;
   /// The rate of the target's term `key` in `p`, 0 when the target has no such term.
@@ -235,11 +233,11 @@ KernelFeatures one_call(const Calibration &cal, const KernelFeatures &f, double 
 /// The parts of the model that do not depend on the continuous parameters (tiles and level
 /// are chosen before a Ceres solve, so the residual stays smooth in what it fits).
 struct EfficiencyTerms {
-  double quantized_flops = 0; // flops padded to whole tiles and whole waves of `cores`
-  size_t level = 0;           // memory level of the working set (or of the reuse distance)
-  double m = 0, n = 0, k = 0; // GEMM dimensions for the Hockney factors (0 = not GEMM-like)
-  double plane = 0;           // a windowed pool's input plane for its Hockney factor (0: none)
-  std::vector<double> term_bytes;  // per target term (ExecutionTarget::term_bytes)
+  double quantized_flops = 0;     // flops padded to whole tiles and whole waves of `cores`
+  size_t level = 0;               // memory level of the working set (or of the reuse distance)
+  double m = 0, n = 0, k = 0;     // GEMM dimensions for the Hockney factors (0 = not GEMM-like)
+  double plane = 0;               // a windowed pool's input plane for its Hockney factor (0: none)
+  std::vector<double> term_bytes; // per target term (ExecutionTarget::term_bytes)
   std::vector<TermJoin> term_joins; // per target term: where its time goes
 };
 EfficiencyTerms efficiency_terms(const Calibration &cal, double tile_m, double tile_n,
@@ -314,7 +312,6 @@ LayerTiming calibrated_time(const Calibration &cal, const HwSpec &hw, const Kern
 /// `weights_cached`: GraphSchedule::weights_cached (layer_features).
 LayerTiming calibrated_layer_time(const Calibration &cal, const HwSpec &hw, const Graph &g,
                                   const Layer &layer, const LayerCost &cost, Pass pass,
-                                  const LayerSchedule &schedule = {},
-                                  bool weights_cached = false);
+                                  const LayerSchedule &schedule = {}, bool weights_cached = false);
 
 } // namespace perfmodel

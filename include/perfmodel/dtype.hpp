@@ -17,4 +17,4 @@ std::string_view to_string(DType t);
 /// Parses "fp32", "float32", "float", "half", "fp16", ... ; nullopt when unknown.
 std::optional<DType> parse_dtype(std::string_view s);
 
-}  // namespace perfmodel
+} // namespace perfmodel

@@ -19,21 +19,21 @@ struct SourceLoc {
 /// Bad user input (malformed file, unknown op, shape mismatch). The CLI prints
 /// `what()` as one line and exits with status 2.
 class InputError : public std::runtime_error {
- public:
-  InputError(const SourceLoc& loc, const std::string& message);
-  explicit InputError(const std::string& message) : InputError(SourceLoc{}, message) {}
-  const SourceLoc& loc() const { return loc_; }
-  const std::string& message() const { return message_; }
+public:
+  InputError(const SourceLoc &loc, const std::string &message);
+  explicit InputError(const std::string &message) : InputError(SourceLoc{}, message) {}
+  const SourceLoc &loc() const { return loc_; }
+  const std::string &message() const { return message_; }
 
- private:
+private:
   SourceLoc loc_;
   std::string message_;
 };
 
 /// A failure while running (device, I/O of an output file). The CLI exits with status 1.
 class RuntimeFailure : public std::runtime_error {
- public:
+public:
   using std::runtime_error::runtime_error;
 };
 
-}  // namespace perfmodel
+} // namespace perfmodel

@@ -18,14 +18,14 @@
 namespace perfmodel {
 
 using Shape = std::vector<int64_t>;
-int64_t numel(const Shape& s);
-std::string shape_str(const Shape& s, char sep = '*');  // "5*3*227*227"
+int64_t numel(const Shape &s);
+std::string shape_str(const Shape &s, char sep = '*'); // "5*3*227*227"
 
 struct TensorDesc {
   std::string name;
   Shape shape;
   DType dtype = DType::fp32;
-  bool buffer = false;  // a non-learnable constant (batchnorm running stats): bytes, not params
+  bool buffer = false; // a non-learnable constant (batchnorm running stats): bytes, not params
   int64_t bytes() const { return numel(shape) * bytes_of(dtype); }
 };
 
@@ -37,66 +37,68 @@ struct DeclaredDim {
   int64_t resolve(int64_t batch) const { return batch_factor > 0 ? batch_factor * batch : value; }
 };
 using DeclaredShape = std::vector<DeclaredDim>;
-DeclaredShape declared(const Shape& s);  // all dims fixed
+DeclaredShape declared(const Shape &s); // all dims fixed
 
 /// One attribute value: integer, float, string or list of integers (ONNX's common kinds).
 using AttrValue = std::variant<int64_t, double, std::string, std::vector<int64_t>>;
 
 class Attributes {
- public:
-  bool has(const std::string& key) const { return values_.count(key) != 0; }
-  void set(const std::string& key, AttrValue v) { values_[key] = std::move(v); }
-  int64_t get_int(const std::string& key, int64_t fallback) const;
-  double get_float(const std::string& key, double fallback) const;
-  std::string get_string(const std::string& key, const std::string& fallback) const;
+public:
+  bool has(const std::string &key) const { return values_.count(key) != 0; }
+  void set(const std::string &key, AttrValue v) { values_[key] = std::move(v); }
+  int64_t get_int(const std::string &key, int64_t fallback) const;
+  double get_float(const std::string &key, double fallback) const;
+  std::string get_string(const std::string &key, const std::string &fallback) const;
   /// A list; a scalar int is broadcast to `n` copies (kernel: 3 -> {3, 3}).
-  std::vector<int64_t> get_ints(const std::string& key, std::vector<int64_t> fallback,
+  std::vector<int64_t> get_ints(const std::string &key, std::vector<int64_t> fallback,
                                 size_t n = 0) const;
-  const std::map<std::string, AttrValue>& all() const { return values_; }
+  const std::map<std::string, AttrValue> &all() const { return values_; }
 
- private:
+private:
   std::map<std::string, AttrValue> values_;
 };
 
 struct Layer {
   std::string name;
   OpKind op = OpKind::generic;
-  std::string op_name;                 // as written by the user / ONNX op type ("conv2d", "Erf")
+  std::string op_name; // as written by the user / ONNX op type ("conv2d", "Erf")
   Attributes attrs;
-  std::vector<std::string> inputs;     // activation tensors read (graph inputs or layer outputs)
-  std::vector<std::string> outputs;    // activation tensors written
-  std::vector<TensorDesc> params;      // weights, bias, ... (filled by infer_shapes or importer)
-  std::vector<DeclaredShape> output_shapes;  // declared output shapes (importer, output_shape:):
+  std::vector<std::string> inputs;  // activation tensors read (graph inputs or layer outputs)
+  std::vector<std::string> outputs; // activation tensors written
+  std::vector<TensorDesc> params;   // weights, bias, ... (filled by infer_shapes or importer)
+  std::vector<DeclaredShape> output_shapes; // declared output shapes (importer, output_shape:):
                                             // checked against the rule, required without one
-  std::string activation;              // fused activation ("relu", ...), "" for none
-  DType dtype = DType::fp32;           // compute data type
-  SourceLoc loc;                       // where it was defined
+  std::string activation;                   // fused activation ("relu", ...), "" for none
+  DType dtype = DType::fp32;                // compute data type
+  SourceLoc loc;                            // where it was defined
 };
 
 struct Graph {
   std::string name;
   DType dtype = DType::fp32;
-  std::vector<TensorDesc> inputs;      // graph inputs (dim 0 is the batch)
-  std::vector<TensorDesc> constants;   // constant tensors layers read that are not params
-                                       // (gather indices, ONNX Constant operands); no batch dim
-  std::vector<Layer> layers;           // topological order after infer_shapes()
-  std::map<std::string, TensorDesc> tensors;  // every activation tensor, by name (rebuilt by
-                                              // infer_shapes from inputs and layers)
+  std::vector<TensorDesc> inputs;    // graph inputs (dim 0 is the batch)
+  std::vector<TensorDesc> constants; // constant tensors layers read that are not params
+                                     // (gather indices, ONNX Constant operands); no batch dim
+  std::vector<Layer> layers;         // topological order after infer_shapes()
+  std::map<std::string, TensorDesc> tensors; // every activation tensor, by name (rebuilt by
+                                             // infer_shapes from inputs and layers)
   SourceLoc loc;
 
-  const TensorDesc& tensor(const std::string& name) const;
-  int64_t batch() const { return inputs.empty() || inputs[0].shape.empty() ? 1 : inputs[0].shape[0]; }
+  const TensorDesc &tensor(const std::string &name) const;
+  int64_t batch() const {
+    return inputs.empty() || inputs[0].shape.empty() ? 1 : inputs[0].shape[0];
+  }
   int64_t param_count() const;
 };
 
 /// Sets dim 0 of every graph input to `batch` (the batch override of --batch). Declared output
 /// shapes of ops with a shape rule are dropped (the rule recomputes them); those of ops without
 /// one follow the batch through their batch factors. Call infer_shapes after.
-void set_batch(Graph& g, int64_t batch);
+void set_batch(Graph &g, int64_t batch);
 
 /// Orders layers topologically, checks names and inputs, computes output shapes and params,
 /// rebuilding g.tensors from the inputs. Declared output shapes are checked against the rule
 /// (or used when the op has none). Throws InputError with the layer's location.
-void infer_shapes(Graph& g);
+void infer_shapes(Graph &g);
 
-}  // namespace perfmodel
+} // namespace perfmodel

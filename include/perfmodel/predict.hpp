@@ -13,21 +13,21 @@
 
 namespace perfmodel {
 
-struct Calibration;  // calibration.hpp: fitted efficiency model
+struct Calibration; // calibration.hpp: fitted efficiency model
 
 struct PredictOptions {
   Pass pass = Pass::fwd;
-  std::optional<double> power_watts;     // --power: power for the power-x-time energy (else TDP)
-  std::optional<double> runtime_seconds; // --runtime: measured total time for measured rates
-  const Calibration* calibration = nullptr;  // fitted efficiency model; null = pure roofline
+  std::optional<double> power_watts;        // --power: power for the power-x-time energy (else TDP)
+  std::optional<double> runtime_seconds;    // --runtime: measured total time for measured rates
+  const Calibration *calibration = nullptr; // fitted efficiency model; null = pure roofline
 };
 
 struct LayerPrediction {
-  const Layer* layer = nullptr;  // points into the Graph passed to predict()
+  const Layer *layer = nullptr; // points into the Graph passed to predict()
   LayerCost cost;
   LayerTiming timing;
-  double energy_joules = 0;             // component model
-  double energy_power_time_joules = 0;  // power x predicted time
+  double energy_joules = 0;            // component model
+  double energy_power_time_joules = 0; // power x predicted time
 };
 
 struct Totals {
@@ -37,8 +37,8 @@ struct Totals {
   double predicted_seconds = 0;
   double energy_joules = 0;
   double energy_power_time_joules = 0;
-  Rates predicted;                // over the predicted time and component energy
-  std::optional<Rates> measured;  // over --runtime, with energy = power x runtime (boda)
+  Rates predicted;               // over the predicted time and component energy
+  std::optional<Rates> measured; // over --runtime, with energy = power x runtime (boda)
   double seconds_compute_bound = 0, seconds_memory_bound = 0, seconds_overhead_bound = 0;
 };
 
@@ -48,11 +48,11 @@ struct Prediction {
   int64_t batch = 1;
   DType dtype = DType::fp32;
   Pass pass = Pass::fwd;
-  double power_watts = 0;         // the power used for power x time
+  double power_watts = 0; // the power used for power x time
   bool calibrated = false;
   std::vector<LayerPrediction> layers;
-  Totals totals;                  // all layers
-  Totals gemm_totals;             // conv and matrix layers only (boda's FWD TOTALS)
+  Totals totals;      // all layers
+  Totals gemm_totals; // conv and matrix layers only (boda's FWD TOTALS)
   /// With a calibration that has a pass excess (calibration.hpp, PassExcess): what a whole
   /// forward pass adds to totals.predicted_seconds, the sum of its layers; else 0.
   double pass_excess_seconds = 0;
@@ -62,21 +62,21 @@ struct Prediction {
 
 /// Layers that run a kernel: all but the views (flatten, reshape, identity, dropout), which
 /// share their input's buffer. The pass excess is counted per such layer.
-int kernel_layer_count(const Graph& g);
+int kernel_layer_count(const Graph &g);
 
 /// Predicts every layer of a shape-inferred graph. Throws InputError when the hardware has
 /// no compute unit for a layer's data type.
-Prediction predict(const Graph& g, const HwSpec& hw, const PredictOptions& opts);
+Prediction predict(const Graph &g, const HwSpec &hw, const PredictOptions &opts);
 /// The same with the layer costs given (graph_cost(g, opts.pass), one per layer): a sweep over
 /// several pieces of hardware computes them once per graph.
-Prediction predict(const Graph& g, const HwSpec& hw, const PredictOptions& opts,
-                   const std::vector<LayerCost>& costs);
+Prediction predict(const Graph &g, const HwSpec &hw, const PredictOptions &opts,
+                   const std::vector<LayerCost> &costs);
 
 /// Sums a subset of layer predictions (all when `gemm_only` is false).
-Totals sum_totals(const std::vector<LayerPrediction>& layers, bool gemm_only,
-                  const PredictOptions& opts, double power_watts);
+Totals sum_totals(const std::vector<LayerPrediction> &layers, bool gemm_only,
+                  const PredictOptions &opts, double power_watts);
 
 /// Sets the data type of every tensor and layer (the --dtype override).
-void set_dtype(Graph& g, DType dtype);
+void set_dtype(Graph &g, DType dtype);
 
-}  // namespace perfmodel
+} // namespace perfmodel

@@ -14,7 +14,7 @@
 namespace perfmodel {
 
 class PassTouches {
- public:
+public:
   /// `costs`: one forward cost per layer of g (graph_cost), for the im2col workspace.
   PassTouches(const Graph &g, const std::vector<LayerCost> &costs);
 
@@ -32,10 +32,10 @@ class PassTouches {
     return distance(from, to, id(except));
   }
 
- private:
-  std::vector<std::vector<int>> roots_;  // per layer: storages read or written
-  std::map<std::string, int> ids_;       // storage name -> id
-  std::vector<double> bytes_;            // per storage id
+private:
+  std::vector<std::vector<int>> roots_;     // per layer: storages read or written
+  std::map<std::string, int> ids_;          // storage name -> id
+  std::vector<double> bytes_;               // per storage id
   std::vector<double> weights_, workspace_; // per layer
 };
 

@@ -77,7 +77,7 @@ struct TermFitRule {
 
 /// What fit_rules sees of one class's solve.
 struct TermFitInputs {
-  const std::vector<KernelFeatures> *calls = nullptr; // the samples as single calls
+  const std::vector<KernelFeatures> *calls = nullptr;  // the samples as single calls
   const std::vector<EfficiencyTerms> *terms = nullptr; // their terms at the solve's tiles
   bool gemm_class = false;
   /// Rates known before the fit, by term key (e.g. a host probe's cross-core read rate).
@@ -111,8 +111,8 @@ public:
 
   /// The bytes of each of terms() for one call (`out` has terms().size() entries, zeroed), given
   /// the generic terms `e` already chosen (memory level, GEMM dimensions).
-  virtual void term_bytes(const Calibration &cal, const KernelFeatures &f,
-                          const EfficiencyTerms &e, double *out) const;
+  virtual void term_bytes(const Calibration &cal, const KernelFeatures &f, const EfficiencyTerms &e,
+                          double *out) const;
 
   /// How the fit treats each of terms() (one rule per term) for one class's solve.
   virtual std::vector<TermFitRule> fit_rules(const TermFitInputs &in) const;

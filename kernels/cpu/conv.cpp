@@ -238,8 +238,7 @@ void conv2d(const ConvGeom &g, const float *in, const float *weight, const float
       // Rows [r0, r1) x columns [c0, c1) of the product, on the thread that owns `slot`: it
       // lowers those columns into its own slab of the workspace and multiplies them there
       // (columns beyond the slab's capacity in turn).
-      auto lower_and_multiply = [&](int64_t slot, int64_t r0, int64_t r1, int64_t c0,
-                                    int64_t c1) {
+      auto lower_and_multiply = [&](int64_t slot, int64_t r0, int64_t r1, int64_t c0, int64_t c1) {
         float *slab = workspace + slot * stride;
         const int64_t cap = std::max<int64_t>(1, stride / std::max<int64_t>(kdim, 1));
         for (int64_t b0 = c0; b0 < c1; b0 += cap) {

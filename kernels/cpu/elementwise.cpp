@@ -5,8 +5,8 @@
 #include <cmath>
 
 #include "perfmodel/kernels/cpu/parallel.hpp"
-#include "perfmodel/targets/cpu_eigen/work_split.hpp"
 #include "perfmodel/kernels/cpu/tensor.hpp"
+#include "perfmodel/targets/cpu_eigen/work_split.hpp"
 
 namespace perfmodel::kernels::cpu {
 

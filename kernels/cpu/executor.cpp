@@ -30,8 +30,9 @@ Executor::Executor(const Graph &g, uint64_t seed, BufferPlan plan) : graph_(&g) 
     store_[k.name] =
         random_tensor(k.shape, seed ^ h(k.name), ints ? 0.0f : -1.0f, ints ? 1000.0f : 1.0f);
   }
-  // The reuse plan is the model's (perfmodel/targets/cpu_eigen/buffer_plan.hpp): the outputs take the buffers it
-  // assigns, so the traffic the model predicts between cores is the traffic that runs.
+  // The reuse plan is the model's (perfmodel/targets/cpu_eigen/buffer_plan.hpp): the outputs take
+  // the buffers it assigns, so the traffic the model predicts between cores is the traffic that
+  // runs.
   BufferPool pool(plan == BufferPlan::reuse ? plan_reused_buffers(g) : BufferAssignment{});
   BufferPool *from = plan == BufferPlan::reuse ? &pool : nullptr;
   layers_.reserve(g.layers.size());
@@ -42,8 +43,7 @@ Executor::Executor(const Graph &g, uint64_t seed, BufferPlan plan) : graph_(&g) 
     workspace_bytes_ = from ? std::max(workspace_bytes_, ws) : workspace_bytes_ + ws;
     if (!from && path != "view" && path != "constant")
       for (const auto &o : layer.outputs)
-        activation_bytes_ +=
-            sizeof(float) * size_t(std::max<int64_t>(store_.at(o).size(), 1));
+        activation_bytes_ += sizeof(float) * size_t(std::max<int64_t>(store_.at(o).size(), 1));
   }
   if (from)
     activation_bytes_ = sizeof(float) * pool.allocated();
@@ -89,17 +89,15 @@ void measure_in_network(Executor &ex, const Graph &g, const MeasureOptions &opts
   std::vector<policy::PassProbe> conv_probes;
   double last_conv_probe = 0;
   const auto conv_probe = [&] {
-    conv_probes.push_back(
-        {passes.size(), probe_conv(opts.probe_policy).conv_flops_per_second});
+    conv_probes.push_back({passes.size(), probe_conv(opts.probe_policy).conv_flops_per_second});
     last_conv_probe = now_seconds();
   };
   double timed = 0; // seconds of timed passes so far
-  for (int it = 0; it < opts.warmup + opts.iters ||
-                   (timed < opts.min_seconds && it < opts.warmup + kMaxPasses);
+  for (int it = 0;
+       it < opts.warmup + opts.iters || (timed < opts.min_seconds && it < opts.warmup + kMaxPasses);
        ++it) {
     if (opts.progress)
-      opts.progress(size_t(it), size_t(std::max(opts.warmup + opts.iters, it + 1)),
-                    "forward pass");
+      opts.progress(size_t(it), size_t(std::max(opts.warmup + opts.iters, it + 1)), "forward pass");
     if (it == std::max(opts.warmup - 1, 0))
       before_timed();
     if (probe_quiet && it >= opts.warmup &&
@@ -137,9 +135,8 @@ void measure_in_network(Executor &ex, const Graph &g, const MeasureOptions &opts
     conv_probe();
     GraphMeasurement::Quiet q;
     q.passes_timed = int(passes.size());
-    q.selection = policy::select_quiet_passes(conv_probes, passes, kept,
-                                              opts.quiet_reference_flops_per_second,
-                                              opts.quiet_policy);
+    q.selection = policy::select_quiet_passes(
+        conv_probes, passes, kept, opts.quiet_reference_flops_per_second, opts.quiet_policy);
     q.probes = std::move(conv_probes);
     q.pass_seconds = passes;
     q.interval_seconds = opts.quiet_probe_interval_seconds;
@@ -166,8 +163,8 @@ void measure_in_network(Executor &ex, const Graph &g, const MeasureOptions &opts
 }
 
 // Times every layer alone, repeatedly (warm in cache), then whole passes.
-void measure_isolated(Executor &ex, const Graph &g, const MeasureOptions &opts,
-                      GraphMeasurement &m, const std::function<void()> &before_timed) {
+void measure_isolated(Executor &ex, const Graph &g, const MeasureOptions &opts, GraphMeasurement &m,
+                      const std::function<void()> &before_timed) {
   before_timed();
   for (size_t i = 0; i < ex.size(); ++i) {
     const Layer &layer = g.layers[i];

@@ -1,12 +1,12 @@
 // Preparing the matrix-product and pooling layers: conv2d, conv_transpose2d, linear, matmul, pools.
 #include <tuple>
 
+#include "kernels/cpu/layer_context.hpp"
+#include "perfmodel/error.hpp"
 #include "perfmodel/kernels/cpu/conv.hpp"
 #include "perfmodel/kernels/cpu/gemm.hpp"
-#include "kernels/cpu/layer_context.hpp"
 #include "perfmodel/kernels/cpu/parallel.hpp"
 #include "perfmodel/kernels/cpu/pool.hpp"
-#include "perfmodel/error.hpp"
 
 namespace perfmodel::kernels::cpu::detail {
 
@@ -153,7 +153,7 @@ void prep_pool(LayerContext &c, bool max) {
   geo.count_include_pad = c.l.attrs.get_int("count_include_pad", 0) != 0;
   const float *in = c.in(0).ptr();
   float *out = c.out(0).ptr();
-  c.p.path = pool_covers_plane(geo) ? "reduce"
+  c.p.path = pool_covers_plane(geo)  ? "reduce"
              : pool_is_identity(geo) ? "copy"
              : max                   ? "maxpool"
                                      : "avgpool";

@@ -2,9 +2,9 @@
 #include <cstring>
 
 #include "kernels/cpu/data_movement.hpp"
-#include "perfmodel/kernels/cpu/elementwise.hpp"
 #include "kernels/cpu/layer_context.hpp"
 #include "kernels/cpu/normalize.hpp"
+#include "perfmodel/kernels/cpu/elementwise.hpp"
 #include "perfmodel/kernels/cpu/pool.hpp"
 
 namespace perfmodel::kernels::cpu {

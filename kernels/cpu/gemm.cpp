@@ -120,11 +120,14 @@ void gemm_impl(int64_t m, int64_t n, const Operands<T> &o, GemmSplit split = Gem
     block(o, 0, m, 0, n);
     return;
   }
-  // Rows, or columns in blocks of 16 (one AVX-512 fp32 vector): perfmodel/targets/cpu_eigen/work_split.hpp.
-  const bool rows = split == GemmSplit::rule ? work_split::gemm_splits_rows(m, n, o.k, num_threads())
-                                             : split == GemmSplit::rows;
+  // Rows, or columns in blocks of 16 (one AVX-512 fp32 vector):
+  // perfmodel/targets/cpu_eigen/work_split.hpp.
+  const bool rows = split == GemmSplit::rule
+                        ? work_split::gemm_splits_rows(m, n, o.k, num_threads())
+                        : split == GemmSplit::rows;
   if (rows) {
-    parallel_for(m, work_split::kGemmRowGrain, [&](int64_t r0, int64_t r1) { block(o, r0, r1, 0, n); });
+    parallel_for(m, work_split::kGemmRowGrain,
+                 [&](int64_t r0, int64_t r1) { block(o, r0, r1, 0, n); });
   } else {
     const int64_t vec = work_split::kGemmColumnBlock, nvec = (n + vec - 1) / vec;
     parallel_for(nvec, 1,
@@ -142,10 +145,10 @@ void gemm(int64_t m, int64_t n, int64_t k, const float *a, int64_t lda, bool a_t
 void gemm(int64_t m, int64_t n, int64_t k, const float *a, int64_t lda, bool a_transposed,
           const float *b, int64_t ldb, bool b_transposed, float *c, int64_t ldc, bool accumulate,
           const GemmEpilogue &e, GemmSplit split) {
-  gemm_impl<float>(m, n,
-                   {k, a, lda, a_transposed, b, ldb, b_transposed, c, ldc, accumulate, e.row, e.col,
-                    e.lo, e.hi},
-                   split);
+  gemm_impl<float>(
+      m, n,
+      {k, a, lda, a_transposed, b, ldb, b_transposed, c, ldc, accumulate, e.row, e.col, e.lo, e.hi},
+      split);
 }
 
 void gemm(int64_t m, int64_t n, int64_t k, const double *a, int64_t lda, bool a_transposed,

@@ -8,9 +8,9 @@
 #include <utility>
 #include <vector>
 
+#include "perfmodel/epilogue.hpp"
 #include "perfmodel/kernels/cpu/buffer_pool.hpp"
 #include "perfmodel/kernels/cpu/executor.hpp"
-#include "perfmodel/epilogue.hpp"
 
 namespace perfmodel::kernels::cpu::detail {
 

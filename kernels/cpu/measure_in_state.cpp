@@ -6,10 +6,11 @@
 
 namespace perfmodel::kernels::cpu {
 
-StateMeasurement measure_graph_in_state(
-    const Graph &g, MeasureOptions opts, const std::optional<HostState> &reference, int attempts,
-    const policy::HostStatePolicy &host_policy,
-    const std::function<void(int, const StateMeasurement &)> &on_retry) {
+StateMeasurement
+measure_graph_in_state(const Graph &g, MeasureOptions opts,
+                       const std::optional<HostState> &reference, int attempts,
+                       const policy::HostStatePolicy &host_policy,
+                       const std::function<void(int, const StateMeasurement &)> &on_retry) {
   opts.probe_host = true;
   StateMeasurement best;
   for (int attempt = 1; attempt <= std::max(1, attempts); ++attempt) {

@@ -8,17 +8,17 @@
 #include <thread>
 #include <tuple>
 
-#include "perfmodel/kernels/cpu/conv.hpp"
 #include "kernels/cpu/data_movement.hpp"
+#include "kernels/cpu/normalize.hpp"
+#include "perfmodel/epilogue.hpp"
+#include "perfmodel/error.hpp"
+#include "perfmodel/kernels/cpu/conv.hpp"
 #include "perfmodel/kernels/cpu/elementwise.hpp"
 #include "perfmodel/kernels/cpu/gemm.hpp"
-#include "kernels/cpu/normalize.hpp"
 #include "perfmodel/kernels/cpu/parallel.hpp"
 #include "perfmodel/kernels/cpu/pool.hpp"
 #include "perfmodel/kernels/cpu/stream.hpp"
 #include "perfmodel/kernels/cpu/tensor.hpp"
-#include "perfmodel/epilogue.hpp"
-#include "perfmodel/error.hpp"
 
 namespace perfmodel::kernels::cpu {
 

@@ -26,7 +26,6 @@ BenchCase gemm_case(int64_t m, int64_t n, int64_t k) {
   return c;
 }
 
-
 // The same convolution with another epilogue (the plan's convolutions have a bias and no fused
 // activation): none at all (ResNet-50's ONNX convolutions), or a fused ReLU after the bias (NIN's
 // layers). What a pass over C costs depends on how the product is split (docs/model.md,

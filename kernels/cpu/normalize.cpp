@@ -6,8 +6,8 @@
 #include <limits>
 
 #include "perfmodel/kernels/cpu/parallel.hpp"
-#include "perfmodel/targets/cpu_eigen/work_split.hpp"
 #include "perfmodel/kernels/cpu/tensor.hpp"
+#include "perfmodel/targets/cpu_eigen/work_split.hpp"
 
 namespace perfmodel::kernels::cpu {
 

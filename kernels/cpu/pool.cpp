@@ -61,7 +61,7 @@ template <bool Max> void pool_separable(const PoolGeom &g, const float *in, floa
   const int64_t pitch = ((inside ? g.w : wp) + g.sw - 1) / g.sw * g.sw;
   const int64_t src_pitch = inside ? g.w : pitch;
   const int64_t hq = pitch / g.sw; // horizontal results per row: ow and some past the last
-  std::vector<float> inv; // 1 / divisor per output (average pools)
+  std::vector<float> inv;          // 1 / divisor per output (average pools)
   if constexpr (!Max) {
     inv.resize(static_cast<size_t>(g.oh * g.ow));
     for (int64_t y = 0; y < g.oh; ++y)

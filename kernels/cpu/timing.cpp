@@ -71,7 +71,7 @@ void evict_from_caches(const float *p, int64_t n) {
     flush_line(c);
   if (n > 0)
     flush_line(end - 1); // an unaligned tail line
-  _mm_mfence(); // orders the flushes before what follows (clflushopt is weakly ordered)
+  _mm_mfence();          // orders the flushes before what follows (clflushopt is weakly ordered)
 }
 
 TimingStats time_runs_after(const std::function<void()> &setup, const std::function<void()> &fn,

@@ -11,7 +11,7 @@ namespace {
 
 constexpr float kNever = -12345.678f; // a sum/accumulator value the inputs never produce
 
-__global__ void read_kernel(const float4* __restrict__ a, int64_t n4, float* sink) {
+__global__ void read_kernel(const float4 *__restrict__ a, int64_t n4, float *sink) {
   float acc = 0.f;
   for (int64_t i = blockIdx.x * int64_t(blockDim.x) + threadIdx.x; i < n4;
        i += int64_t(gridDim.x) * blockDim.x) {
@@ -22,14 +22,14 @@ __global__ void read_kernel(const float4* __restrict__ a, int64_t n4, float* sin
     *sink = acc;
 }
 
-__global__ void copy_kernel(const float4* __restrict__ a, float4* __restrict__ b, int64_t n4) {
+__global__ void copy_kernel(const float4 *__restrict__ a, float4 *__restrict__ b, int64_t n4) {
   for (int64_t i = blockIdx.x * int64_t(blockDim.x) + threadIdx.x; i < n4;
        i += int64_t(gridDim.x) * blockDim.x)
     b[i] = a[i];
 }
 
-__global__ void triad_kernel(float4* __restrict__ a, const float4* __restrict__ b,
-                             const float4* __restrict__ c, float s, int64_t n4) {
+__global__ void triad_kernel(float4 *__restrict__ a, const float4 *__restrict__ b,
+                             const float4 *__restrict__ c, float s, int64_t n4) {
   for (int64_t i = blockIdx.x * int64_t(blockDim.x) + threadIdx.x; i < n4;
        i += int64_t(gridDim.x) * blockDim.x) {
     const float4 x = b[i], y = c[i];
@@ -37,7 +37,7 @@ __global__ void triad_kernel(float4* __restrict__ a, const float4* __restrict__ 
   }
 }
 
-__global__ void fma_fp32_kernel(float* sink, int64_t iterations) {
+__global__ void fma_fp32_kernel(float *sink, int64_t iterations) {
   float acc[kFmaChains];
   const float x = 1.0f + 1e-7f * threadIdx.x, y = 1e-7f;
 #pragma unroll
@@ -56,7 +56,7 @@ __global__ void fma_fp32_kernel(float* sink, int64_t iterations) {
     *sink = sum;
 }
 
-__global__ void fma_half2_kernel(float* sink, int64_t iterations) {
+__global__ void fma_half2_kernel(float *sink, int64_t iterations) {
   __half2 acc[kFmaChains];
   const __half2 x = __floats2half2_rn(0.999f, 0.998f), y = __floats2half2_rn(1e-3f, 2e-3f);
 #pragma unroll
@@ -77,7 +77,7 @@ __global__ void fma_half2_kernel(float* sink, int64_t iterations) {
 
 __global__ void empty_kernel() {}
 
-__global__ void fill_kernel(float* a, int64_t n, uint32_t seed) {
+__global__ void fill_kernel(float *a, int64_t n, uint32_t seed) {
   for (int64_t i = blockIdx.x * int64_t(blockDim.x) + threadIdx.x; i < n;
        i += int64_t(gridDim.x) * blockDim.x) {
     uint32_t h = uint32_t(i) * 2654435761u ^ seed;
@@ -88,13 +88,13 @@ __global__ void fill_kernel(float* a, int64_t n, uint32_t seed) {
   }
 }
 
-__global__ void to_half_kernel(const float* in, __half* out, int64_t n) {
+__global__ void to_half_kernel(const float *in, __half *out, int64_t n) {
   for (int64_t i = blockIdx.x * int64_t(blockDim.x) + threadIdx.x; i < n;
        i += int64_t(gridDim.x) * blockDim.x)
     out[i] = __float2half_rn(in[i]);
 }
 
-__global__ void from_half_kernel(const __half* in, float* out, int64_t n) {
+__global__ void from_half_kernel(const __half *in, float *out, int64_t n) {
   for (int64_t i = blockIdx.x * int64_t(blockDim.x) + threadIdx.x; i < n;
        i += int64_t(gridDim.x) * blockDim.x)
     out[i] = __half2float(in[i]);
@@ -106,31 +106,31 @@ int last_error() { return int(cudaGetLastError()); }
 
 } // namespace
 
-int launch_read(const float* a, int64_t n, float* sink, int blocks, int threads) {
-  read_kernel<<<blocks, threads>>>(reinterpret_cast<const float4*>(a), n / 4, sink);
+int launch_read(const float *a, int64_t n, float *sink, int blocks, int threads) {
+  read_kernel<<<blocks, threads>>>(reinterpret_cast<const float4 *>(a), n / 4, sink);
   return last_error();
 }
 
-int launch_copy(const float* a, float* b, int64_t n, int blocks, int threads) {
-  copy_kernel<<<blocks, threads>>>(reinterpret_cast<const float4*>(a), reinterpret_cast<float4*>(b),
-                                   n / 4);
+int launch_copy(const float *a, float *b, int64_t n, int blocks, int threads) {
+  copy_kernel<<<blocks, threads>>>(reinterpret_cast<const float4 *>(a),
+                                   reinterpret_cast<float4 *>(b), n / 4);
   return last_error();
 }
 
-int launch_triad(float* a, const float* b, const float* c, float s, int64_t n, int blocks,
+int launch_triad(float *a, const float *b, const float *c, float s, int64_t n, int blocks,
                  int threads) {
-  triad_kernel<<<blocks, threads>>>(reinterpret_cast<float4*>(a),
-                                    reinterpret_cast<const float4*>(b),
-                                    reinterpret_cast<const float4*>(c), s, n / 4);
+  triad_kernel<<<blocks, threads>>>(reinterpret_cast<float4 *>(a),
+                                    reinterpret_cast<const float4 *>(b),
+                                    reinterpret_cast<const float4 *>(c), s, n / 4);
   return last_error();
 }
 
-int launch_fma_fp32(float* sink, int64_t iterations, int blocks, int threads) {
+int launch_fma_fp32(float *sink, int64_t iterations, int blocks, int threads) {
   fma_fp32_kernel<<<blocks, threads>>>(sink, iterations);
   return last_error();
 }
 
-int launch_fma_half2(float* sink, int64_t iterations, int blocks, int threads) {
+int launch_fma_half2(float *sink, int64_t iterations, int blocks, int threads) {
   fma_half2_kernel<<<blocks, threads>>>(sink, iterations);
   return last_error();
 }
@@ -140,18 +140,18 @@ int launch_empty() {
   return last_error();
 }
 
-int launch_fill(float* a, int64_t n, uint32_t seed) {
+int launch_fill(float *a, int64_t n, uint32_t seed) {
   fill_kernel<<<blocks_for(n), 256>>>(a, n, seed);
   return last_error();
 }
 
-int launch_to_half(const float* in, void* out, int64_t n) {
-  to_half_kernel<<<blocks_for(n), 256>>>(in, static_cast<__half*>(out), n);
+int launch_to_half(const float *in, void *out, int64_t n) {
+  to_half_kernel<<<blocks_for(n), 256>>>(in, static_cast<__half *>(out), n);
   return last_error();
 }
 
-int launch_from_half(const void* in, float* out, int64_t n) {
-  from_half_kernel<<<blocks_for(n), 256>>>(static_cast<const __half*>(in), out, n);
+int launch_from_half(const void *in, float *out, int64_t n) {
+  from_half_kernel<<<blocks_for(n), 256>>>(static_cast<const __half *>(in), out, n);
   return last_error();
 }
 

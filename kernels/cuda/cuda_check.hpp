@@ -15,13 +15,13 @@ inline std::string cuda_error_text(cudaError_t e) {
 }
 
 /// Throws RuntimeFailure("CUDA: <what>: <error string> (<name>)") unless `e` is cudaSuccess.
-inline void check_cuda(cudaError_t e, const std::string& what) {
+inline void check_cuda(cudaError_t e, const std::string &what) {
   if (e != cudaSuccess) {
     cudaGetLastError(); // clear a non-sticky error so that later calls start clean
     throw RuntimeFailure("CUDA: " + what + ": " + cuda_error_text(e));
   }
 }
-inline void check_launch(int e, const std::string& what) {
+inline void check_launch(int e, const std::string &what) {
   check_cuda(static_cast<cudaError_t>(e), what);
 }
 
@@ -36,12 +36,12 @@ public:
     if (ptr_)
       cudaFree(ptr_);
   }
-  DeviceBuffer(const DeviceBuffer&) = delete;
-  DeviceBuffer& operator=(const DeviceBuffer&) = delete;
-  template <class T = void> T* get() const { return static_cast<T*>(ptr_); }
+  DeviceBuffer(const DeviceBuffer &) = delete;
+  DeviceBuffer &operator=(const DeviceBuffer &) = delete;
+  template <class T = void> T *get() const { return static_cast<T *>(ptr_); }
 
 private:
-  void* ptr_ = nullptr;
+  void *ptr_ = nullptr;
 };
 
 /// A start/stop event pair; elapsed() waits for the stop event.
@@ -55,8 +55,8 @@ public:
     cudaEventDestroy(start_);
     cudaEventDestroy(stop_);
   }
-  EventPair(const EventPair&) = delete;
-  EventPair& operator=(const EventPair&) = delete;
+  EventPair(const EventPair &) = delete;
+  EventPair &operator=(const EventPair &) = delete;
   void start(cudaStream_t stream = nullptr) {
     check_cuda(cudaEventRecord(start_, stream), "cudaEventRecord");
   }

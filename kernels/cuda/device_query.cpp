@@ -8,7 +8,7 @@ namespace perfmodel::kernels::cuda {
 
 namespace {
 
-int attribute(cudaDeviceAttr a, int dev, const char* what) {
+int attribute(cudaDeviceAttr a, int dev, const char *what) {
   int v = 0;
   detail::check_cuda(cudaDeviceGetAttribute(&v, a, dev), std::string("device attribute ") + what);
   return v;

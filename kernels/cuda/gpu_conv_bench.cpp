@@ -18,7 +18,7 @@ namespace perfmodel::kernels::cuda::detail {
 
 #if !PERFMODEL_HAVE_CUDNN
 
-void run_conv(const DeviceInfo&, int, int, const NvmlEnergy*, GpuBenchResult& r) {
+void run_conv(const DeviceInfo &, int, int, const NvmlEnergy *, GpuBenchResult &r) {
   r.skipped = "built without cuDNN (libcudnn was not found at configure time)";
 }
 
@@ -26,12 +26,12 @@ void run_conv(const DeviceInfo&, int, int, const NvmlEnergy*, GpuBenchResult& r)
 
 namespace {
 
-void check_cudnn(cudnnStatus_t s, const std::string& what) {
+void check_cudnn(cudnnStatus_t s, const std::string &what) {
   if (s != CUDNN_STATUS_SUCCESS)
     throw RuntimeFailure("cuDNN: " + what + ": " + cudnnGetErrorString(s));
 }
 
-const char* algo_name(cudnnConvolutionFwdAlgo_t a) {
+const char *algo_name(cudnnConvolutionFwdAlgo_t a) {
   switch (a) {
   case CUDNN_CONVOLUTION_FWD_ALGO_IMPLICIT_GEMM:
     return "IMPLICIT_GEMM";
@@ -85,11 +85,11 @@ struct LayoutSetup {
 
 // Sets `l`'s descriptors for the shape `d` in its layout (throws where cuDNN's output shape
 // differs from the plan's).
-void describe(LayoutSetup& l, const ConvDims& d, cudnnDataType_t dt, cudnnMathType_t math) {
-  ConvSetup& s = l.s;
-  check_cudnn(cudnnSetTensor4dDescriptor(s.x, l.format, dt, int(d.batch), int(d.c), int(d.h),
-                                         int(d.w)),
-              "input descriptor");
+void describe(LayoutSetup &l, const ConvDims &d, cudnnDataType_t dt, cudnnMathType_t math) {
+  ConvSetup &s = l.s;
+  check_cudnn(
+      cudnnSetTensor4dDescriptor(s.x, l.format, dt, int(d.batch), int(d.c), int(d.h), int(d.w)),
+      "input descriptor");
   check_cudnn(cudnnSetFilter4dDescriptor(s.w, dt, l.format, int(d.out_channels),
                                          int(d.c / d.groups), int(d.kernel_h), int(d.kernel_w)),
               "filter descriptor");
@@ -110,9 +110,9 @@ void describe(LayoutSetup& l, const ConvDims& d, cudnnDataType_t dt, cudnnMathTy
 
 } // namespace
 
-void run_conv(const DeviceInfo& dev, int warmup, int iters, const NvmlEnergy* nvml,
-              GpuBenchResult& r) {
-  const ConvDims& d = *r.bench.conv;
+void run_conv(const DeviceInfo &dev, int warmup, int iters, const NvmlEnergy *nvml,
+              GpuBenchResult &r) {
+  const ConvDims &d = *r.bench.conv;
   const bool half = r.bench.dtype == DType::fp16, tf32 = r.bench.dtype == DType::tf32;
   r.skipped = dtype_unsupported(dev, r.bench.dtype);
   if (!r.skipped.empty())
@@ -131,7 +131,7 @@ void run_conv(const DeviceInfo& dev, int warmup, int iters, const NvmlEnergy* nv
   // math, tf32 and fp16 take whatever algorithm is fastest, including ones cuDNN reports as
   // default math (which on compute capability 8.0+ may itself run TF32).
   LayoutSetup layouts[2] = {{CUDNN_TENSOR_NCHW, {}}, {CUDNN_TENSOR_NHWC, {}}};
-  for (LayoutSetup& l : layouts)
+  for (LayoutSetup &l : layouts)
     describe(l, d, dt, math);
 
   const int64_t nx = d.batch * d.c * d.h * d.w,
@@ -142,7 +142,7 @@ void run_conv(const DeviceInfo& dev, int warmup, int iters, const NvmlEnergy* nv
   DeviceBuffer x(size_t(nx) * es), w(size_t(nw) * es), y(size_t(ny) * es);
   DeviceBuffer staging(half ? size_t(std::max(nx, nw)) * 4 : 0);
   for (auto [buf, n, seed] : {std::tuple{&x, nx, 21u}, std::tuple{&w, nw, 22u}}) {
-    float* f = half ? staging.get<float>() : buf->get<float>();
+    float *f = half ? staging.get<float>() : buf->get<float>();
     check_launch(launch_fill(f, n, seed), "fill");
     if (half)
       check_launch(launch_to_half(f, buf->get(), n), "to half");
@@ -161,7 +161,7 @@ void run_conv(const DeviceInfo& dev, int warmup, int iters, const NvmlEnergy* nv
   // fp32 keeps to FMA math: a tensor-op algorithm would be TF32 (or fp16 with
   // ALLOW_CONVERSION), another dtype's rate. tf32 and fp16 take any algorithm cuDNN offers
   // under tensor-op math.
-  const auto usable = [&](const cudnnConvolutionFwdAlgoPerf_t& p) {
+  const auto usable = [&](const cudnnConvolutionFwdAlgoPerf_t &p) {
     return p.status == CUDNN_STATUS_SUCCESS && p.memory <= room &&
            (math == CUDNN_TENSOR_OP_MATH || (p.mathType != CUDNN_TENSOR_OP_MATH &&
                                              p.mathType != CUDNN_TENSOR_OP_MATH_ALLOW_CONVERSION));
@@ -171,12 +171,12 @@ void run_conv(const DeviceInfo& dev, int warmup, int iters, const NvmlEnergy* nv
     size_t layout;
   };
   std::vector<Candidate> candidates;
-  const auto add = [&](size_t layout, const cudnnConvolutionFwdAlgoPerf_t* perf, int n,
+  const auto add = [&](size_t layout, const cudnnConvolutionFwdAlgoPerf_t *perf, int n,
                        size_t at_most) {
     for (int i = 0, taken = 0; i < n && size_t(taken) < at_most; ++i)
       if (usable(perf[i])) {
         ++taken;
-        if (std::none_of(candidates.begin(), candidates.end(), [&](const Candidate& c) {
+        if (std::none_of(candidates.begin(), candidates.end(), [&](const Candidate &c) {
               return c.layout == layout && c.perf.algo == perf[i].algo &&
                      c.perf.mathType == perf[i].mathType;
             }))
@@ -184,7 +184,7 @@ void run_conv(const DeviceInfo& dev, int warmup, int iters, const NvmlEnergy* nv
       }
   };
   for (size_t l = 0; l < 2; ++l) {
-    ConvSetup& s = layouts[l].s;
+    ConvSetup &s = layouts[l].s;
     cudnnConvolutionFwdAlgoPerf_t perf[CUDNN_CONVOLUTION_FWD_ALGO_COUNT];
     int returned = 0;
     {
@@ -195,9 +195,8 @@ void run_conv(const DeviceInfo& dev, int warmup, int iters, const NvmlEnergy* nv
                   "cudnnFindConvolutionForwardAlgorithmEx");
     }
     add(l, perf, returned, 4);
-    check_cudnn(cudnnGetConvolutionForwardAlgorithm_v7(s.h, s.x, s.w, s.conv, s.y,
-                                                       CUDNN_CONVOLUTION_FWD_ALGO_COUNT,
-                                                       &returned, perf),
+    check_cudnn(cudnnGetConvolutionForwardAlgorithm_v7(
+                    s.h, s.x, s.w, s.conv, s.y, CUDNN_CONVOLUTION_FWD_ALGO_COUNT, &returned, perf),
                 "cudnnGetConvolutionForwardAlgorithm_v7");
     add(l, perf, returned, 1);
   }
@@ -207,12 +206,12 @@ void run_conv(const DeviceInfo& dev, int warmup, int iters, const NvmlEnergy* nv
   }
   const float alpha = 1.f, beta = 0.f;
   Stream stream;
-  for (LayoutSetup& l : layouts)
+  for (LayoutSetup &l : layouts)
     check_cudnn(cudnnSetStream(l.s.h, stream.get()), "cudnnSetStream");
   std::string how;
-  const auto timed = [&](const Candidate& c, int warm, int runs, const NvmlEnergy* energy) {
-    ConvSetup& s = layouts[c.layout].s;
-    const cudnnConvolutionFwdAlgoPerf_t& a = c.perf;
+  const auto timed = [&](const Candidate &c, int warm, int runs, const NvmlEnergy *energy) {
+    ConvSetup &s = layouts[c.layout].s;
+    const cudnnConvolutionFwdAlgoPerf_t &a = c.perf;
     check_cudnn(cudnnSetConvolutionMathType(s.conv, a.mathType), "math type");
     DeviceBuffer ws(a.memory);
     return time_device_graph(
@@ -230,9 +229,8 @@ void run_conv(const DeviceInfo& dev, int warmup, int iters, const NvmlEnergy* nv
     if (i == 0 || t < best_seconds)
       best = i, best_seconds = t;
   }
-  const Candidate& pick = candidates[best];
-  r.algorithm = std::string(algo_name(pick.perf.algo)) +
-                (pick.layout == 0 ? ", NCHW" : ", NHWC") +
+  const Candidate &pick = candidates[best];
+  r.algorithm = std::string(algo_name(pick.perf.algo)) + (pick.layout == 0 ? ", NCHW" : ", NHWC") +
                 (pick.perf.mathType == CUDNN_TENSOR_OP_MATH ? " (tensor cores)" : "") +
                 ", fastest of " + std::to_string(candidates.size());
   const auto t = timed(pick, warmup, iters, nvml);

@@ -12,7 +12,7 @@ namespace detail {
 
 namespace {
 
-void check_cublas(cublasStatus_t s, const std::string& what) {
+void check_cublas(cublasStatus_t s, const std::string &what) {
   if (s != CUBLAS_STATUS_SUCCESS)
     throw RuntimeFailure("cuBLAS: " + what + ": " + cublasGetStatusString(s));
 }
@@ -29,9 +29,9 @@ struct Operand {
   Operand(int64_t n, DType dtype) : buf(size_t(n) * size_t(bytes_of(dtype))) {}
 };
 
-void upload(Operand& dst, int64_t n, DType dtype, const float* host, uint32_t seed) {
+void upload(Operand &dst, int64_t n, DType dtype, const float *host, uint32_t seed) {
   DeviceBuffer staging(dtype == DType::fp16 ? size_t(n) * 4 : 0);
-  float* f = dtype == DType::fp16 ? staging.get<float>() : dst.buf.get<float>();
+  float *f = dtype == DType::fp16 ? staging.get<float>() : dst.buf.get<float>();
   if (host)
     check_cuda(cudaMemcpy(f, host, size_t(n) * 4, cudaMemcpyHostToDevice), "cudaMemcpy to device");
   else
@@ -61,8 +61,8 @@ GemmCall gemm_call(DType dtype) {
 }
 
 // Row-major C[m x n] = A[m x k] B^T with B [n x k] is, column-major, C^T = op_T(B) A^T.
-void enqueue_gemm(const Cublas& cb, const GemmDims& d, const GemmCall& g, const void* A,
-                  const void* B, void* C) {
+void enqueue_gemm(const Cublas &cb, const GemmDims &d, const GemmCall &g, const void *A,
+                  const void *B, void *C) {
   const float alpha = 1.f, beta = 0.f;
   const int m = int(d.m), n = int(d.n), k = int(d.k);
   if (d.batch == 1)
@@ -79,9 +79,9 @@ void enqueue_gemm(const Cublas& cb, const GemmDims& d, const GemmCall& g, const 
 
 } // namespace
 
-void run_gemm(const DeviceInfo& dev, int warmup, int iters, const NvmlEnergy* nvml,
-              GpuBenchResult& r) {
-  const GemmDims& d = *r.bench.gemm;
+void run_gemm(const DeviceInfo &dev, int warmup, int iters, const NvmlEnergy *nvml,
+              GpuBenchResult &r) {
+  const GemmDims &d = *r.bench.gemm;
   const int cc = dev.cc_major * 10 + dev.cc_minor;
   r.skipped = dtype_unsupported(dev, r.bench.dtype);
   if (!r.skipped.empty())
@@ -103,9 +103,7 @@ void run_gemm(const DeviceInfo& dev, int warmup, int iters, const NvmlEnergy* nv
   DeviceBuffer workspace(size_t(32) << 20);
   check_cublas(cublasSetStream(cb.h, stream.get()), "cublasSetStream");
   check_cublas(cublasSetWorkspace(cb.h, workspace.get(), size_t(32) << 20), "cublasSetWorkspace");
-  auto call = [&](cudaStream_t) {
-    enqueue_gemm(cb, d, g, a.buf.get(), b.buf.get(), c.buf.get());
-  };
+  auto call = [&](cudaStream_t) { enqueue_gemm(cb, d, g, a.buf.get(), b.buf.get(), c.buf.get()); };
   std::string how;
   const auto t = time_device_graph(call, stream.get(), warmup, iters, nvml, &how);
   r.algorithm += ", " + how;
@@ -114,8 +112,8 @@ void run_gemm(const DeviceInfo& dev, int warmup, int iters, const NvmlEnergy* nv
 
 } // namespace detail
 
-std::vector<float> gemm_on_device(const GemmDims& d, DType dtype, const std::vector<float>& a,
-                                  const std::vector<float>& b, int device) {
+std::vector<float> gemm_on_device(const GemmDims &d, DType dtype, const std::vector<float> &a,
+                                  const std::vector<float> &b, int device) {
   if (d.batch != 1 || d.m <= 0 || d.n <= 0 || d.k <= 0 || a.size() != size_t(d.m * d.k) ||
       b.size() != size_t(d.n * d.k))
     throw InputError("gemm_on_device: A must be m x k and B n x k, batch 1");
@@ -129,7 +127,7 @@ std::vector<float> gemm_on_device(const GemmDims& d, DType dtype, const std::vec
   detail::enqueue_gemm(cb, d, g, da.buf.get(), db.buf.get(), dc.buf.get());
   std::vector<float> out(size_t(d.m * d.n));
   detail::DeviceBuffer f(dtype == DType::fp16 ? out.size() * 4 : 0);
-  const float* src = dc.buf.get<float>();
+  const float *src = dc.buf.get<float>();
   if (dtype == DType::fp16) {
     detail::check_launch(detail::launch_from_half(dc.buf.get(), f.get<float>(), d.m * d.n),
                          "from half");

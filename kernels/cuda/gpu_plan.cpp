@@ -3,8 +3,8 @@
 #include <cstdio>
 #include <utility>
 
-#include "perfmodel/kernels/cuda/gpu_bench.hpp"
 #include "perfmodel/error.hpp"
+#include "perfmodel/kernels/cuda/gpu_bench.hpp"
 
 namespace perfmodel::kernels::cuda {
 
@@ -23,7 +23,7 @@ std::string bytes_label(int64_t b) {
   return buf;
 }
 
-DType dtype_of_variant(const std::string& v) {
+DType dtype_of_variant(const std::string &v) {
   if (v == "fp32")
     return DType::fp32;
   if (v == "tf32")
@@ -35,7 +35,7 @@ DType dtype_of_variant(const std::string& v) {
 
 } // namespace
 
-GpuBenchCase bandwidth_case(const std::string& variant, int64_t working_set_bytes) {
+GpuBenchCase bandwidth_case(const std::string &variant, int64_t working_set_bytes) {
   int arrays = 0;
   if (variant == "read")
     arrays = 1;
@@ -62,7 +62,7 @@ GpuBenchCase bandwidth_case(const std::string& variant, int64_t working_set_byte
   return c;
 }
 
-GpuBenchCase fma_case(const std::string& variant) {
+GpuBenchCase fma_case(const std::string &variant) {
   if (variant != "fp32" && variant != "half2")
     throw InputError("gpu bench: unknown fma variant '" + variant + "'");
   GpuBenchCase c;
@@ -79,7 +79,7 @@ GpuBenchCase fma_case(const std::string& variant) {
   return c;
 }
 
-GpuBenchCase gemm_case(const std::string& variant, GemmDims d) {
+GpuBenchCase gemm_case(const std::string &variant, GemmDims d) {
   if (d.m <= 0 || d.n <= 0 || d.k <= 0 || d.batch <= 0)
     throw InputError("gpu bench: GEMM dimensions must be positive");
   GpuBenchCase c;
@@ -101,7 +101,7 @@ GpuBenchCase gemm_case(const std::string& variant, GemmDims d) {
   return c;
 }
 
-GpuBenchCase conv_case(const std::string& variant, ConvDims d) {
+GpuBenchCase conv_case(const std::string &variant, ConvDims d) {
   if (variant != "fp32" && variant != "tf32" && variant != "fp16")
     throw InputError("gpu bench: conv variants are fp32, tf32 and fp16, got '" + variant + "'");
   if (d.batch <= 0 || d.c <= 0 || d.h <= 0 || d.w <= 0 || d.out_channels <= 0 || d.groups <= 0 ||
@@ -143,7 +143,7 @@ GpuBenchCase launch_case() {
   return c;
 }
 
-std::vector<GpuBenchCase> gpu_bench_plan(const GpuBenchOptions& opts) {
+std::vector<GpuBenchCase> gpu_bench_plan(const GpuBenchOptions &opts) {
   auto conv = [](int64_t n, int64_t c, int64_t hw, int64_t oc, int64_t k, int64_t s) {
     ConvDims d;
     d.batch = n, d.c = c, d.h = d.w = hw, d.out_channels = oc;
@@ -152,7 +152,7 @@ std::vector<GpuBenchCase> gpu_bench_plan(const GpuBenchOptions& opts) {
   };
   std::vector<GpuBenchCase> plan;
   plan.push_back(launch_case());
-  for (const char* v : {"fp32", "half2"})
+  for (const char *v : {"fp32", "half2"})
     plan.push_back(fma_case(v));
 
   // From L2-resident (1-4 MiB fits every L2 since Pascal) to far beyond any L2 (256 MiB, 1 GiB).
@@ -160,19 +160,19 @@ std::vector<GpuBenchCase> gpu_bench_plan(const GpuBenchOptions& opts) {
       opts.quick ? std::vector<int64_t>{4 * MiB, 64 * MiB, 256 * MiB}
                  : std::vector<int64_t>{1 * MiB, 4 * MiB, 16 * MiB, 64 * MiB, 256 * MiB, 1 * GiB};
   for (int64_t ws : sets)
-    for (const char* v : {"read", "copy", "triad"})
+    for (const char *v : {"read", "copy", "triad"})
       plan.push_back(bandwidth_case(v, ws));
 
   // Square sizes, skinny (small-batch linear) and a batched product.
   std::vector<GemmDims> shapes =
-      opts.quick ? std::vector<GemmDims>{{1024, 1024, 1024, 1}, {4096, 4096, 4096, 1},
-                                         {64, 4096, 4096, 1}}
-                 : std::vector<GemmDims>{
-                       {256, 256, 256, 1},    {512, 512, 512, 1},    {1024, 1024, 1024, 1},
-                       {2048, 2048, 2048, 1}, {4096, 4096, 4096, 1}, {64, 4096, 4096, 1},
-                       {4096, 64, 4096, 1},   {4096, 4096, 256, 1},  {128, 128, 128, 64}};
-  for (const char* v : {"fp32", "tf32", "fp16"})
-    for (const GemmDims& d : shapes)
+      opts.quick
+          ? std::vector<GemmDims>{{1024, 1024, 1024, 1}, {4096, 4096, 4096, 1}, {64, 4096, 4096, 1}}
+          : std::vector<GemmDims>{
+                {256, 256, 256, 1},    {512, 512, 512, 1},    {1024, 1024, 1024, 1},
+                {2048, 2048, 2048, 1}, {4096, 4096, 4096, 1}, {64, 4096, 4096, 1},
+                {4096, 64, 4096, 1},   {4096, 4096, 256, 1},  {128, 128, 128, 64}};
+  for (const char *v : {"fp32", "tf32", "fp16"})
+    for (const GemmDims &d : shapes)
       plan.push_back(gemm_case(v, d));
 
   // A generic spread of channel counts, spatial sizes, kernel sizes and strides. The core
@@ -189,13 +189,13 @@ std::vector<GpuBenchCase> gpu_bench_plan(const GpuBenchOptions& opts) {
                                   conv(32, 256, 28, 512, 1, 2),  conv(32, 256, 14, 256, 1, 1),
                                   conv(32, 64, 56, 256, 1, 1),   conv(32, 256, 56, 64, 1, 1),
                                   conv(32, 1024, 14, 256, 1, 1), conv(32, 512, 7, 2048, 1, 1)};
-  for (const char* v : {"fp32", "tf32", "fp16"})
-    for (const ConvDims& d : convs)
+  for (const char *v : {"fp32", "tf32", "fp16"})
+    for (const ConvDims &d : convs)
       plan.push_back(conv_case(v, d));
 
   if (!opts.only.empty())
     std::erase_if(
-        plan, [&](const GpuBenchCase& c) { return c.name.find(opts.only) == std::string::npos; });
+        plan, [&](const GpuBenchCase &c) { return c.name.find(opts.only) == std::string::npos; });
   return plan;
 }
 

@@ -14,7 +14,7 @@ double GpuBenchResult::bytes_per_second() const {
   return time.median_seconds > 0 ? bench.bytes / time.median_seconds : 0.0;
 }
 
-TimingStats stats_from_event_ms(const std::vector<float>& ms, int warmup, int inner) {
+TimingStats stats_from_event_ms(const std::vector<float> &ms, int warmup, int inner) {
   inner = std::max(inner, 1);
   std::vector<double> seconds;
   seconds.reserve(ms.size());
@@ -35,7 +35,7 @@ int choose_inner(double seconds_per_call, double target_seconds, int max_inner) 
   return n >= max_inner ? max_inner : static_cast<int>(n);
 }
 
-std::optional<cpu::BenchResult> as_bench_result(const GpuBenchResult& r) {
+std::optional<cpu::BenchResult> as_bench_result(const GpuBenchResult &r) {
   if (!r.skipped.empty() || !(r.time.median_seconds > 0))
     return std::nullopt;
   cpu::BenchResult out;
@@ -54,9 +54,9 @@ std::optional<cpu::BenchResult> as_bench_result(const GpuBenchResult& r) {
   return out;
 }
 
-std::vector<cpu::BenchResult> as_bench_results(const std::vector<GpuBenchResult>& rs) {
+std::vector<cpu::BenchResult> as_bench_results(const std::vector<GpuBenchResult> &rs) {
   std::vector<cpu::BenchResult> out;
-  for (const auto& r : rs)
+  for (const auto &r : rs)
     if (auto b = as_bench_result(r))
       out.push_back(std::move(*b));
   return out;

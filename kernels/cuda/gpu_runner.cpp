@@ -15,7 +15,7 @@ namespace perfmodel::kernels::cuda {
 
 namespace detail {
 
-std::string dtype_unsupported(const DeviceInfo& dev, DType dtype) {
+std::string dtype_unsupported(const DeviceInfo &dev, DType dtype) {
   if (dtype == DType::tf32 && dev.cc_major * 10 + dev.cc_minor < 80)
     return "tf32 needs compute capability >= 8.0";
   return "";
@@ -31,8 +31,8 @@ namespace {
 
 /// `iters` event-timed samples on `stream`, each of `inner` calls that `sample` enqueues, with
 /// the NVML energy over them all: the sampling both timings share.
-DeviceTiming sampled(const std::function<void()>& sample, cudaStream_t stream, int inner,
-                     int warmup, int iters, const NvmlEnergy* nvml) {
+DeviceTiming sampled(const std::function<void()> &sample, cudaStream_t stream, int inner,
+                     int warmup, int iters, const NvmlEnergy *nvml) {
   DeviceTiming out;
   out.inner = inner;
   EventPair ev;
@@ -51,8 +51,8 @@ DeviceTiming sampled(const std::function<void()>& sample, cudaStream_t stream, i
 
 } // namespace
 
-DeviceTiming time_device(const std::function<void()>& enqueue, int warmup, int iters,
-                         const NvmlEnergy* nvml) {
+DeviceTiming time_device(const std::function<void()> &enqueue, int warmup, int iters,
+                         const NvmlEnergy *nvml) {
   EventPair ev;
   for (int i = 0; i < warmup; ++i)
     enqueue();
@@ -80,8 +80,8 @@ using GraphExec = std::unique_ptr<std::remove_pointer_t<cudaGraphExec_t>, ExecDe
 
 /// The graph of `calls` captured calls of `enqueue` on `stream`, instantiated; null (and
 /// `*why` set) where the capture fails, with the stream left out of capture mode.
-GraphExec capture(const std::function<void(cudaStream_t)>& enqueue, cudaStream_t stream,
-                  int calls, std::string* why) {
+GraphExec capture(const std::function<void(cudaStream_t)> &enqueue, cudaStream_t stream, int calls,
+                  std::string *why) {
   if (cudaStreamBeginCapture(stream, cudaStreamCaptureModeThreadLocal) != cudaSuccess) {
     *why = "cudaStreamBeginCapture failed";
     (void)cudaGetLastError();
@@ -91,7 +91,7 @@ GraphExec capture(const std::function<void(cudaStream_t)>& enqueue, cudaStream_t
   try {
     for (int i = 0; i < calls; ++i)
       enqueue(stream);
-  } catch (const std::exception& e) {
+  } catch (const std::exception &e) {
     failed = e.what();
   }
   cudaGraph_t graph = nullptr;
@@ -113,10 +113,10 @@ GraphExec capture(const std::function<void(cudaStream_t)>& enqueue, cudaStream_t
 
 } // namespace
 
-DeviceTiming time_device_graph(const std::function<void(cudaStream_t)>& enqueue,
-                               cudaStream_t stream, int warmup, int iters, const NvmlEnergy* nvml,
-                               std::string* how) {
-  const auto eager = [&](const std::string& why) {
+DeviceTiming time_device_graph(const std::function<void(cudaStream_t)> &enqueue,
+                               cudaStream_t stream, int warmup, int iters, const NvmlEnergy *nvml,
+                               std::string *how) {
+  const auto eager = [&](const std::string &why) {
     *how = "eager (no graph: " + why + ")";
     return time_device([&] { enqueue(stream); }, warmup, iters, nvml);
   };
@@ -138,9 +138,9 @@ DeviceTiming time_device_graph(const std::function<void(cudaStream_t)>& enqueue,
     return eager(why);
   check_cuda(cudaGraphLaunch(many.get(), stream), "cudaGraphLaunch");
   check_cuda(cudaStreamSynchronize(stream), "cudaGraphLaunch");
-  const DeviceTiming out = sampled(
-      [&] { check_cuda(cudaGraphLaunch(many.get(), stream), "cudaGraphLaunch"); }, stream,
-      inner, warmup, iters, nvml);
+  const DeviceTiming out =
+      sampled([&] { check_cuda(cudaGraphLaunch(many.get(), stream), "cudaGraphLaunch"); }, stream,
+              inner, warmup, iters, nvml);
   *how = "graph replay";
   return out;
 }
@@ -152,8 +152,8 @@ namespace {
 using detail::check_launch;
 using detail::DeviceBuffer;
 
-void run_bandwidth(int warmup, int iters, const NvmlEnergy* nvml, GpuBenchResult& r) {
-  const GpuBenchCase& c = r.bench;
+void run_bandwidth(int warmup, int iters, const NvmlEnergy *nvml, GpuBenchResult &r) {
+  const GpuBenchCase &c = r.bench;
   if (double(c.working_set_bytes) > 0.8 * detail::free_device_bytes()) {
     r.skipped = "working set larger than 80% of the free device memory";
     return;
@@ -189,9 +189,9 @@ void run_bandwidth(int warmup, int iters, const NvmlEnergy* nvml, GpuBenchResult
   r.time = t.time, r.inner = t.inner, r.energy_joules = t.energy_joules;
 }
 
-void run_fma(const DeviceInfo& dev, int warmup, int iters, const NvmlEnergy* nvml,
-             GpuBenchResult& r) {
-  const GpuBenchCase& c = r.bench;
+void run_fma(const DeviceInfo &dev, int warmup, int iters, const NvmlEnergy *nvml,
+             GpuBenchResult &r) {
+  const GpuBenchCase &c = r.bench;
   if (c.variant == "half2" && dev.cc_major * 10 + dev.cc_minor < 53) {
     r.skipped = "half2 arithmetic needs compute capability >= 5.3";
     return;
@@ -209,14 +209,14 @@ void run_fma(const DeviceInfo& dev, int warmup, int iters, const NvmlEnergy* nvm
   r.time = t.time, r.inner = t.inner, r.energy_joules = t.energy_joules;
 }
 
-void run_launch(int warmup, int iters, const NvmlEnergy* nvml, GpuBenchResult& r) {
+void run_launch(int warmup, int iters, const NvmlEnergy *nvml, GpuBenchResult &r) {
   auto call = [] { check_launch(detail::launch_empty(), "empty kernel"); };
   const auto t = detail::time_device(call, std::max(warmup, 10), iters, nvml);
   r.time = t.time, r.inner = t.inner, r.energy_joules = t.energy_joules;
 }
 
-GpuBenchResult run_case(const GpuBenchCase& c, const DeviceInfo& dev, const GpuBenchOptions& o,
-                        const NvmlEnergy* nvml) {
+GpuBenchResult run_case(const GpuBenchCase &c, const DeviceInfo &dev, const GpuBenchOptions &o,
+                        const NvmlEnergy *nvml) {
   GpuBenchResult r;
   r.bench = c;
   const int warmup = o.warmup > 0 ? o.warmup : 3;
@@ -242,7 +242,7 @@ GpuBenchResult run_case(const GpuBenchCase& c, const DeviceInfo& dev, const GpuB
       r.skipped = "no GPU benchmark of this kind";
       break;
     }
-  } catch (const RuntimeFailure& e) {
+  } catch (const RuntimeFailure &e) {
     // One failing case (out of memory, an unsupported shape) does not lose the others.
     r.skipped = std::string("failed: ") + e.what();
     r.time = TimingStats{};
@@ -261,13 +261,13 @@ std::string pci_bus_id(int device) {
 
 } // namespace
 
-GpuBenchResult run_gpu_bench(const GpuBenchCase& c, const GpuBenchOptions& opts) {
+GpuBenchResult run_gpu_bench(const GpuBenchCase &c, const GpuBenchOptions &opts) {
   const DeviceInfo dev = query_device(opts.device);
   detail::check_cuda(cudaSetDevice(dev.index), "cudaSetDevice");
   return run_case(c, dev, opts, nullptr);
 }
 
-std::vector<GpuBenchResult> run_gpu_microbenchmarks(const GpuBenchOptions& opts) {
+std::vector<GpuBenchResult> run_gpu_microbenchmarks(const GpuBenchOptions &opts) {
   const DeviceInfo dev = query_device(opts.device);
   detail::check_cuda(cudaSetDevice(dev.index), "cudaSetDevice");
   NvmlEnergy nvml(opts.nvml_soname, unsigned(dev.index), pci_bus_id(dev.index));

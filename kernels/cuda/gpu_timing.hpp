@@ -7,8 +7,8 @@
 #include <optional>
 #include <string>
 
-#include "perfmodel/kernels/cuda/gpu_bench.hpp"
 #include "kernels/cuda/nvml_energy.hpp"
+#include "perfmodel/kernels/cuda/gpu_bench.hpp"
 
 namespace perfmodel::kernels::cuda::detail {
 
@@ -20,8 +20,8 @@ struct DeviceTiming {
 
 /// `enqueue` launches one call on the default stream (and throws on a launch error). Runs it
 /// `warmup` times, times one more call to pick the batching, then `iters` event-timed samples.
-DeviceTiming time_device(const std::function<void()>& enqueue, int warmup, int iters,
-                         const NvmlEnergy* nvml);
+DeviceTiming time_device(const std::function<void()> &enqueue, int warmup, int iters,
+                         const NvmlEnergy *nvml);
 
 /// A library call's kernels timed from a CUDA graph: `enqueue` launches one call on `stream`
 /// (the library handle set to it). After `warmup` eager calls, `inner` calls are captured into
@@ -30,17 +30,17 @@ DeviceTiming time_device(const std::function<void()>& enqueue, int warmup, int i
 /// a cuDNN legacy-API convolution on an H200), as frameworks' CUDA graphs and profiler traces
 /// see them. Where the call cannot be captured it is timed eagerly (time_device) and `*how`
 /// says why. `*how`: "graph replay" or "eager (...)".
-DeviceTiming time_device_graph(const std::function<void(cudaStream_t)>& enqueue,
-                               cudaStream_t stream, int warmup, int iters, const NvmlEnergy* nvml,
-                               std::string* how);
+DeviceTiming time_device_graph(const std::function<void(cudaStream_t)> &enqueue,
+                               cudaStream_t stream, int warmup, int iters, const NvmlEnergy *nvml,
+                               std::string *how);
 
 /// A stream of its own (blocking, as the legacy default stream expects), destroyed with it.
 class Stream {
 public:
   Stream();
   ~Stream();
-  Stream(const Stream&) = delete;
-  Stream& operator=(const Stream&) = delete;
+  Stream(const Stream &) = delete;
+  Stream &operator=(const Stream &) = delete;
   cudaStream_t get() const { return s_; }
 
 private:
@@ -48,14 +48,14 @@ private:
 };
 
 /// Why `dev` cannot run a case of `dtype` ("tf32 needs compute capability >= 8.0"), or empty.
-std::string dtype_unsupported(const DeviceInfo& dev, DType dtype);
+std::string dtype_unsupported(const DeviceInfo &dev, DType dtype);
 
 /// cuBLAS and cuDNN cases (gpu_gemm_bench.cpp, gpu_conv_bench.cpp); fill
 /// result.time/inner/energy/algorithm or result.skipped.
-void run_gemm(const DeviceInfo& dev, int warmup, int iters, const NvmlEnergy* nvml,
-              GpuBenchResult& result);
-void run_conv(const DeviceInfo& dev, int warmup, int iters, const NvmlEnergy* nvml,
-              GpuBenchResult& result);
+void run_gemm(const DeviceInfo &dev, int warmup, int iters, const NvmlEnergy *nvml,
+              GpuBenchResult &result);
+void run_conv(const DeviceInfo &dev, int warmup, int iters, const NvmlEnergy *nvml,
+              GpuBenchResult &result);
 
 /// Free device memory in bytes (cudaMemGetInfo).
 double free_device_bytes();

@@ -9,7 +9,7 @@ namespace {
 
 // The NVML ABI we rely on: nvmlReturn_t is an int enum (0 = success), nvmlDevice_t a pointer.
 using nvml_ret = int;
-using nvml_device = void*;
+using nvml_device = void *;
 constexpr nvml_ret kNvmlSuccess = 0;
 
 } // namespace
@@ -17,13 +17,13 @@ constexpr nvml_ret kNvmlSuccess = 0;
 struct NvmlEnergy::Api {
   nvml_ret (*init)() = nullptr;
   nvml_ret (*shutdown)() = nullptr;
-  nvml_ret (*by_index)(unsigned, nvml_device*) = nullptr;
-  nvml_ret (*by_pci)(const char*, nvml_device*) = nullptr;
-  nvml_ret (*energy_mj)(nvml_device, unsigned long long*) = nullptr;
-  nvml_ret (*power_mw)(nvml_device, unsigned*) = nullptr;
-  const char* (*error_string)(nvml_ret) = nullptr;
+  nvml_ret (*by_index)(unsigned, nvml_device *) = nullptr;
+  nvml_ret (*by_pci)(const char *, nvml_device *) = nullptr;
+  nvml_ret (*energy_mj)(nvml_device, unsigned long long *) = nullptr;
+  nvml_ret (*power_mw)(nvml_device, unsigned *) = nullptr;
+  const char *(*error_string)(nvml_ret) = nullptr;
 
-  std::string error(const char* call, nvml_ret r) const {
+  std::string error(const char *call, nvml_ret r) const {
     std::string s = std::string(call) + " failed (" + std::to_string(r);
     if (error_string)
       s += ": " + std::string(error_string(r));
@@ -33,18 +33,18 @@ struct NvmlEnergy::Api {
 
 namespace {
 
-template <class F> bool bind(void* lib, F& f, const char* name) {
+template <class F> bool bind(void *lib, F &f, const char *name) {
   f = reinterpret_cast<F>(dlsym(lib, name));
   return f != nullptr;
 }
 
 } // namespace
 
-NvmlEnergy::NvmlEnergy(const std::string& soname, unsigned index, const std::string& pci_bus_id) {
+NvmlEnergy::NvmlEnergy(const std::string &soname, unsigned index, const std::string &pci_bus_id) {
   const std::string na = "NVML not available: ";
   lib_ = soname.empty() ? nullptr : dlopen(soname.c_str(), RTLD_NOW | RTLD_LOCAL);
   if (!lib_) {
-    const char* why = soname.empty() ? "no library named" : dlerror();
+    const char *why = soname.empty() ? "no library named" : dlerror();
     status_ = na + "cannot load '" + soname + "' (" + (why ? why : "unknown error") + ")";
     return;
   }
@@ -101,7 +101,7 @@ EnergyReading NvmlEnergy::read() const {
   return out;
 }
 
-std::optional<double> energy_between(const EnergyReading& before, const EnergyReading& after) {
+std::optional<double> energy_between(const EnergyReading &before, const EnergyReading &after) {
   if (!before.energy_joules || !after.energy_joules)
     return std::nullopt;
   return *after.energy_joules - *before.energy_joules;

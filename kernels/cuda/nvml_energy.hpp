@@ -21,28 +21,28 @@ public:
   /// Loads `soname` (dlopen), initializes NVML and opens the device with PCI bus id
   /// `pci_bus_id` ("0000:3B:00.0", as cudaDeviceGetPCIBusId gives it; NVML and CUDA number
   /// devices differently) or, when it is empty, NVML device `index`.
-  explicit NvmlEnergy(const std::string& soname = "libnvidia-ml.so.1", unsigned index = 0,
-                      const std::string& pci_bus_id = "");
+  explicit NvmlEnergy(const std::string &soname = "libnvidia-ml.so.1", unsigned index = 0,
+                      const std::string &pci_bus_id = "");
   ~NvmlEnergy();
-  NvmlEnergy(const NvmlEnergy&) = delete;
-  NvmlEnergy& operator=(const NvmlEnergy&) = delete;
+  NvmlEnergy(const NvmlEnergy &) = delete;
+  NvmlEnergy &operator=(const NvmlEnergy &) = delete;
 
   bool available() const { return device_ != nullptr; }
   /// "NVML available" or "NVML not available: <reason>".
-  const std::string& status() const { return status_; }
+  const std::string &status() const { return status_; }
   /// A reading now; when !available() both fields are empty and message = status().
   EnergyReading read() const;
 
 private:
   struct Api;
-  void* lib_ = nullptr;
-  Api* api_ = nullptr;
-  void* device_ = nullptr; // nvmlDevice_t
+  void *lib_ = nullptr;
+  Api *api_ = nullptr;
+  void *device_ = nullptr; // nvmlDevice_t
   bool initialized_ = false;
   std::string status_;
 };
 
 /// Joules between two readings, or nullopt when either lacks the energy counter.
-std::optional<double> energy_between(const EnergyReading& before, const EnergyReading& after);
+std::optional<double> energy_between(const EnergyReading &before, const EnergyReading &after);
 
 } // namespace perfmodel::kernels::cuda

@@ -8,15 +8,15 @@
 
 namespace perfmodel::cuda_plugin {
 
-Status status_of(const std::function<void()>& f) noexcept {
+Status status_of(const std::function<void()> &f) noexcept {
   try {
     f();
     return {};
-  } catch (const InputError& e) {
+  } catch (const InputError &e) {
     return {Status::Kind::input_error, e.message(), e.loc()};
-  } catch (const RuntimeFailure& e) {
+  } catch (const RuntimeFailure &e) {
     return {Status::Kind::runtime_failure, e.what(), {}};
-  } catch (const std::exception& e) {
+  } catch (const std::exception &e) {
     return {Status::Kind::runtime_failure, std::string("CUDA backend: ") + e.what(), {}};
   } catch (...) {
     return {Status::Kind::runtime_failure, "CUDA backend: unknown exception", {}};
@@ -28,15 +28,16 @@ namespace {
 namespace kg = kernels::cuda;
 
 class CudaBackend final : public Backend {
- public:
+public:
   CudaBackend() : key_(cuda_plugin::build_key()) {}
-  const char* build_key() const noexcept override { return key_.c_str(); }
+  const char *build_key() const noexcept override { return key_.c_str(); }
 
-  Status query_device(int index, kg::DeviceInfo& out) noexcept override {
+  Status query_device(int index, kg::DeviceInfo &out) noexcept override {
     return status_of([&] { out = kg::query_device(index); });
   }
 
-  Status run_microbenchmarks(const kg::GpuBenchOptions& opts, MicrobenchRun& out) noexcept override {
+  Status run_microbenchmarks(const kg::GpuBenchOptions &opts,
+                             MicrobenchRun &out) noexcept override {
     return status_of([&] {
       MicrobenchRun run;
       run.device = kg::query_device(opts.device);
@@ -46,7 +47,7 @@ class CudaBackend final : public Backend {
     });
   }
 
- private:
+private:
   std::string key_;
 };
 
@@ -55,7 +56,7 @@ class CudaBackend final : public Backend {
 
 /// The one symbol the binary looks up (cuda_plugin::kEntryPoint). Returns nullptr only when
 /// the backend cannot even be allocated.
-extern "C" __attribute__((visibility("default"))) perfmodel::cuda_plugin::Backend*
+extern "C" __attribute__((visibility("default"))) perfmodel::cuda_plugin::Backend *
 perfmodel_cuda_plugin_v1() noexcept {
   try {
     static perfmodel::cuda_plugin::CudaBackend backend;

@@ -12,6 +12,6 @@ namespace perfmodel::cuda_plugin {
 /// input_error with its message and location (so that the binary's InputError(loc, message) has
 /// the same what()), RuntimeFailure as runtime_failure with its what(), any other exception
 /// as runtime_failure "CUDA backend: <what()>".
-Status status_of(const std::function<void()>& f) noexcept;
+Status status_of(const std::function<void()> &f) noexcept;
 
 } // namespace perfmodel::cuda_plugin

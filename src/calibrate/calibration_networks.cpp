@@ -9,8 +9,8 @@
 #include <utility>
 
 #include "perfmodel/calibrate/fit.hpp"
-#include "perfmodel/io/model_yaml.hpp"
 #include "perfmodel/error.hpp"
+#include "perfmodel/io/model_yaml.hpp"
 #include "perfmodel/targets/cpu_eigen.hpp"
 
 namespace perfmodel::calibrate {
@@ -22,12 +22,11 @@ namespace {
 class NetWriter {
 public:
   NetWriter(const std::string &name, const std::string &input_shape) {
-    os_ << "version: 1\nname: " << name << "\ndtype: fp32\ninputs:\n  - {name: data, shape: "
-        << input_shape << "}\nlayers:\n";
+    os_ << "version: 1\nname: " << name
+        << "\ndtype: fp32\ninputs:\n  - {name: data, shape: " << input_shape << "}\nlayers:\n";
   }
   std::string layer(const std::string &name, const std::string &op, const std::string &attrs = "") {
-    os_ << "  - {name: " << name << ", op: " << op << (attrs.empty() ? "" : ", ") << attrs
-        << "}\n";
+    os_ << "  - {name: " << name << ", op: " << op << (attrs.empty() ? "" : ", ") << attrs << "}\n";
     return name;
   }
   // conv (no bias) -> batch norm -> activation ("" for none); returns the last layer's name.
@@ -93,7 +92,7 @@ std::string depthwise_net() {
   struct Block {
     int expand, out, stride, repeat;
   };
-  const Block blocks[] = {{1, 16, 1, 1}, {6, 24, 2, 2},  {6, 40, 2, 2}, {6, 80, 2, 2},
+  const Block blocks[] = {{1, 16, 1, 1},  {6, 24, 2, 2},  {6, 40, 2, 2}, {6, 80, 2, 2},
                           {6, 112, 1, 1}, {6, 192, 2, 2}, {6, 360, 1, 1}};
   int i = 0;
   for (const Block &b : blocks) {

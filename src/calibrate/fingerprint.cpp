@@ -44,7 +44,9 @@ DeviceFingerprint cpu_fingerprint_from(const std::string &cpuinfo, int threads) 
   return f;
 }
 
-DeviceFingerprint this_cpu(int threads) { return cpu_fingerprint_from(io::read_cpuinfo(), threads); }
+DeviceFingerprint this_cpu(int threads) {
+  return cpu_fingerprint_from(io::read_cpuinfo(), threads);
+}
 
 std::string utc_now_iso8601() {
   const std::time_t t = std::time(nullptr);

@@ -16,7 +16,7 @@ namespace perfmodel::calibrate {
 
 namespace {
 
-constexpr int kMinSamplesFullGemm = 12;      // below: no Hockney sizes, no overlap
+constexpr int kMinSamplesFullGemm = 12; // below: no Hockney sizes, no overlap
 // A larger GEMM tile is chosen only when it lowers the fit's cost by this fraction. A tile is a
 // discrete choice made on 17-30 samples next to eight continuous parameters: at 1% the CPU fits
 // took tiles such as 16 x 4 that pad a 7x7 plane's 49 rows to 64 and 6x6's 36 to 48, and refits
@@ -62,8 +62,7 @@ double cache_bytes_for(const HwSpec &hw) {
   return outermost_cache_bytes(fit_options_for(hw).memory_levels);
 }
 
-double model_seconds(const Calibration &cal, const EfficiencyParams &p,
-                     const KernelFeatures &all) {
+double model_seconds(const Calibration &cal, const EfficiencyParams &p, const KernelFeatures &all) {
   double calls = 1;
   const KernelFeatures f = one_call(cal, all, &calls);
   const EfficiencyTerms e = efficiency_terms(cal, p.tile_m, p.tile_n, f);
@@ -154,8 +153,8 @@ Calibration fit_calibration(const std::vector<Sample> &samples, const FitOptions
   std::map<std::pair<int, int>, ClassCalibration> fitted;
   const std::pair<int, int> streams{int(OpClass::data_movement), int(DType::fp32)};
   const std::string stream_term(cal.execution_target().dram_stream_term());
-  if (!stream_term.empty() && !(opts.given_term_rates[stream_term] > 0) &&
-      groups.count(streams) && int(groups[streams].size()) >= opts.min_samples) {
+  if (!stream_term.empty() && !(opts.given_term_rates[stream_term] > 0) && groups.count(streams) &&
+      int(groups[streams].size()) >= opts.min_samples) {
     fitted[streams] = fit_class(groups[streams], opts);
     opts.given_term_rates[stream_term] = fitted[streams].params.bytes_per_second.back();
   }

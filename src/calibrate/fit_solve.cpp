@@ -58,9 +58,14 @@ struct LogTimeResidual {
     std::vector<T> rates(term_block.size());
     for (size_t j = 0; j < rates.size(); ++j)
       rates[j] = term_block[j] >= 0 ? exp(p[kFirstTerm + term_block[j]][0]) : T(term_constant[j]);
-    const ModelRates<T> r{exp(p[0][0]), exp(p[1][0]), exp(p[1][1]), exp(p[1][2]),
+    const ModelRates<T> r{exp(p[0][0]),
+                          exp(p[1][0]),
+                          exp(p[1][1]),
+                          exp(p[1][2]),
                           exp(level_log_bw(p, kFirstTerm + term_blocks, steps)),
-                          p[2][0],      p[3][0],      exp(p[4][0])};
+                          p[2][0],
+                          p[3][0],
+                          exp(p[4][0])};
     const T t = efficiency_seconds<T>(terms, features, r, rates.data());
     residual[0] = log(t) - T(log_measured);
     return true;
@@ -95,8 +100,7 @@ void add_log_rate_prior(ceres::Problem &problem, double log_prior,
 
 // The parameter blocks level_log_bw reads for fitted level u (of `step.size() + 1`): the
 // outermost fitted level's log bandwidth, then the steps from level u outward.
-std::vector<double *> bandwidth_blocks(double *log_bw_outer, std::vector<double> &step,
-                                       size_t u) {
+std::vector<double *> bandwidth_blocks(double *log_bw_outer, std::vector<double> &step, size_t u) {
   std::vector<double *> blocks = {log_bw_outer};
   for (size_t j = u; j < step.size(); ++j)
     blocks.push_back(&step[j]);
@@ -114,7 +118,6 @@ ceres::LossFunction *make_loss(const FitOptions &o) {
     return new ceres::SoftLOneLoss(o.loss_scale);
   throw InputError("unknown loss '" + o.loss + "' (soft_l1, cauchy, huber or none)");
 }
-
 
 constexpr double kStreamingPeakSpread = 2.0; // max/min FLOP per byte above which it is fitted
 // Ratio of the largest to the smallest arithmetic intensity among samples that compute.
@@ -191,7 +194,6 @@ bool plane_varies(const std::vector<Sample> &samples) {
 
 } // namespace
 
-
 Solved solve(const std::vector<Sample> &samples, const FitOptions &opts, const Calibration &frame,
              double tile_m, double tile_n, double half_start, double peak_scale, bool simple) {
   const bool gemm = is_gemm_class(samples[0].op_class);
@@ -237,8 +239,8 @@ Solved solve(const std::vector<Sample> &samples, const FitOptions &opts, const C
     term_blocks.push_back(&log_term[j]);
   }
   double log_bw_outer = std::log(st.bw[used.back()]);
-  std::vector<double> step(used.size() - 1); // step[i]: used[i] over used[i + 1]
-  const double max_step = std::log(1e4); // a level at most 1e4 x the next one out
+  std::vector<double> step(used.size() - 1);   // step[i]: used[i] over used[i + 1]
+  const double max_step = std::log(1e4);       // a level at most 1e4 x the next one out
   for (size_t i = 0; i + 1 < used.size(); ++i) // start inside the bounds
     step[i] = std::clamp(std::log(st.bw[used[i]]) - std::log(st.bw[used[i + 1]]), 0.0, max_step);
 
@@ -352,8 +354,10 @@ Solved solve(const std::vector<Sample> &samples, const FitOptions &opts, const C
       problem.SetParameterBlockConstant(x);
     } else if (rules[j].kind == TermFitRule::Kind::fitted) {
       const TermFitRule &r = rules[j];
-      problem.SetParameterLowerBound(x, 0, r.below > 0 ? *x - std::log(r.below) : std::log(r.lower));
-      problem.SetParameterUpperBound(x, 0, r.above > 0 ? *x + std::log(r.above) : std::log(r.upper));
+      problem.SetParameterLowerBound(x, 0,
+                                     r.below > 0 ? *x - std::log(r.below) : std::log(r.lower));
+      problem.SetParameterUpperBound(x, 0,
+                                     r.above > 0 ? *x + std::log(r.above) : std::log(r.upper));
       if (rules[j].prior)
         add_log_rate_prior(problem, *x, {x});
     }
@@ -393,7 +397,7 @@ Solved solve(const std::vector<Sample> &samples, const FitOptions &opts, const C
   // The target's term rates: fitted ones as solved, given ones as given, held and absent: 0.
   p.term_rates.assign(rules.size(), 0.0);
   for (size_t j = 0; j < rules.size(); ++j)
-    p.term_rates[j] = rules[j].kind == TermFitRule::Kind::fitted ? std::exp(log_term[j])
+    p.term_rates[j] = rules[j].kind == TermFitRule::Kind::fitted  ? std::exp(log_term[j])
                       : rules[j].kind == TermFitRule::Kind::given ? rules[j].start
                                                                   : 0.0;
   // The fitted levels' bandwidths, inward from the outermost; levels no sample reached take the

@@ -7,8 +7,8 @@
 #include <string>
 
 #include "perfmodel/calibrate/kernel_graph.hpp"
-#include "perfmodel/kernels/cpu/timing.hpp"
 #include "perfmodel/error.hpp"
+#include "perfmodel/kernels/cpu/timing.hpp"
 
 namespace perfmodel::calibrate {
 

@@ -75,9 +75,9 @@ std::string write_samples_csv(const std::vector<Sample> &samples) {
                   std::string(to_string(s.op_class)).c_str(),
                   std::string(to_string(s.dtype)).c_str(), std::string(to_string(s.pass)).c_str(),
                   s.flops, s.bytes, (long long)g.m, (long long)g.n, (long long)g.k,
-                  (long long)g.groups, s.lowered_bytes, s.reuse_bytes, s.cross_core_bytes,
-                  s.images, s.plane_elements, s.epilogue_sweeps, s.weight_bytes,
-                  s.strided_lowered_bytes, s.seconds);
+                  (long long)g.groups, s.lowered_bytes, s.reuse_bytes, s.cross_core_bytes, s.images,
+                  s.plane_elements, s.epilogue_sweeps, s.weight_bytes, s.strided_lowered_bytes,
+                  s.seconds);
     out += buf + quoted(s.source) + "\n";
   }
   return out;
@@ -102,7 +102,8 @@ std::vector<Sample> parse_samples_csv(const std::string &text, const std::string
     const auto f = fields_of(line);
     if (f.size() != columns)
       throw InputError(SourceLoc{file, lineno, 1}, "expected " + std::to_string(columns) +
-                                                       " fields, found " + std::to_string(f.size()));
+                                                       " fields, found " +
+                                                       std::to_string(f.size()));
     auto bad = [&](size_t i, const std::string &what) {
       return InputError(SourceLoc{file, lineno, f[i].second}, what + ", not '" + f[i].first + "'");
     };

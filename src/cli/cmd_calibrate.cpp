@@ -5,22 +5,21 @@
 #include <memory>
 #include <string>
 
+#include "cli/commands.hpp"
+#include "cli/cuda_backend.hpp"
+#include "cli/measured_samples.hpp"
 #include "perfmodel/calibrate/calibration_networks.hpp"
 #include "perfmodel/calibrate/fingerprint.hpp"
 #include "perfmodel/calibrate/fit.hpp"
 #include "perfmodel/calibrate/kernel_graph.hpp"
 #include "perfmodel/calibrate/microbench_samples.hpp"
 #include "perfmodel/calibrate/samples_csv.hpp"
-#include "cli/commands.hpp"
-#include "cli/cuda_backend.hpp"
-#include "cli/measured_samples.hpp"
 #include "perfmodel/calibrate/trace_samples.hpp"
 #include "perfmodel/io/calibration_yaml.hpp"
 #include "perfmodel/io/files.hpp"
 #include "perfmodel/io/host_hw.hpp"
 #include "perfmodel/io/hw_yaml.hpp"
 #include "perfmodel/io/measurements_csv.hpp"
-#include "perfmodel/trace/read_trace.hpp"
 #include "perfmodel/kernels/cpu/executor.hpp"
 #include "perfmodel/kernels/cpu/host_probe.hpp"
 #include "perfmodel/kernels/cpu/measure_in_state.hpp"
@@ -28,6 +27,7 @@
 #include "perfmodel/kernels/cpu/parallel.hpp"
 #include "perfmodel/policy/measurement_policy.hpp"
 #include "perfmodel/report/calibration_view.hpp"
+#include "perfmodel/trace/read_trace.hpp"
 
 namespace perfmodel::cli {
 
@@ -37,18 +37,18 @@ struct CalibrateArgs {
   std::string device;
   std::string measurements;
   std::string samples;
-  std::string trace;  // --from-trace: a PyTorch profiler trace
+  std::string trace; // --from-trace: a PyTorch profiler trace
   std::string hw;
   std::string save_samples;
-  std::string residuals;  // --residuals: per-sample prediction and error
-  std::string save_runs;  // --save-runs: every run of every case with the probes beside it
+  std::string residuals;      // --residuals: per-sample prediction and error
+  std::string save_runs;      // --save-runs: every run of every case with the probes beside it
   double probe_interval = -1; // --probe-interval (0: between rounds only; < 0: not given)
   int attempts = policy::CalibrationRetryPolicy{}.attempts; // --attempts
-  int warmup = 0, iters = 0, rounds = 0;  // 0 = the plan's defaults
-  std::string statistic = "p20";  // of each case's timed runs: median, p20 or min
+  int warmup = 0, iters = 0, rounds = 0;                    // 0 = the plan's defaults
+  std::string statistic = "p20"; // of each case's timed runs: median, p20 or min
   bool quick = false;
   bool no_networks = false; // --no-networks: isolated kernel microbenchmarks only
-  bool recount = false;      // --recount-networks: saved network samples counted again
+  bool recount = false;     // --recount-networks: saved network samples counted again
   int threads = 0;
   std::string loss = "soft_l1";
   double loss_scale = 0.1;
@@ -56,12 +56,13 @@ struct CalibrateArgs {
   std::string output;
 };
 
-void progress_line(const std::string& s) { std::fprintf(stderr, "calibrate: %s\n", s.c_str()); }
+void progress_line(const std::string &s) { std::fprintf(stderr, "calibrate: %s\n", s.c_str()); }
 
 // The measurement policy of this command: the defaults, with the arguments that override them.
-policy::MeasurementPolicy calibrate_policy(const CalibrateArgs& a) {
+policy::MeasurementPolicy calibrate_policy(const CalibrateArgs &a) {
   policy::MeasurementPolicy rules;
-  if (a.probe_interval >= 0) rules.probe.round_probe_interval_seconds = a.probe_interval;
+  if (a.probe_interval >= 0)
+    rules.probe.round_probe_interval_seconds = a.probe_interval;
   rules.calibration.attempts = a.attempts;
   return rules;
 }
@@ -74,14 +75,14 @@ policy::MeasurementPolicy calibrate_policy(const CalibrateArgs& a) {
 // against its calibration) is measured again, up to rules.calibration.network_attempts times in
 // all, and the attempt that drifted least is kept (docs/measurement-policy.md,
 // "CalibrationRetryPolicy").
-std::vector<calibrate::Sample> network_samples(const CalibrateArgs& a, const HwSpec& hw,
+std::vector<calibrate::Sample> network_samples(const CalibrateArgs &a, const HwSpec &hw,
                                                TimeStatistic stat,
-                                               const std::optional<HostState>& reference,
-                                               const policy::MeasurementPolicy& rules,
-                                               std::vector<calibrate::PassSample>& passes) {
+                                               const std::optional<HostState> &reference,
+                                               const policy::MeasurementPolicy &rules,
+                                               std::vector<calibrate::PassSample> &passes) {
   std::vector<calibrate::Sample> out;
   const double t0 = kernels::cpu::now_seconds();
-  for (const Graph& g : calibrate::calibration_networks()) {
+  for (const Graph &g : calibrate::calibration_networks()) {
     std::fprintf(stderr, "calibrate: network %s (%zu layers)\n", g.name.c_str(), g.layers.size());
     kernels::cpu::MeasureOptions mo;
     mo.threads = a.threads;
@@ -99,7 +100,7 @@ std::vector<calibrate::Sample> network_samples(const CalibrateArgs& a, const HwS
     // quiet pass, and measure_graph_in_state measures them again.
     mo.quiet_reference_flops_per_second = reference ? reference->conv_flops_per_second : 0;
     const int attempts = rules.calibration.network_attempts;
-    const auto retry = [&g, attempts](int attempt, const kernels::cpu::StateMeasurement& best) {
+    const auto retry = [&g, attempts](int attempt, const kernels::cpu::StateMeasurement &best) {
       std::fprintf(stderr,
                    "calibrate: network %s: measured in another host state than the rounds' "
                    "(%.2g tolerances off: %s); measuring again (attempt %d of %d)\n",
@@ -109,17 +110,18 @@ std::vector<calibrate::Sample> network_samples(const CalibrateArgs& a, const HwS
         kernels::cpu::measure_graph_in_state(g, mo, reference, attempts, rules.host, retry)
             .measurement;
     if (m.placement)
-      std::fprintf(stderr, "calibrate: network %s: %s\n", g.name.c_str(),
-                   report::placement_line(pass_placement_view(*m.placement, rules.placement))
-                       .c_str());
+      std::fprintf(
+          stderr, "calibrate: network %s: %s\n", g.name.c_str(),
+          report::placement_line(pass_placement_view(*m.placement, rules.placement)).c_str());
     if (m.quiet)
       std::fprintf(stderr, "calibrate: network %s: %s\n", g.name.c_str(),
                    report::quiet_line(quiet_passes_view(*m.quiet, rules.quiet)).c_str());
     // Every layer is kept: the GEMM classes' layers are held out of the fit and scored
     // against it (held_out_report).
-    for (auto& s : measured_layer_samples(g, m, stat, "network:", hw)) out.push_back(std::move(s));
+    for (auto &s : measured_layer_samples(g, m, stat, "network:", hw))
+      out.push_back(std::move(s));
     passes.push_back(measured_pass_sample(g, m, stat));
-    const calibrate::PassSample& p = passes.back();
+    const calibrate::PassSample &p = passes.back();
     std::fprintf(stderr,
                  "calibrate: network %s: pass %.4g s, its %d kernel layers %.4g s (%+.1f%%)\n",
                  g.name.c_str(), p.pass_seconds, p.layers, p.layer_sum_seconds,
@@ -132,7 +134,7 @@ std::vector<calibrate::Sample> network_samples(const CalibrateArgs& a, const HwS
 
 // The FMA rate of `threads` threads on an undisturbed machine: the spec's fp32 vector peak
 // (measured on an idle machine) scaled to the threads; 0 when the spec has none.
-double undisturbed_flops(const HwSpec& hw, int threads) {
+double undisturbed_flops(const HwSpec &hw, int threads) {
   const auto unit = hw.best_unit(DType::fp32, false);
   return unit ? unit->flops_per_second * std::min(1.0, double(threads) / std::max(1, hw.units))
               : 0.0;
@@ -140,8 +142,8 @@ double undisturbed_flops(const HwSpec& hw, int threads) {
 
 // Every probe's convolution rate in GFLOP/s, in order: "|" before a round boundary's full
 // probe, "x" after a disturbed one.
-std::string conv_timeline(const std::vector<HostState>& probes, const std::vector<bool>& full,
-                          const std::vector<bool>& judged) {
+std::string conv_timeline(const std::vector<HostState> &probes, const std::vector<bool> &full,
+                          const std::vector<bool> &judged) {
   std::string s = "convolution probes in order (GFLOP/s; |: between rounds; x: disturbed):";
   for (size_t i = 0; i < probes.size(); ++i) {
     char buf[32];
@@ -170,16 +172,16 @@ struct Rounds {
 // rounds, every ProbePolicy::round_probe_interval_seconds, and each run is judged by the probes
 // on either side of it. Up to CalibrationRetryPolicy::extra_rounds more rounds run while some
 // case has fewer counted rounds than planned (docs/measurement-policy.md).
-Rounds microbenchmark_rounds(const CalibrateArgs& a, const HwSpec& hw,
-                             const policy::MeasurementPolicy& rules,
+Rounds microbenchmark_rounds(const CalibrateArgs &a, const HwSpec &hw,
+                             const policy::MeasurementPolicy &rules,
                              kernels::cpu::MicrobenchOptions mo,
-                             const std::vector<kernels::cpu::BenchCase>& cases) {
+                             const std::vector<kernels::cpu::BenchCase> &cases) {
   const double t0 = kernels::cpu::now_seconds();
   const double steady_flops =
       undisturbed_flops(hw, a.threads > 0 ? a.threads : kernels::cpu::num_threads());
   Rounds r;
-  std::vector<HostState>& probes = r.probes;
-  std::vector<bool>& full = r.full;
+  std::vector<HostState> &probes = r.probes;
+  std::vector<bool> &full = r.full;
   mo.extra_rounds = a.quick ? rules.calibration.quick_extra_rounds : rules.calibration.extra_rounds;
   mo.probe_interval_seconds = rules.probe.round_probe_interval_seconds;
   mo.at_probe = [&](bool boundary) {
@@ -189,17 +191,19 @@ Rounds microbenchmark_rounds(const CalibrateArgs& a, const HwSpec& hw,
     return policy::steady_probes(probes, steady_flops, rules.host);
   };
   r.results = kernels::cpu::run_cases(cases, mo);
-  const auto& results = r.results;
+  const auto &results = r.results;
   r.judged = policy::steady_probes(probes, steady_flops, rules.host);
-  const std::vector<bool>& judged = r.judged;
+  const std::vector<bool> &judged = r.judged;
   std::vector<HostState> boundary, steady;
   std::vector<bool> boundary_judged;
   size_t slow_compute = 0;
   for (size_t i = 0; i < probes.size(); ++i) {
-    if (!full[i]) continue;
+    if (!full[i])
+      continue;
     boundary.push_back(probes[i]);
     boundary_judged.push_back(judged[i]);
-    if (judged[i]) steady.push_back(probes[i]);
+    if (judged[i])
+      steady.push_back(probes[i]);
     slow_compute += policy::steady_compute(probes[i], steady_flops, rules.host) ? 0 : 1;
   }
   r.host_state = policy::median_state(steady.empty() ? boundary : steady);
@@ -219,7 +223,7 @@ Rounds microbenchmark_rounds(const CalibrateArgs& a, const HwSpec& hw,
                  100 * rules.host.conv_tolerance);
   std::string listed;
   for (size_t i = 0; i < boundary.size(); ++i) {
-    const HostState& p = boundary[i];
+    const HostState &p = boundary[i];
     char buf[128];
     std::snprintf(buf, sizeof buf, "%s%.3g/%.3g/%.3g/%.3g/%.3g%s", listed.empty() ? "" : ", ",
                   p.fp32_flops_per_second, p.dram_bytes_per_second, p.cross_core_bytes_per_second,
@@ -256,17 +260,17 @@ Rounds microbenchmark_rounds(const CalibrateArgs& a, const HwSpec& hw,
                  "a calibration taken in a steady state predicts better\n",
                  rules.host.round_trip_factor, 100 * rules.host.compute_tolerance,
                  100 * rules.host.conv_tolerance, 100 * rules.calibration.max_uncounted_case_share,
-                 none, results.size(), 100 * rules.calibration.min_counted_run_share, counted,
-                 run);
+                 none, results.size(), 100 * rules.calibration.min_counted_run_share, counted, run);
   int noisy = 0;
-  for (const auto& res : results) noisy += res.time.noisy ? 1 : 0;
+  for (const auto &res : results)
+    noisy += res.time.noisy ? 1 : 0;
   std::fprintf(stderr, "calibrate: %zu microbenchmarks in %.1f s (%d noisy)\n", results.size(),
                kernels::cpu::now_seconds() - t0, noisy);
   return r;
 }
 
-std::vector<calibrate::Sample> microbenchmark_samples(const CalibrateArgs& a, const HwSpec& hw,
-                                                      Calibration& cal) {
+std::vector<calibrate::Sample> microbenchmark_samples(const CalibrateArgs &a, const HwSpec &hw,
+                                                      Calibration &cal) {
   const policy::MeasurementPolicy rules = calibrate_policy(a);
   kernels::cpu::MicrobenchOptions mo;
   mo.quick = a.quick;
@@ -275,11 +279,12 @@ std::vector<calibrate::Sample> microbenchmark_samples(const CalibrateArgs& a, co
   mo.iters = a.iters;
   mo.rounds = a.rounds;
   mo.cache_bytes = calibrate::cache_bytes_for(hw);
-  mo.progress = [](size_t i, size_t n, const kernels::cpu::BenchCase& c) {
+  mo.progress = [](size_t i, size_t n, const kernels::cpu::BenchCase &c) {
     std::fprintf(stderr, "calibrate: [%zu/%zu] %s\n", i + 1, n, c.name.c_str());
   };
   auto cases = kernels::cpu::microbench_plan(mo);
-  for (const auto& c : calibrate::supplementary_cases(a.quick, mo.cache_bytes)) cases.push_back(c);
+  for (const auto &c : calibrate::supplementary_cases(a.quick, mo.cache_bytes))
+    cases.push_back(c);
   // The rounds are taken again while the host's state changed during them, up to
   // rules.calibration.attempts in all (policy::calibrate_again), and one attempt is kept
   // (policy::kept_calibration); every attempt's verdict goes to the log.
@@ -289,7 +294,7 @@ std::vector<calibrate::Sample> microbenchmark_samples(const CalibrateArgs& a, co
   do {
     taken.push_back(microbenchmark_rounds(a, hw, rules, mo, cases));
     verdicts.push_back(taken.back().verdict);
-    const policy::CalibrationAttempt& v = verdicts.back();
+    const policy::CalibrationAttempt &v = verdicts.back();
     if (attempts > 1)
       std::fprintf(stderr, "calibrate: attempt %zu of %d: %zu of %zu runs counted (%.1f%%), %s\n",
                    verdicts.size(), attempts, v.counted_runs, v.runs, 100 * v.counted_share(),
@@ -301,23 +306,25 @@ std::vector<calibrate::Sample> microbenchmark_samples(const CalibrateArgs& a, co
                  verdicts.size(),
                  verdicts[kept].changed ? "every attempt changed: the largest share of runs counted"
                                         : "the first in which the host's state held");
-  Rounds& r = taken[kept];
+  Rounds &r = taken[kept];
   cal.host_state = r.host_state;
   const auto ref = calibrate::microbench_reference(r.results);
-  std::fprintf(stderr, "calibrate: measured peak %.3g FLOP/s (FMA), best bandwidth %.3g B/s, "
-               "pool wake-up %.3g s\n", ref.fma_flops_per_second, ref.best_bytes_per_second,
-               ref.launch_seconds);
+  std::fprintf(stderr,
+               "calibrate: measured peak %.3g FLOP/s (FMA), best bandwidth %.3g B/s, "
+               "pool wake-up %.3g s\n",
+               ref.fma_flops_per_second, ref.best_bytes_per_second, ref.launch_seconds);
   cal.device = calibrate::this_cpu(a.threads > 0 ? a.threads : kernels::cpu::num_threads());
   cal.source = a.quick ? "microbenchmarks (quick)" : "microbenchmarks";
   const auto stat = parse_time_statistic(a.statistic);
-  if (!stat) throw InputError("calibrate: unknown --statistic '" + a.statistic + "'");
+  if (!stat)
+    throw InputError("calibrate: unknown --statistic '" + a.statistic + "'");
   if (!a.save_runs.empty())
     io::write_file_atomic(a.save_runs,
                           calibrate::runs_csv(r.results, r.probes, r.full, r.judged, *stat));
   auto samples = calibrate::samples_from_benches(r.results, *stat);
   if (!a.no_networks) {
     std::vector<calibrate::PassSample> passes;
-    for (auto& s : network_samples(a, hw, *stat, cal.host_state, rules, passes))
+    for (auto &s : network_samples(a, hw, *stat, cal.host_state, rules, passes))
       samples.push_back(std::move(s));
     cal.pass_excess = calibrate::fit_pass_excess(passes);
     if (cal.pass_excess)
@@ -330,19 +337,19 @@ std::vector<calibrate::Sample> microbenchmark_samples(const CalibrateArgs& a, co
 
 // --device cuda: the GPU plan (kernels/cuda, docs/cuda.md), run by the CUDA plugin
 // (cli/cuda_backend.hpp); no plugin, no CUDA libraries or no GPU is a RuntimeFailure (exit 1).
-std::vector<calibrate::Sample> gpu_microbenchmark_samples(const CalibrateArgs& a,
-                                                          Calibration& cal) {
+std::vector<calibrate::Sample> gpu_microbenchmark_samples(const CalibrateArgs &a,
+                                                          Calibration &cal) {
   namespace kg = kernels::cuda;
   const kg::DeviceInfo dev = cuda_query_device(0);
   std::fprintf(stderr, "calibrate: %s, %d SMs, compute capability %d.%d\n", dev.name.c_str(),
                dev.sm_count, dev.cc_major, dev.cc_minor);
   kg::GpuBenchOptions go;
   go.quick = a.quick;
-  go.progress = [](size_t i, size_t n, const kg::GpuBenchCase& c) {
+  go.progress = [](size_t i, size_t n, const kg::GpuBenchCase &c) {
     std::fprintf(stderr, "calibrate: [%zu/%zu] cuda/%s\n", i + 1, n, c.name.c_str());
   };
   const cuda_plugin::MicrobenchRun run = cuda_run_microbenchmarks(go);
-  for (const auto& r : run.results)
+  for (const auto &r : run.results)
     if (!r.skipped.empty())
       std::fprintf(stderr, "calibrate: skipped cuda/%s: %s\n", r.bench.name.c_str(),
                    r.skipped.c_str());
@@ -357,12 +364,12 @@ std::vector<calibrate::Sample> gpu_microbenchmark_samples(const CalibrateArgs& a
   return calibrate::samples_from_benches(run.measured);
 }
 
-int run_calibrate(const CalibrateArgs& a) {
+int run_calibrate(const CalibrateArgs &a) {
   const int sources =
       !a.device.empty() + !a.measurements.empty() + !a.samples.empty() + !a.trace.empty();
   if (sources != 1)
-    throw InputError(
-        "calibrate needs exactly one of --device, --from-measurements, --from-samples, --from-trace");
+    throw InputError("calibrate needs exactly one of --device, --from-measurements, "
+                     "--from-samples, --from-trace");
   if (!a.device.empty() && a.device != "cpu" && a.device != "cuda")
     throw InputError("--device '" + a.device + "': expected cpu or cuda");
   if (a.device == "cuda" && a.hw.empty())
@@ -388,15 +395,17 @@ int run_calibrate(const CalibrateArgs& a) {
     samples = a.device == "cuda" ? gpu_microbenchmark_samples(a, meta)
                                  : microbenchmark_samples(a, hw, meta);
   } else if (!a.measurements.empty()) {
-    for (const auto& row : io::read_measurements_csv(a.measurements))
-      if (row.seconds) samples.push_back(calibrate::kernel_sample(row));
+    for (const auto &row : io::read_measurements_csv(a.measurements))
+      if (row.seconds)
+        samples.push_back(calibrate::kernel_sample(row));
     meta.source = "measurements:" + a.measurements;
     meta.device = DeviceFingerprint{hw.kind, hw.name, hw.units, "", std::nullopt};
-  } else if (!a.trace.empty()) {  // the trace's modelled operators (docs/trace.md)
+  } else if (!a.trace.empty()) { // the trace's modelled operators (docs/trace.md)
     const trace::Trace t = io::read_trace(a.trace);
     const trace::Links links = trace::link_events(t);
     const trace::OpTree tree = trace::build_op_tree(t, links);
-    samples = calibrate::samples_from_attainment(trace::attainment_view(t, links, tree, hw), a.trace);
+    samples =
+        calibrate::samples_from_attainment(trace::attainment_view(t, links, tree, hw), a.trace);
     meta.source = "trace:" + a.trace;
     meta.device = DeviceFingerprint{hw.kind, hw.name, hw.units, "", std::nullopt};
   } else {
@@ -408,13 +417,16 @@ int run_calibrate(const CalibrateArgs& a) {
     meta.source = "samples:" + a.samples;
     meta.device = DeviceFingerprint{hw.kind, hw.name, hw.units, "", std::nullopt};
   }
-  if (samples.empty()) throw InputError("no timed samples to fit (no 'seconds' given?)");
-  if (!a.save_samples.empty()) io::write_file_atomic(a.save_samples, calibrate::write_samples_csv(samples));
+  if (samples.empty())
+    throw InputError("no timed samples to fit (no 'seconds' given?)");
+  if (!a.save_samples.empty())
+    io::write_file_atomic(a.save_samples, calibrate::write_samples_csv(samples));
 
   calibrate::FitOptions fo = calibrate::fit_options_for(hw);
   // Microbenchmarks ran on the device's threads / SMs (calibrate --threads), which is what the
   // GEMM tiles are spread over, whatever the spec's unit count.
-  if (!a.device.empty()) fo.cores = std::max(1, meta.device.cores);
+  if (!a.device.empty())
+    fo.cores = std::max(1, meta.device.cores);
   // One thread's cross-core read rate: the probe reads with every thread at once.
   if (meta.host_state && meta.host_state->cross_core_bytes_per_second > 0)
     fo.given_term_rates["cross_core_bytes_per_second"] =
@@ -423,7 +435,8 @@ int run_calibrate(const CalibrateArgs& a) {
   fo.loss_scale = a.loss_scale;
   fo.progress = progress_line;
   Calibration cal = calibrate::fit_calibration(calibrate::fitted_samples(samples), fo);
-  if (cal.classes.empty()) throw InputError("no op class had enough samples to fit");
+  if (cal.classes.empty())
+    throw InputError("no op class had enough samples to fit");
   cal.device = meta.device;
   cal.source = meta.source;
   cal.host_state = meta.host_state;
@@ -436,22 +449,21 @@ int run_calibrate(const CalibrateArgs& a) {
   std::fprintf(stderr, "calibrate: %d samples, %zu classes, MAPE %.2f%%, RMS log error %.3f\n",
                cal.stats.samples, cal.classes.size(), 100 * cal.stats.mape,
                cal.stats.rms_log_error);
-  for (const std::string& line : calibrate::held_out_report(cal, samples))
+  for (const std::string &line : calibrate::held_out_report(cal, samples))
     progress_line(line);
 
   OutputOptions out{a.format == "yaml" ? "table" : a.format, a.output};
-  const std::string text = a.format == "yaml"
-                               ? io::write_calibration_yaml(cal)
-                               : report::render_calibration(cal, output_format(out));
+  const std::string text = a.format == "yaml" ? io::write_calibration_yaml(cal)
+                                              : report::render_calibration(cal, output_format(out));
   emit(out, text);
   return 0;
 }
 
-}  // namespace
+} // namespace
 
-void register_calibrate(CLI::App& app, Runner& run) {
+void register_calibrate(CLI::App &app, Runner &run) {
   auto a = std::make_shared<CalibrateArgs>();
-  CLI::App* cmd = app.add_subcommand(
+  CLI::App *cmd = app.add_subcommand(
       "calibrate", "Fit the efficiency model (Ceres) and write a calibration file");
   cmd->footer(
       "The calibration YAML goes to -o FILE (or stdout); --format table|csv|json|md prints the\n"
@@ -468,8 +480,9 @@ void register_calibrate(CLI::App& app, Runner& run) {
   cmd->add_option("--from-measurements", a->measurements,
                   "Fit a measurement CSV (op,dtype,pass,m,n,k,...,seconds)");
   cmd->add_option("--from-samples", a->samples, "Fit samples saved by --save-samples");
-  cmd->add_option("--from-trace", a->trace,
-                  "Fit the operators of a PyTorch profiler trace (perfmodel trace --view attainment)");
+  cmd->add_option(
+      "--from-trace", a->trace,
+      "Fit the operators of a PyTorch profiler trace (perfmodel trace --view attainment)");
   cmd->add_option("--hw", a->hw,
                   "Hardware spec the calibration refines (memory levels, cores; with --device cpu "
                   "the default is the shipped spec whose cpu_id is this CPU's)");
@@ -526,4 +539,4 @@ void register_calibrate(CLI::App& app, Runner& run) {
   cmd->callback([a, &run] { run = [a] { return run_calibrate(*a); }; });
 }
 
-}  // namespace perfmodel::cli
+} // namespace perfmodel::cli

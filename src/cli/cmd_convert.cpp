@@ -5,11 +5,11 @@
 #include <sstream>
 
 #include "cli/commands.hpp"
+#include "perfmodel/cost.hpp"
 #include "perfmodel/io/files.hpp"
+#include "perfmodel/io/resources.hpp"
 #include "perfmodel/onnx/load_model.hpp"
 #include "perfmodel/onnx/onnx_import.hpp"
-#include "perfmodel/io/resources.hpp"
-#include "perfmodel/cost.hpp"
 
 namespace perfmodel::cli {
 
@@ -22,14 +22,14 @@ struct Summary {
   std::vector<std::string> unmapped, not_portable;
 };
 
-std::string join(const std::vector<std::string>& v) {
+std::string join(const std::vector<std::string> &v) {
   std::string s;
-  for (const auto& x : v)
+  for (const auto &x : v)
     s += (s.empty() ? "" : "; ") + x;
   return s;
 }
 
-std::string render(const Summary& s, report::Format f) {
+std::string render(const Summary &s, report::Format f) {
   std::ostringstream o;
   const std::vector<std::pair<std::string, std::string>> rows = {
       {"model", s.model},
@@ -53,16 +53,16 @@ std::string render(const Summary& s, report::Format f) {
   }
   case report::Format::csv:
     o << "field,value\n";
-    for (const auto& [k, v] : rows)
+    for (const auto &[k, v] : rows)
       o << report::csv_field(k) << ',' << report::csv_field(v) << '\n';
     return o.str();
   case report::Format::md:
     o << "| field | value |\n|---|---|\n";
-    for (const auto& [k, v] : rows)
+    for (const auto &[k, v] : rows)
       o << "| " << report::md_cell(k) << " | " << report::md_cell(v) << " |\n";
     return o.str();
   case report::Format::table:
-    for (const auto& [k, v] : rows) {
+    for (const auto &[k, v] : rows) {
       o << k << std::string(28 - k.size(), ' ') << (v.empty() ? "-" : v) << '\n';
     }
     return o.str();
@@ -72,13 +72,13 @@ std::string render(const Summary& s, report::Format f) {
 
 } // namespace
 
-void register_convert(CLI::App& app, Runner& run) {
+void register_convert(CLI::App &app, Runner &run) {
   struct Args {
     ModelOptions model;
     OutputOptions out;
   };
   auto a = std::make_shared<Args>();
-  CLI::App* cmd = app.add_subcommand(
+  CLI::App *cmd = app.add_subcommand(
       "convert", "Convert a model (ONNX or YAML) to the model YAML format (weights dropped)");
   cmd->footer(
       "The YAML goes to -o FILE (stdout without -o); with -o a summary (layers, params, MACs,\n"
@@ -112,7 +112,7 @@ void register_convert(CLI::App& app, Runner& run) {
       io::write_file_atomic(a->out.output, yaml);
       s.layers = g.layers.size();
       s.params = g.param_count();
-      for (const auto& c : graph_cost(g, Pass::fwd)) {
+      for (const auto &c : graph_cost(g, Pass::fwd)) {
         s.macs += c.fwd.macs;
         s.flops += c.fwd.flops;
       }

@@ -9,13 +9,13 @@
 
 namespace perfmodel::cli {
 
-void register_info(CLI::App& app, Runner& run) {
+void register_info(CLI::App &app, Runner &run) {
   struct Args {
     std::string hw;
     OutputOptions out;
   };
   auto a = std::make_shared<Args>();
-  CLI::App* cmd = app.add_subcommand("info", "Show a hardware spec: ceilings and ridge points");
+  CLI::App *cmd = app.add_subcommand("info", "Show a hardware spec: ceilings and ridge points");
   cmd->footer("Example:\n  perfmodel info --hw a100 --format md");
   cmd->add_option("--hw", a->hw, "Hardware: a .yaml path or a name in hw_specs/")->required();
   add_output_options(cmd, a->out);
@@ -28,4 +28,4 @@ void register_info(CLI::App& app, Runner& run) {
   });
 }
 
-}  // namespace perfmodel::cli
+} // namespace perfmodel::cli

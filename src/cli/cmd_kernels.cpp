@@ -2,8 +2,8 @@
 // compares with the measured time where the row has one.
 #include <memory>
 
-#include "perfmodel/calibrate/kernel_graph.hpp"
 #include "cli/commands.hpp"
+#include "perfmodel/calibrate/kernel_graph.hpp"
 #include "perfmodel/io/calibration_yaml.hpp"
 #include "perfmodel/io/hw_yaml.hpp"
 #include "perfmodel/io/measurements_csv.hpp"

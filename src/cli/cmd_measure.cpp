@@ -1,29 +1,29 @@
 // `perfmodel measure`: runs a model layer by layer on this CPU and compares with predict();
 // `--microbench` runs the microbenchmark plan instead and prints what it measured.
 #include <algorithm>
+#include <chrono>
 #include <cstdio>
 #include <fstream>
-#include <chrono>
 #include <memory>
 #include <thread>
 
+#include "cli/commands.hpp"
+#include "cli/measured_samples.hpp"
 #include "perfmodel/calibrate/fingerprint.hpp"
 #include "perfmodel/calibrate/fit.hpp"
 #include "perfmodel/calibrate/samples_csv.hpp"
-#include "cli/commands.hpp"
-#include "cli/measured_samples.hpp"
-#include "perfmodel/io/files.hpp"
+#include "perfmodel/calibration.hpp"
 #include "perfmodel/io/calibration_yaml.hpp"
+#include "perfmodel/io/files.hpp"
 #include "perfmodel/io/host_hw.hpp"
 #include "perfmodel/io/hw_yaml.hpp"
-#include "perfmodel/onnx/load_model.hpp"
 #include "perfmodel/kernels/cpu/executor.hpp"
 #include "perfmodel/kernels/cpu/host_probe.hpp"
 #include "perfmodel/kernels/cpu/microbench.hpp"
 #include "perfmodel/kernels/cpu/parallel.hpp"
-#include "perfmodel/calibration.hpp"
-#include "perfmodel/predict.hpp"
+#include "perfmodel/onnx/load_model.hpp"
 #include "perfmodel/policy/measurement_policy.hpp"
+#include "perfmodel/predict.hpp"
 #include "perfmodel/report/measure_view.hpp"
 
 namespace perfmodel::cli {
@@ -39,8 +39,8 @@ struct MeasureArgs {
   std::string statistic = "p20";
   std::string buffers = "reuse";
   std::string passes = "quiet"; // --passes: which timed passes the statistics use
-  double probe_interval = -1; // --probe-interval (< 0: not given, QuietPassPolicy's default)
-  int attempts = policy::MeasureRetryPolicy{}.attempts;          // --attempts
+  double probe_interval = -1;   // --probe-interval (< 0: not given, QuietPassPolicy's default)
+  int attempts = policy::MeasureRetryPolicy{}.attempts;            // --attempts
   double attempt_wait = policy::MeasureRetryPolicy{}.wait_seconds; // --attempt-wait
   int warmup = 3, iters = 10, threads = 0;
   double min_time = 0;
@@ -92,8 +92,7 @@ int run_microbench(const MeasureArgs &a) {
   // The outermost cache decides which convolution workspaces stay cached between calls, as in
   // calibrate: --hw's, else this CPU's shipped spec; with neither every workspace is evicted.
   try {
-    o.cache_bytes =
-        calibrate::cache_bytes_for(io::load_hw_or_for_cpu(a.hw, io::this_cpu_id()));
+    o.cache_bytes = calibrate::cache_bytes_for(io::load_hw_or_for_cpu(a.hw, io::this_cpu_id()));
   } catch (const InputError &) {
     if (!a.hw.empty())
       throw;
@@ -173,7 +172,8 @@ int run_measure(const MeasureArgs &a) {
   const Graph g = io::load_model(a.model.model, load_options(a.model));
   PredictOptions po;
   po.calibration = cals.empty() ? nullptr : &cals[0];
-  const Prediction first = predict(g, hw, po); // before the run: a model it cannot predict fails fast
+  const Prediction first =
+      predict(g, hw, po); // before the run: a model it cannot predict fails fast
   const policy::MeasurementPolicy rules = measure_policy(a);
 
   kc::MeasureOptions mo;
@@ -246,10 +246,9 @@ int run_measure(const MeasureArgs &a) {
       t.p = predict(g, hw, chosen_po);
     }
     if (cals.size() > 1 && !a.quiet) {
-      const std::string left_out =
-          choice.left_out
-              ? ", " + std::to_string(choice.left_out) + " taken on another machine left out"
-              : "";
+      const std::string left_out = choice.left_out ? ", " + std::to_string(choice.left_out) +
+                                                         " taken on another machine left out"
+                                                   : "";
       std::fprintf(stderr, "measure: predicting with %s (the nearest host state of %zu%s)\n",
                    a.calibrations[t.chosen].c_str(), cals.size() - choice.left_out,
                    left_out.c_str());
@@ -303,15 +302,14 @@ int run_measure(const MeasureArgs &a) {
     const bool again = t.view.host.changed && n < attempts;
     if (attempts > 1) { // which attempt is reported: printed with --quiet too
       const std::string worst =
-          t.view.host.reference
-              ? policy::worst_drift(*t.view.host.reference, t.view.host.before,
-                                    t.view.host.after, rules.host)
-              : "";
+          t.view.host.reference ? policy::worst_drift(*t.view.host.reference, t.view.host.before,
+                                                      t.view.host.after, rules.host)
+                                : "";
       std::fprintf(stderr,
                    "measure: attempt %d of %d (%s): median |error| %.1f%%, end to end %+.1f%%; "
                    "%s, %.2g tolerances from the calibration's state%s%s%s\n",
-                   n, attempts, t.view.run.calibration.empty() ? "roofline"
-                                                               : t.view.run.calibration.c_str(),
+                   n, attempts,
+                   t.view.run.calibration.empty() ? "roofline" : t.view.run.calibration.c_str(),
                    100 * t.view.summary.median_abs_error, 100 * t.view.summary.end_to_end_error,
                    t.view.host.changed ? "host state changed" : "as calibrated", t.severity,
                    worst.empty() ? "" : " (", worst.c_str(), worst.empty() ? "" : ")");
@@ -429,7 +427,8 @@ void register_measure(CLI::App &app, Runner &run) {
                   "min (p20 is the most reproducible on a shared host)")
       ->check(CLI::IsMember({"median", "p20", "min"}))
       ->capture_default_str();
-  cmd->add_option("--warmup", a->warmup, "Untimed runs (passes, or runs of each layer) before timing")
+  cmd->add_option("--warmup", a->warmup,
+                  "Untimed runs (passes, or runs of each layer) before timing")
       ->check(CLI::Range(0, 1000))
       ->capture_default_str();
   cmd->add_option("--iters", a->iters, "Timed runs (passes, or runs of each layer)")

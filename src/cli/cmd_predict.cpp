@@ -14,7 +14,7 @@ namespace {
 
 struct PredictArgs {
   std::string hw;
-  std::string calibration;  // "" = pure roofline
+  std::string calibration; // "" = pure roofline
   ModelOptions model;
   std::string pass = "fwd";
   std::optional<double> power, runtime;
@@ -23,21 +23,23 @@ struct PredictArgs {
   OutputOptions out;
 };
 
-int run_predict(const PredictArgs& a) {
+int run_predict(const PredictArgs &a) {
   const HwSpec hw = io::load_hw(a.hw);
   const Graph g = io::load_model(a.model.model, load_options(a.model));
   PredictOptions po;
   auto pass = parse_pass(a.pass);
-  if (!pass) throw InputError("unknown --pass '" + a.pass + "' (fwd or train)");
+  if (!pass)
+    throw InputError("unknown --pass '" + a.pass + "' (fwd or train)");
   po.pass = *pass;
   po.power_watts = a.power;
   po.runtime_seconds = a.runtime;
   std::optional<Calibration> cal;
-  if (!a.calibration.empty()) cal = io::load_calibration(a.calibration);
+  if (!a.calibration.empty())
+    cal = io::load_calibration(a.calibration);
   po.calibration = cal ? &*cal : nullptr;
   const Prediction p = predict(g, hw, po);
   report::PredictionViewOptions vo;
-  if (a.per_layer || a.profile) {  // asking for one section shows that one (totals always)
+  if (a.per_layer || a.profile) { // asking for one section shows that one (totals always)
     vo.per_layer = a.per_layer;
     vo.profile = a.profile;
   }
@@ -46,18 +48,18 @@ int run_predict(const PredictArgs& a) {
   return 0;
 }
 
-}  // namespace
+} // namespace
 
-void register_predict(CLI::App& app, Runner& run) {
+void register_predict(CLI::App &app, Runner &run) {
   auto a = std::make_shared<PredictArgs>();
-  CLI::App* cmd = app.add_subcommand(
+  CLI::App *cmd = app.add_subcommand(
       "predict", "Predict per-layer FLOPs, bytes, time, bound and energy of a model on hardware");
-  cmd->footer(
-      "Examples:\n"
-      "  perfmodel predict --hw v100 --model nin --batch 5\n"
-      "  perfmodel predict --hw titanx-maxwell --model nin --batch 5 --runtime 0.00793677 "
-      "--power 200\n"
-      "  perfmodel predict --hw a100 --model vgg16 --dtype fp16 --pass train --format json -o p.json");
+  cmd->footer("Examples:\n"
+              "  perfmodel predict --hw v100 --model nin --batch 5\n"
+              "  perfmodel predict --hw titanx-maxwell --model nin --batch 5 --runtime 0.00793677 "
+              "--power 200\n"
+              "  perfmodel predict --hw a100 --model vgg16 --dtype fp16 --pass train --format json "
+              "-o p.json");
   cmd->add_option("--hw", a->hw, "Hardware: a .yaml path or a name in hw_specs/")->required();
   add_model_options(cmd, a->model);
   cmd->add_option("--calibration", a->calibration,
@@ -71,11 +73,12 @@ void register_predict(CLI::App& app, Runner& run) {
   cmd->add_option("--runtime", a->runtime,
                   "Measured total time in s: totals also report measured rates (as boda does)")
       ->check(CLI::PositiveNumber);
-  cmd->add_flag("--per-layer", a->per_layer, "Show the per-layer table (with --profile: only those)");
+  cmd->add_flag("--per-layer", a->per_layer,
+                "Show the per-layer table (with --profile: only those)");
   cmd->add_flag("--profile", a->profile, "Show the time profile (with --per-layer: only those)");
   cmd->add_option("--top", a->top, "Rows of the profile (0 = all)")->check(CLI::NonNegativeNumber);
   add_output_options(cmd, a->out);
   cmd->callback([a, &run] { run = [a] { return run_predict(*a); }; });
 }
 
-}  // namespace perfmodel::cli
+} // namespace perfmodel::cli

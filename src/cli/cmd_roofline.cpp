@@ -3,11 +3,11 @@
 #include <memory>
 
 #include "cli/commands.hpp"
+#include "perfmodel/calibration.hpp"
 #include "perfmodel/io/calibration_yaml.hpp"
 #include "perfmodel/io/files.hpp"
 #include "perfmodel/io/hw_yaml.hpp"
 #include "perfmodel/onnx/load_model.hpp"
-#include "perfmodel/calibration.hpp"
 #include "perfmodel/predict.hpp"
 #include "perfmodel/report/plot/render.hpp"
 #include "perfmodel/report/plot/roofline_plot.hpp"

@@ -3,14 +3,14 @@
 #include <memory>
 
 #include "cli/commands.hpp"
+#include "perfmodel/calibration.hpp"
 #include "perfmodel/io/calibration_yaml.hpp"
 #include "perfmodel/io/hw_yaml.hpp"
 #include "perfmodel/onnx/load_model.hpp"
-#include "perfmodel/calibration.hpp"
-#include "perfmodel/sweep.hpp"
 #include "perfmodel/report/plot/render.hpp"
 #include "perfmodel/report/plot/sweep_plot.hpp"
 #include "perfmodel/report/sweep_view.hpp"
+#include "perfmodel/sweep.hpp"
 
 namespace perfmodel::cli {
 

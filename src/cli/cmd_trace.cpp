@@ -3,13 +3,13 @@
 #include <memory>
 
 #include "cli/commands.hpp"
+#include "perfmodel/io/calibration_yaml.hpp"
+#include "perfmodel/io/hw_yaml.hpp"
+#include "perfmodel/report/trace/trace_report.hpp"
 #include "perfmodel/trace/attainment.hpp"
 #include "perfmodel/trace/op_table.hpp"
 #include "perfmodel/trace/overview.hpp"
-#include "perfmodel/io/calibration_yaml.hpp"
-#include "perfmodel/io/hw_yaml.hpp"
 #include "perfmodel/trace/read_trace.hpp"
-#include "perfmodel/report/trace/trace_report.hpp"
 
 namespace perfmodel::cli {
 
@@ -97,7 +97,8 @@ void register_trace(CLI::App &app, Runner &run) {
   // `efficiency`: the attainment view's earlier name (the word now means the calibrated
   // efficiency model only): still accepted.
   cmd->add_option("--view", a->view, "overview, operators, kernels, attainment or all")
-      ->check(CLI::IsMember({"overview", "operators", "kernels", "attainment", "efficiency", "all"}))
+      ->check(
+          CLI::IsMember({"overview", "operators", "kernels", "attainment", "efficiency", "all"}))
       ->transform([](std::string v) { return v == "efficiency" ? std::string("attainment") : v; })
       ->capture_default_str();
   cmd->add_option("--sort", a->sort, "Sort key of the tables (see below)");

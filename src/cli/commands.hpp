@@ -5,15 +5,15 @@
 
 namespace perfmodel::cli {
 
-void register_predict(CLI::App& app, Runner& run);
-void register_list(CLI::App& app, Runner& run);
-void register_info(CLI::App& app, Runner& run);
-void register_convert(CLI::App& app, Runner& run);
-void register_trace(CLI::App& app, Runner& run);
-void register_sweep(CLI::App& app, Runner& run);
-void register_roofline(CLI::App& app, Runner& run);
-void register_calibrate(CLI::App& app, Runner& run);
-void register_kernels(CLI::App& app, Runner& run);
-void register_measure(CLI::App& app, Runner& run);
+void register_predict(CLI::App &app, Runner &run);
+void register_list(CLI::App &app, Runner &run);
+void register_info(CLI::App &app, Runner &run);
+void register_convert(CLI::App &app, Runner &run);
+void register_trace(CLI::App &app, Runner &run);
+void register_sweep(CLI::App &app, Runner &run);
+void register_roofline(CLI::App &app, Runner &run);
+void register_calibrate(CLI::App &app, Runner &run);
+void register_kernels(CLI::App &app, Runner &run);
+void register_measure(CLI::App &app, Runner &run);
 
-}  // namespace perfmodel::cli
+} // namespace perfmodel::cli

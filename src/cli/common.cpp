@@ -3,12 +3,12 @@
 
 #include <cstdio>
 
-#include "perfmodel/io/files.hpp"
 #include "perfmodel/error.hpp"
+#include "perfmodel/io/files.hpp"
 
 namespace perfmodel::cli {
 
-void add_output_options(CLI::App* cmd, OutputOptions& o) {
+void add_output_options(CLI::App *cmd, OutputOptions &o) {
   cmd->add_option("--format", o.format, "Output format: table, csv, json or md")
       ->check(CLI::IsMember({"table", "csv", "json", "md"}))
       ->capture_default_str();
@@ -16,13 +16,14 @@ void add_output_options(CLI::App* cmd, OutputOptions& o) {
                   "Write to FILE (atomically: a failed run leaves an earlier file intact)");
 }
 
-report::Format output_format(const OutputOptions& o) {
+report::Format output_format(const OutputOptions &o) {
   auto f = report::parse_format(o.format);
-  if (!f) throw InputError("unknown --format '" + o.format + "' (table, csv, json, md)");
+  if (!f)
+    throw InputError("unknown --format '" + o.format + "' (table, csv, json, md)");
   return *f;
 }
 
-void emit(const OutputOptions& o, const std::string& text) {
+void emit(const OutputOptions &o, const std::string &text) {
   if (o.output.empty() || o.output == "-") {
     std::fwrite(text.data(), 1, text.size(), stdout);
     std::fflush(stdout);
@@ -31,7 +32,7 @@ void emit(const OutputOptions& o, const std::string& text) {
   }
 }
 
-void add_model_options(CLI::App* cmd, ModelOptions& o, bool with_batch) {
+void add_model_options(CLI::App *cmd, ModelOptions &o, bool with_batch) {
   cmd->add_option("--model,-m", o.model, "Model: a .yaml/.onnx path or a name in models/")
       ->required();
   if (with_batch)
@@ -41,15 +42,16 @@ void add_model_options(CLI::App* cmd, ModelOptions& o, bool with_batch) {
   cmd->add_option("--dim", o.dims, "Set a symbolic ONNX dimension: --dim seq=128 (repeatable)");
 }
 
-io::ModelLoadOptions load_options(const ModelOptions& o) {
+io::ModelLoadOptions load_options(const ModelOptions &o) {
   io::ModelLoadOptions lo;
   lo.batch = o.batch;
   if (!o.dtype.empty()) {
     auto d = parse_dtype(o.dtype);
-    if (!d) throw InputError("unknown --dtype '" + o.dtype + "' (fp32, fp16, bf16, tf32, int8, fp64)");
+    if (!d)
+      throw InputError("unknown --dtype '" + o.dtype + "' (fp32, fp16, bf16, tf32, int8, fp64)");
     lo.dtype = *d;
   }
-  for (const auto& kv : o.dims) {
+  for (const auto &kv : o.dims) {
     const auto eq = kv.find('=');
     long long v = 0;
     if (eq == std::string::npos || eq == 0 || std::sscanf(kv.c_str() + eq + 1, "%lld", &v) != 1 ||
@@ -60,4 +62,4 @@ io::ModelLoadOptions load_options(const ModelOptions& o) {
   return lo;
 }
 
-}  // namespace perfmodel::cli
+} // namespace perfmodel::cli

@@ -19,21 +19,21 @@ using Runner = std::function<int()>;
 /// --format table|csv|json|md and -o FILE, shared by every subcommand.
 struct OutputOptions {
   std::string format = "table";
-  std::string output;  // "" = stdout
+  std::string output; // "" = stdout
 };
-void add_output_options(CLI::App* cmd, OutputOptions& o);
-report::Format output_format(const OutputOptions& o);
+void add_output_options(CLI::App *cmd, OutputOptions &o);
+report::Format output_format(const OutputOptions &o);
 /// Writes to stdout or atomically to the -o file.
-void emit(const OutputOptions& o, const std::string& text);
+void emit(const OutputOptions &o, const std::string &text);
 
 /// --batch N, --dtype D, --dim name=value: how a model is loaded.
 struct ModelOptions {
   std::string model;
   std::optional<int64_t> batch;
-  std::string dtype;  // "" = the model's own
+  std::string dtype; // "" = the model's own
   std::vector<std::string> dims;
 };
-void add_model_options(CLI::App* cmd, ModelOptions& o, bool with_batch = true);
-io::ModelLoadOptions load_options(const ModelOptions& o);
+void add_model_options(CLI::App *cmd, ModelOptions &o, bool with_batch = true);
+io::ModelLoadOptions load_options(const ModelOptions &o);
 
-}  // namespace perfmodel::cli
+} // namespace perfmodel::cli

@@ -18,11 +18,11 @@ std::vector<std::string> cuda_plugin_candidates();
 /// line, when no candidate exists, when dlopen fails (e.g. the CUDA runtime, cuBLAS or cuDNN
 /// are not installed: dlerror's reason is quoted), or when the plugin lacks the entry point or
 /// was built for another perfmodel.
-cuda_plugin::Backend& cuda_backend();
+cuda_plugin::Backend &cuda_backend();
 
 /// The backend's calls; a failure is thrown as InputError (with its location) or
 /// RuntimeFailure, as the CUDA code raised it.
 kernels::cuda::DeviceInfo cuda_query_device(int index);
-cuda_plugin::MicrobenchRun cuda_run_microbenchmarks(const kernels::cuda::GpuBenchOptions& opts);
+cuda_plugin::MicrobenchRun cuda_run_microbenchmarks(const kernels::cuda::GpuBenchOptions &opts);
 
-}  // namespace perfmodel::cli
+} // namespace perfmodel::cli

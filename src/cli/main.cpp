@@ -6,7 +6,7 @@
 #include "cli/commands.hpp"
 #include "perfmodel/error.hpp"
 
-int main(int argc, char** argv) {
+int main(int argc, char **argv) {
   using namespace perfmodel;
   CLI::App app{"perfmodel: analytic performance model and roofline simulator for neural networks"};
   app.require_subcommand(1);
@@ -25,28 +25,28 @@ int main(int argc, char** argv) {
 
   try {
     app.parse(argc, argv);
-  } catch (const CLI::CallForHelp& e) {
+  } catch (const CLI::CallForHelp &e) {
     return app.exit(e);
-  } catch (const CLI::CallForAllHelp& e) {
+  } catch (const CLI::CallForAllHelp &e) {
     return app.exit(e);
-  } catch (const CLI::CallForVersion& e) {
+  } catch (const CLI::CallForVersion &e) {
     return app.exit(e);
-  } catch (const CLI::ParseError& e) {
+  } catch (const CLI::ParseError &e) {
     std::fprintf(stderr, "perfmodel: error: %s\n", e.what());
     return 2;
-  } catch (const InputError& e) {  // raised by option validators that read files
+  } catch (const InputError &e) { // raised by option validators that read files
     std::fprintf(stderr, "%s\n", e.what());
     return 2;
   }
   try {
     return run ? run() : 0;
-  } catch (const InputError& e) {
+  } catch (const InputError &e) {
     std::fprintf(stderr, "%s\n", e.what());
     return 2;
-  } catch (const RuntimeFailure& e) {
+  } catch (const RuntimeFailure &e) {
     std::fprintf(stderr, "perfmodel: error: %s\n", e.what());
     return 1;
-  } catch (const std::exception& e) {
+  } catch (const std::exception &e) {
     std::fprintf(stderr, "perfmodel: internal error: %s\n", e.what());
     return 1;
   }

@@ -7,11 +7,11 @@
 
 #include "perfmodel/calibrate/pass_excess.hpp"
 #include "perfmodel/calibrate/sample.hpp"
-#include "perfmodel/kernels/cpu/executor.hpp"
 #include "perfmodel/hw_spec.hpp"
-#include "perfmodel/time_statistic.hpp"
+#include "perfmodel/kernels/cpu/executor.hpp"
 #include "perfmodel/policy/measurement_policy.hpp"
 #include "perfmodel/report/measure_view.hpp"
+#include "perfmodel/time_statistic.hpp"
 
 namespace perfmodel::cli {
 

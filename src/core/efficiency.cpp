@@ -429,9 +429,9 @@ std::vector<double> term_rate_vector(const EfficiencyTerms &e, const EfficiencyP
 double efficiency_seconds(const EfficiencyTerms &e, const KernelFeatures &f,
                           const EfficiencyParams &p, double overhead) {
   const std::vector<double> rates = term_rate_vector(e, p);
-  const ModelRates<double> r{p.peak_flops_per_second, p.m_half,          p.n_half,
-                             p.k_half,                p.bytes_per_second.at(e.level),
-                             p.lowering_factor,       p.overlap,         overhead};
+  const ModelRates<double> r{
+      p.peak_flops_per_second,        p.m_half,          p.n_half,  p.k_half,
+      p.bytes_per_second.at(e.level), p.lowering_factor, p.overlap, overhead};
   return efficiency_seconds<double>(e, f, r, rates.data());
 }
 

@@ -3,7 +3,7 @@
 
 namespace perfmodel {
 
-double component_energy_joules(const HwSpec& hw, const LayerCost& cost, const LayerTiming& t) {
+double component_energy_joules(const HwSpec &hw, const LayerCost &cost, const LayerTiming &t) {
   const double flops = static_cast<double>(cost.total.flops);
   const double bytes = static_cast<double>(cost.total.bytes());
   return hw.static_watts * t.seconds + t.unit.energy_per_flop_joules * flops +
@@ -19,9 +19,11 @@ Rates make_rates(double flops, double bytes, double seconds, double energy_joule
     r.bytes_per_second = bytes / seconds;
     r.watts = energy_joules / seconds;
   }
-  if (energy_joules > 0) r.flops_per_second_per_watt = flops / energy_joules;
-  if (flops > 0) r.picojoules_per_flop = energy_joules / flops * 1e12;
+  if (energy_joules > 0)
+    r.flops_per_second_per_watt = flops / energy_joules;
+  if (flops > 0)
+    r.picojoules_per_flop = energy_joules / flops * 1e12;
   return r;
 }
 
-}  // namespace perfmodel
+} // namespace perfmodel

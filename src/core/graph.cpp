@@ -9,9 +9,10 @@
 
 namespace perfmodel {
 
-int64_t numel(const Shape& s) {
+int64_t numel(const Shape &s) {
   int64_t n = 1;
-  for (int64_t d : s) n *= d;
+  for (int64_t d : s)
+    n *= d;
   return n;
 }
 
@@ -21,104 +22,125 @@ namespace {
 // int64 and in doubles; a larger shape is an input error, not an overflow.
 constexpr int64_t kMaxElements = int64_t{1} << 50;
 
-void check_size(const Shape& s, const SourceLoc& loc, const std::string& what) {
+void check_size(const Shape &s, const SourceLoc &loc, const std::string &what) {
   int64_t n = 1;
   for (int64_t d : s)
     if (d < 0 || __builtin_mul_overflow(n, d, &n) || n > kMaxElements)
-      throw InputError(loc, what + " " + shape_str(s, 'x') + " is too large (more than 2^50 elements)");
+      throw InputError(loc,
+                       what + " " + shape_str(s, 'x') + " is too large (more than 2^50 elements)");
 }
 
-}  // namespace
+} // namespace
 
-std::string shape_str(const Shape& s, char sep) {
+std::string shape_str(const Shape &s, char sep) {
   std::string out;
   for (size_t i = 0; i < s.size(); ++i) {
-    if (i) out += sep;
+    if (i)
+      out += sep;
     out += std::to_string(s[i]);
   }
   return out.empty() ? "1" : out;
 }
 
-int64_t Attributes::get_int(const std::string& key, int64_t fallback) const {
+int64_t Attributes::get_int(const std::string &key, int64_t fallback) const {
   auto it = values_.find(key);
-  if (it == values_.end()) return fallback;
-  if (auto* i = std::get_if<int64_t>(&it->second)) return *i;
-  if (auto* d = std::get_if<double>(&it->second)) return static_cast<int64_t>(*d);
-  if (auto* v = std::get_if<std::vector<int64_t>>(&it->second); v && v->size() == 1)
+  if (it == values_.end())
+    return fallback;
+  if (auto *i = std::get_if<int64_t>(&it->second))
+    return *i;
+  if (auto *d = std::get_if<double>(&it->second))
+    return static_cast<int64_t>(*d);
+  if (auto *v = std::get_if<std::vector<int64_t>>(&it->second); v && v->size() == 1)
     return (*v)[0];
   throw InputError("attribute '" + key + "' must be an integer");
 }
 
-double Attributes::get_float(const std::string& key, double fallback) const {
+double Attributes::get_float(const std::string &key, double fallback) const {
   auto it = values_.find(key);
-  if (it == values_.end()) return fallback;
-  if (auto* d = std::get_if<double>(&it->second)) return *d;
-  if (auto* i = std::get_if<int64_t>(&it->second)) return static_cast<double>(*i);
+  if (it == values_.end())
+    return fallback;
+  if (auto *d = std::get_if<double>(&it->second))
+    return *d;
+  if (auto *i = std::get_if<int64_t>(&it->second))
+    return static_cast<double>(*i);
   throw InputError("attribute '" + key + "' must be a number");
 }
 
-std::string Attributes::get_string(const std::string& key, const std::string& fallback) const {
+std::string Attributes::get_string(const std::string &key, const std::string &fallback) const {
   auto it = values_.find(key);
-  if (it == values_.end()) return fallback;
-  if (auto* s = std::get_if<std::string>(&it->second)) return *s;
-  if (auto* i = std::get_if<int64_t>(&it->second)) return std::to_string(*i);
+  if (it == values_.end())
+    return fallback;
+  if (auto *s = std::get_if<std::string>(&it->second))
+    return *s;
+  if (auto *i = std::get_if<int64_t>(&it->second))
+    return std::to_string(*i);
   throw InputError("attribute '" + key + "' must be a string");
 }
 
-std::vector<int64_t> Attributes::get_ints(const std::string& key, std::vector<int64_t> fallback,
+std::vector<int64_t> Attributes::get_ints(const std::string &key, std::vector<int64_t> fallback,
                                           size_t n) const {
   auto it = values_.find(key);
-  if (it == values_.end()) return fallback;
-  if (auto* v = std::get_if<std::vector<int64_t>>(&it->second)) {
-    if (n && v->size() == 1) return std::vector<int64_t>(n, (*v)[0]);
+  if (it == values_.end())
+    return fallback;
+  if (auto *v = std::get_if<std::vector<int64_t>>(&it->second)) {
+    if (n && v->size() == 1)
+      return std::vector<int64_t>(n, (*v)[0]);
     return *v;
   }
-  if (auto* i = std::get_if<int64_t>(&it->second)) return std::vector<int64_t>(n ? n : 1, *i);
+  if (auto *i = std::get_if<int64_t>(&it->second))
+    return std::vector<int64_t>(n ? n : 1, *i);
   throw InputError("attribute '" + key + "' must be an integer or a list of integers");
 }
 
-const TensorDesc& Graph::tensor(const std::string& name) const {
+const TensorDesc &Graph::tensor(const std::string &name) const {
   auto it = tensors.find(name);
-  if (it == tensors.end()) throw InputError(loc, "unknown tensor '" + name + "'");
+  if (it == tensors.end())
+    throw InputError(loc, "unknown tensor '" + name + "'");
   return it->second;
 }
 
 int64_t Graph::param_count() const {
   int64_t n = 0;
-  for (const auto& l : layers)
-    for (const auto& p : l.params)
-      if (!p.buffer) n += numel(p.shape);
+  for (const auto &l : layers)
+    for (const auto &p : l.params)
+      if (!p.buffer)
+        n += numel(p.shape);
   return n;
 }
 
-DeclaredShape declared(const Shape& s) {
+DeclaredShape declared(const Shape &s) {
   DeclaredShape d;
-  for (int64_t v : s) d.push_back(DeclaredDim{v, 0});
+  for (int64_t v : s)
+    d.push_back(DeclaredDim{v, 0});
   return d;
 }
 
-void set_batch(Graph& g, int64_t batch) {
-  for (auto& in : g.inputs)
-    if (!in.shape.empty()) in.shape[0] = batch;
-  for (auto& l : g.layers)
-    if (l.op != OpKind::generic) l.output_shapes.clear();
+void set_batch(Graph &g, int64_t batch) {
+  for (auto &in : g.inputs)
+    if (!in.shape.empty())
+      in.shape[0] = batch;
+  for (auto &l : g.layers)
+    if (l.op != OpKind::generic)
+      l.output_shapes.clear();
 }
 
 namespace {
 
 // Kahn's algorithm over tensor producers; keeps the written order where it is already valid.
-std::vector<Layer> topological_order(Graph& g) {
+std::vector<Layer> topological_order(Graph &g) {
   std::map<std::string, size_t> producer;
   std::set<std::string> names;
-  for (const auto* list : {&g.inputs, &g.constants})
-    for (const auto& in : *list)
+  for (const auto *list : {&g.inputs, &g.constants})
+    for (const auto &in : *list)
       if (!names.insert(in.name).second)
         throw InputError(g.loc, "duplicate input or constant '" + in.name + "'");
   for (size_t i = 0; i < g.layers.size(); ++i) {
-    auto& l = g.layers[i];
-    if (l.name.empty()) throw InputError(l.loc, "layer without a name");
-    if (l.outputs.empty()) l.outputs.push_back(l.name);
-    for (const auto& o : l.outputs) {
+    auto &l = g.layers[i];
+    if (l.name.empty())
+      throw InputError(l.loc, "layer without a name");
+    if (l.outputs.empty())
+      l.outputs.push_back(l.name);
+    for (const auto &o : l.outputs) {
       if (producer.count(o) || names.count(o))
         throw InputError(l.loc, "layer '" + l.name + "': tensor '" + o +
                                     "' is already produced by another layer or is an input");
@@ -126,20 +148,22 @@ std::vector<Layer> topological_order(Graph& g) {
     }
   }
   std::set<std::string> layer_names;
-  for (const auto& l : g.layers)
+  for (const auto &l : g.layers)
     if (!layer_names.insert(l.name).second)
       throw InputError(l.loc, "duplicate layer name '" + l.name + "'");
 
   std::vector<int> pending(g.layers.size(), 0);
   std::vector<std::vector<size_t>> consumers(g.layers.size());
   for (size_t i = 0; i < g.layers.size(); ++i) {
-    const auto& l = g.layers[i];
-    for (const auto& in : l.inputs) {
-      if (names.count(in)) continue;
+    const auto &l = g.layers[i];
+    for (const auto &in : l.inputs) {
+      if (names.count(in))
+        continue;
       auto it = producer.find(in);
       if (it == producer.end())
-        throw InputError(l.loc, "layer '" + l.name + "': input '" + in +
-                                    "' is not a graph input, a constant or the output of any layer");
+        throw InputError(l.loc,
+                         "layer '" + l.name + "': input '" + in +
+                             "' is not a graph input, a constant or the output of any layer");
       pending[i]++;
       consumers[it->second].push_back(i);
     }
@@ -150,7 +174,8 @@ std::vector<Layer> topological_order(Graph& g) {
   // for badly ordered files; a ready queue keeps the common case linear.
   std::vector<size_t> ready;
   for (size_t i = g.layers.size(); i-- > 0;)
-    if (pending[i] == 0) ready.push_back(i);
+    if (pending[i] == 0)
+      ready.push_back(i);
   std::set<size_t> ready_set(ready.begin(), ready.end());
   while (!ready_set.empty()) {
     size_t i = *ready_set.begin();
@@ -158,7 +183,8 @@ std::vector<Layer> topological_order(Graph& g) {
     done[i] = true;
     order.push_back(g.layers[i]);
     for (size_t c : consumers[i])
-      if (--pending[c] == 0) ready_set.insert(c);
+      if (--pending[c] == 0)
+        ready_set.insert(c);
   }
   if (order.size() != g.layers.size()) {
     for (size_t i = 0; i < g.layers.size(); ++i)
@@ -169,11 +195,11 @@ std::vector<Layer> topological_order(Graph& g) {
   return order;
 }
 
-}  // namespace
+} // namespace
 
-void infer_shapes(Graph& g) {
+void infer_shapes(Graph &g) {
   g.tensors.clear();
-  for (const auto& in : g.inputs) {
+  for (const auto &in : g.inputs) {
     for (int64_t d : in.shape)
       if (d <= 0)
         throw InputError(g.loc, "input '" + in.name + "' has a non-positive dimension (" +
@@ -181,21 +207,24 @@ void infer_shapes(Graph& g) {
     check_size(in.shape, g.loc, "input '" + in.name + "'");
     g.tensors[in.name] = in;
   }
-  for (const auto& c : g.constants) {
+  for (const auto &c : g.constants) {
     check_size(c.shape, g.loc, "constant '" + c.name + "'");
     g.tensors[c.name] = c;
   }
   g.layers = topological_order(g);
-  for (auto& l : g.layers) {
+  for (auto &l : g.layers) {
     try {
       apply_shape_rule(g, l);
-      for (const auto& o : l.outputs) check_size(g.tensors.at(o).shape, SourceLoc{}, "output '" + o + "'");
-      for (const auto& p : l.params) check_size(p.shape, SourceLoc{}, "parameter '" + p.name + "'");
-    } catch (const InputError& e) {
-      if (!e.loc().file.empty() || e.loc().line) throw;
+      for (const auto &o : l.outputs)
+        check_size(g.tensors.at(o).shape, SourceLoc{}, "output '" + o + "'");
+      for (const auto &p : l.params)
+        check_size(p.shape, SourceLoc{}, "parameter '" + p.name + "'");
+    } catch (const InputError &e) {
+      if (!e.loc().file.empty() || e.loc().line)
+        throw;
       throw InputError(l.loc, "layer '" + l.name + "' (" + l.op_name + "): " + e.message());
     }
   }
 }
 
-}  // namespace perfmodel
+} // namespace perfmodel

@@ -9,24 +9,29 @@ namespace perfmodel {
 
 namespace {
 
-
 const std::vector<OpInfo> kRegistry = {
     {"conv2d", OpKind::conv2d, "",
-     "MACs = N*OH*OW*Cout*(Cin/g)*KH*KW; GEMM M=N*OH*OW N=Cout/g K=Cin/g*KH*KW x g; FLOPs = 2*MACs; "
+     "MACs = N*OH*OW*Cout*(Cin/g)*KH*KW; GEMM M=N*OH*OW N=Cout/g K=Cin/g*KH*KW x g; FLOPs = "
+     "2*MACs; "
      "bytes = input + weight + bias + output"},
     {"conv_transpose2d", OpKind::conv_transpose2d, "",
-     "MACs = N*IH*IW*Cin*(Cout/g)*KH*KW; GEMM M=N*IH*IW N=Cout/g*KH*KW K=Cin/g x g; FLOPs = 2*MACs"},
-    {"linear", OpKind::linear, "", "input [.., K], weight [N, K]: MACs = M*N*K, M = numel/K; "
-                                   "FLOPs = 2*MACs; bytes = input + weight + bias + output"},
+     "MACs = N*IH*IW*Cin*(Cout/g)*KH*KW; GEMM M=N*IH*IW N=Cout/g*KH*KW K=Cin/g x g; FLOPs = "
+     "2*MACs"},
+    {"linear", OpKind::linear, "",
+     "input [.., K], weight [N, K]: MACs = M*N*K, M = numel/K; "
+     "FLOPs = 2*MACs; bytes = input + weight + bias + output"},
     {"matmul", OpKind::matmul, "",
      "A[..,M,K] x B[..,K,N], broadcast batch b: MACs = b*M*N*K, b GEMMs; FLOPs = 2*MACs"},
     {"maxpool", OpKind::max_pool, "", "FLOPs = output elements * KH*KW; bytes = input + output"},
     {"avgpool", OpKind::avg_pool, "", "FLOPs = output elements * KH*KW; bytes = input + output"},
-    {"global_avgpool", OpKind::global_avg_pool, "", "FLOPs = input elements; bytes = input + output"},
-    {"global_maxpool", OpKind::global_max_pool, "", "FLOPs = input elements; bytes = input + output"},
+    {"global_avgpool", OpKind::global_avg_pool, "",
+     "FLOPs = input elements; bytes = input + output"},
+    {"global_maxpool", OpKind::global_max_pool, "",
+     "FLOPs = input elements; bytes = input + output"},
     {"relu", OpKind::activation, "relu", "1 FLOP per element; bytes = input + output"},
     {"leaky_relu", OpKind::activation, "leaky_relu", "2 FLOPs per element; bytes = input + output"},
-    {"relu6", OpKind::activation, "relu6", "2 FLOPs per element (max, min); bytes = input + output"},
+    {"relu6", OpKind::activation, "relu6",
+     "2 FLOPs per element (max, min); bytes = input + output"},
     {"clip", OpKind::activation, "clip", "2 FLOPs per element (max, min); bytes = input + output"},
     {"sigmoid", OpKind::activation, "sigmoid", "4 FLOPs per element (neg, exp, add, div)"},
     {"tanh", OpKind::activation, "tanh", "5 FLOPs per element (mul, exp, sub, add, div)"},
@@ -76,113 +81,169 @@ const std::vector<OpInfo> kRegistry = {
 };
 
 const std::array<std::pair<std::string_view, std::string_view>, 6> kAliases{{
-    {"fc", "linear"}, {"gemm", "linear"}, {"fully_connected", "linear"},
-    {"conv", "conv2d"}, {"deconv2d", "conv_transpose2d"}, {"bmm", "matmul"},
+    {"fc", "linear"},
+    {"gemm", "linear"},
+    {"fully_connected", "linear"},
+    {"conv", "conv2d"},
+    {"deconv2d", "conv_transpose2d"},
+    {"bmm", "matmul"},
 }};
 
-}  // namespace
+} // namespace
 
-const std::vector<OpInfo>& op_registry() { return kRegistry; }
+const std::vector<OpInfo> &op_registry() { return kRegistry; }
 
 std::optional<OpInfo> find_op(std::string_view name) {
-  for (const auto& [alias, target] : kAliases)
-    if (alias == name) name = target;
-  for (const auto& info : kRegistry)
-    if (info.name == name) return info;
+  for (const auto &[alias, target] : kAliases)
+    if (alias == name)
+      name = target;
+  for (const auto &info : kRegistry)
+    if (info.name == name)
+      return info;
   return std::nullopt;
 }
 
 std::string_view to_string(OpKind k) {
   switch (k) {
-    case OpKind::conv2d: return "conv2d";
-    case OpKind::conv_transpose2d: return "conv_transpose2d";
-    case OpKind::linear: return "linear";
-    case OpKind::matmul: return "matmul";
-    case OpKind::max_pool: return "maxpool";
-    case OpKind::avg_pool: return "avgpool";
-    case OpKind::global_avg_pool: return "global_avgpool";
-    case OpKind::global_max_pool: return "global_maxpool";
-    case OpKind::activation: return "activation";
-    case OpKind::batch_norm: return "batchnorm";
-    case OpKind::layer_norm: return "layernorm";
-    case OpKind::elementwise: return "elementwise";
-    case OpKind::reduce: return "reduce";
-    case OpKind::softmax: return "softmax";
-    case OpKind::concat: return "concat";
-    case OpKind::split: return "split";
-    case OpKind::slice: return "slice";
-    case OpKind::gather: return "gather";
-    case OpKind::flatten: return "flatten";
-    case OpKind::reshape: return "reshape";
-    case OpKind::transpose: return "transpose";
-    case OpKind::dropout: return "dropout";
-    case OpKind::embedding: return "embedding";
-    case OpKind::identity: return "identity";
-    case OpKind::generic: return "generic";
+  case OpKind::conv2d:
+    return "conv2d";
+  case OpKind::conv_transpose2d:
+    return "conv_transpose2d";
+  case OpKind::linear:
+    return "linear";
+  case OpKind::matmul:
+    return "matmul";
+  case OpKind::max_pool:
+    return "maxpool";
+  case OpKind::avg_pool:
+    return "avgpool";
+  case OpKind::global_avg_pool:
+    return "global_avgpool";
+  case OpKind::global_max_pool:
+    return "global_maxpool";
+  case OpKind::activation:
+    return "activation";
+  case OpKind::batch_norm:
+    return "batchnorm";
+  case OpKind::layer_norm:
+    return "layernorm";
+  case OpKind::elementwise:
+    return "elementwise";
+  case OpKind::reduce:
+    return "reduce";
+  case OpKind::softmax:
+    return "softmax";
+  case OpKind::concat:
+    return "concat";
+  case OpKind::split:
+    return "split";
+  case OpKind::slice:
+    return "slice";
+  case OpKind::gather:
+    return "gather";
+  case OpKind::flatten:
+    return "flatten";
+  case OpKind::reshape:
+    return "reshape";
+  case OpKind::transpose:
+    return "transpose";
+  case OpKind::dropout:
+    return "dropout";
+  case OpKind::embedding:
+    return "embedding";
+  case OpKind::identity:
+    return "identity";
+  case OpKind::generic:
+    return "generic";
   }
   return "?";
 }
 
-const std::vector<std::string_view>& op_attributes(OpKind k) {
+const std::vector<std::string_view> &op_attributes(OpKind k) {
   using List = std::vector<std::string_view>;
-  static const List none, conv{"out_channels", "kernel", "stride", "pad", "dilation", "groups",
-                               "bias"},
-      conv_t{"out_channels", "kernel", "stride", "pad", "output_padding", "dilation", "groups",
-             "bias"},
-      linear{"out_features", "bias"},
-      max_pool{"kernel", "stride", "pad", "dilation", "ceil_mode"},
+  static const List none,
+      conv{"out_channels", "kernel", "stride", "pad", "dilation", "groups", "bias"},
+      conv_t{"out_channels",   "kernel",   "stride", "pad",
+             "output_padding", "dilation", "groups", "bias"},
+      linear{"out_features", "bias"}, max_pool{"kernel", "stride", "pad", "dilation", "ceil_mode"},
       avg_pool{"kernel", "stride", "pad", "dilation", "ceil_mode", "count_include_pad"},
       activation{"alpha", "min", "max"}, batch_norm{"epsilon"},
-      layer_norm{"axis", "elementwise_affine", "epsilon"}, axis{"axis"},
-      reduce{"axes", "keepdims"}, split{"axis", "split"}, slice{"starts", "ends", "axes", "steps"},
-      reshape{"shape"}, transpose{"perm"}, dropout{"ratio"},
-      embedding{"num_embeddings", "embedding_dim"};
+      layer_norm{"axis", "elementwise_affine", "epsilon"}, axis{"axis"}, reduce{"axes", "keepdims"},
+      split{"axis", "split"}, slice{"starts", "ends", "axes", "steps"}, reshape{"shape"},
+      transpose{"perm"}, dropout{"ratio"}, embedding{"num_embeddings", "embedding_dim"};
   switch (k) {
-    case OpKind::conv2d: return conv;
-    case OpKind::conv_transpose2d: return conv_t;
-    case OpKind::linear: return linear;
-    case OpKind::max_pool: return max_pool;
-    case OpKind::avg_pool: return avg_pool;
-    case OpKind::activation: return activation;
-    case OpKind::batch_norm: return batch_norm;
-    case OpKind::layer_norm: return layer_norm;
-    case OpKind::reduce: return reduce;
-    case OpKind::softmax:
-    case OpKind::concat:
-    case OpKind::gather:
-    case OpKind::flatten: return axis;
-    case OpKind::split: return split;
-    case OpKind::slice: return slice;
-    case OpKind::reshape: return reshape;
-    case OpKind::transpose: return transpose;
-    case OpKind::dropout: return dropout;
-    case OpKind::embedding: return embedding;
-    case OpKind::matmul:
-    case OpKind::global_avg_pool:
-    case OpKind::global_max_pool:
-    case OpKind::elementwise:
-    case OpKind::identity:
-    case OpKind::generic: return none;
+  case OpKind::conv2d:
+    return conv;
+  case OpKind::conv_transpose2d:
+    return conv_t;
+  case OpKind::linear:
+    return linear;
+  case OpKind::max_pool:
+    return max_pool;
+  case OpKind::avg_pool:
+    return avg_pool;
+  case OpKind::activation:
+    return activation;
+  case OpKind::batch_norm:
+    return batch_norm;
+  case OpKind::layer_norm:
+    return layer_norm;
+  case OpKind::reduce:
+    return reduce;
+  case OpKind::softmax:
+  case OpKind::concat:
+  case OpKind::gather:
+  case OpKind::flatten:
+    return axis;
+  case OpKind::split:
+    return split;
+  case OpKind::slice:
+    return slice;
+  case OpKind::reshape:
+    return reshape;
+  case OpKind::transpose:
+    return transpose;
+  case OpKind::dropout:
+    return dropout;
+  case OpKind::embedding:
+    return embedding;
+  case OpKind::matmul:
+  case OpKind::global_avg_pool:
+  case OpKind::global_max_pool:
+  case OpKind::elementwise:
+  case OpKind::identity:
+  case OpKind::generic:
+    return none;
   }
   return none;
 }
 
 std::optional<int> activation_flops_per_element(std::string_view f) {
   static const std::array<std::pair<std::string_view, int>, 10> table{{
-      {"relu", 1}, {"leaky_relu", 2}, {"relu6", 2}, {"clip", 2}, {"sigmoid", 4}, {"tanh", 5},
-      {"gelu", 5}, {"silu", 5}, {"hardsigmoid", 4}, {"hardswish", 5},
+      {"relu", 1},
+      {"leaky_relu", 2},
+      {"relu6", 2},
+      {"clip", 2},
+      {"sigmoid", 4},
+      {"tanh", 5},
+      {"gelu", 5},
+      {"silu", 5},
+      {"hardsigmoid", 4},
+      {"hardswish", 5},
   }};
-  for (const auto& [name, n] : table)
-    if (name == f) return n;
+  for (const auto &[name, n] : table)
+    if (name == f)
+      return n;
   return std::nullopt;
 }
 
 std::optional<int> elementwise_flops_per_element(std::string_view f) {
-  static const std::array<std::string_view, 15> names{
-      "add", "sub", "mul", "div", "pow", "max", "min", "where", "sqrt",
-      "erf", "exp", "log", "neg", "abs", "reciprocal"};
+  static const std::array<std::string_view, 15> names{"add", "sub", "mul",   "div",  "pow",
+                                                      "max", "min", "where", "sqrt", "erf",
+                                                      "exp", "log", "neg",   "abs",  "reciprocal"};
   for (auto n : names)
-    if (n == f) return 1;
+    if (n == f)
+      return 1;
   return std::nullopt;
 }
 
@@ -191,4 +252,4 @@ bool is_gemm_like(OpKind k) {
          k == OpKind::matmul;
 }
 
-}  // namespace perfmodel
+} // namespace perfmodel

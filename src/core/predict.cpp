@@ -10,26 +10,33 @@
 
 namespace perfmodel {
 
-void set_dtype(Graph& g, DType dtype) {
-  auto is_float = [](DType t) { return t != DType::int32 && t != DType::int64 && t != DType::boolean; };
+void set_dtype(Graph &g, DType dtype) {
+  auto is_float = [](DType t) {
+    return t != DType::int32 && t != DType::int64 && t != DType::boolean;
+  };
   g.dtype = dtype;
-  for (auto& in : g.inputs)
-    if (is_float(in.dtype)) in.dtype = dtype;
-  for (auto& [name, t] : g.tensors)
-    if (is_float(t.dtype)) t.dtype = dtype;
-  for (auto& l : g.layers) {
-    if (!is_float(l.dtype)) continue;
+  for (auto &in : g.inputs)
+    if (is_float(in.dtype))
+      in.dtype = dtype;
+  for (auto &[name, t] : g.tensors)
+    if (is_float(t.dtype))
+      t.dtype = dtype;
+  for (auto &l : g.layers) {
+    if (!is_float(l.dtype))
+      continue;
     l.dtype = dtype;
-    for (auto& p : l.params)
-      if (is_float(p.dtype)) p.dtype = dtype;
+    for (auto &p : l.params)
+      if (is_float(p.dtype))
+        p.dtype = dtype;
   }
 }
 
-Totals sum_totals(const std::vector<LayerPrediction>& layers, bool gemm_only,
-                  const PredictOptions& opts, double power_watts) {
+Totals sum_totals(const std::vector<LayerPrediction> &layers, bool gemm_only,
+                  const PredictOptions &opts, double power_watts) {
   Totals t;
-  for (const auto& lp : layers) {
-    if (gemm_only && !lp.cost.gemm_like) continue;
+  for (const auto &lp : layers) {
+    if (gemm_only && !lp.cost.gemm_like)
+      continue;
     t.cost += lp.cost.total;
     t.params += lp.cost.params;
     t.layers++;
@@ -37,10 +44,17 @@ Totals sum_totals(const std::vector<LayerPrediction>& layers, bool gemm_only,
     t.energy_joules += lp.energy_joules;
     t.energy_power_time_joules += lp.energy_power_time_joules;
     switch (lp.timing.bound) {
-      case Bound::compute: t.seconds_compute_bound += lp.timing.seconds; break;
-      case Bound::memory: t.seconds_memory_bound += lp.timing.seconds; break;
-      case Bound::overhead: t.seconds_overhead_bound += lp.timing.seconds; break;
-      case Bound::none: break;
+    case Bound::compute:
+      t.seconds_compute_bound += lp.timing.seconds;
+      break;
+    case Bound::memory:
+      t.seconds_memory_bound += lp.timing.seconds;
+      break;
+    case Bound::overhead:
+      t.seconds_overhead_bound += lp.timing.seconds;
+      break;
+    case Bound::none:
+      break;
     }
   }
   const double flops = static_cast<double>(t.cost.flops);
@@ -52,12 +66,12 @@ Totals sum_totals(const std::vector<LayerPrediction>& layers, bool gemm_only,
   return t;
 }
 
-Prediction predict(const Graph& g, const HwSpec& hw, const PredictOptions& opts) {
+Prediction predict(const Graph &g, const HwSpec &hw, const PredictOptions &opts) {
   return predict(g, hw, opts, graph_cost(g, opts.pass));
 }
 
-Prediction predict(const Graph& g, const HwSpec& hw, const PredictOptions& opts,
-                   const std::vector<LayerCost>& costs) {
+Prediction predict(const Graph &g, const HwSpec &hw, const PredictOptions &opts,
+                   const std::vector<LayerCost> &costs) {
   if (costs.size() != g.layers.size())
     throw std::invalid_argument("predict: one cost per layer expected");
   Prediction p;
@@ -73,12 +87,11 @@ Prediction predict(const Graph& g, const HwSpec& hw, const PredictOptions& opts,
   // written by another core, or its weights still cached from the pass before: what the
   // calibration's execution target schedules (forward calls only: layer_features gives the
   // backward ones none).
-  const GraphSchedule schedule = opts.calibration
-                                     ? opts.calibration->execution_target().schedule(
-                                           g, costs, *opts.calibration)
-                                     : GraphSchedule{};
+  const GraphSchedule schedule =
+      opts.calibration ? opts.calibration->execution_target().schedule(g, costs, *opts.calibration)
+                       : GraphSchedule{};
   for (size_t i = 0; i < g.layers.size(); ++i) {
-    const Layer& l = g.layers[i];
+    const Layer &l = g.layers[i];
     LayerPrediction lp;
     lp.layer = &l;
     lp.cost = costs[i];
@@ -99,9 +112,9 @@ Prediction predict(const Graph& g, const HwSpec& hw, const PredictOptions& opts,
   return p;
 }
 
-int kernel_layer_count(const Graph& g) {
+int kernel_layer_count(const Graph &g) {
   return int(std::count_if(g.layers.begin(), g.layers.end(),
-                           [](const Layer& l) { return !is_view_op(l.op); }));
+                           [](const Layer &l) { return !is_view_op(l.op); }));
 }
 
-}  // namespace perfmodel
+} // namespace perfmodel

@@ -8,9 +8,9 @@ namespace perfmodel {
 
 namespace {
 
-[[noreturn]] void fail(const std::string& msg) { throw InputError(msg); }
+[[noreturn]] void fail(const std::string &msg) { throw InputError(msg); }
 
-const Shape& input_shape(const Graph& g, const Layer& l, size_t i) {
+const Shape &input_shape(const Graph &g, const Layer &l, size_t i) {
   if (i >= l.inputs.size())
     fail("needs at least " + std::to_string(i + 1) + " input(s), has " +
          std::to_string(l.inputs.size()));
@@ -24,7 +24,7 @@ int64_t norm_axis(int64_t axis, size_t rank) {
   return axis < 0 ? axis + r : axis;
 }
 
-void require_rank(const Shape& s, size_t rank, const char* what) {
+void require_rank(const Shape &s, size_t rank, const char *what) {
   if (s.size() != rank)
     fail(std::string(what) + " expects a rank-" + std::to_string(rank) + " input, got " +
          shape_str(s, 'x'));
@@ -32,32 +32,37 @@ void require_rank(const Shape& s, size_t rank, const char* what) {
 
 int64_t pool_out(int64_t in, int64_t k, int64_t s, int64_t pb, int64_t pe, int64_t d, bool ceil) {
   const int64_t span = in + pb + pe - d * (k - 1) - 1;
-  if (span < 0) fail("window larger than the padded input");
+  if (span < 0)
+    fail("window larger than the padded input");
   int64_t out = (ceil ? (span + s - 1) / s : span / s) + 1;
   // PyTorch/Caffe: the last window must start inside the input or the leading padding.
-  if (ceil && (out - 1) * s >= in + pb) --out;
+  if (ceil && (out - 1) * s >= in + pb)
+    --out;
   return out;
 }
 
-void set_params(Layer& l, std::vector<TensorDesc> expected) {
-  if (!l.params.empty()) return;  // given by an importer: trusted (ONNX initializers)
-  for (auto& p : expected) p.dtype = l.dtype;
+void set_params(Layer &l, std::vector<TensorDesc> expected) {
+  if (!l.params.empty())
+    return; // given by an importer: trusted (ONNX initializers)
+  for (auto &p : expected)
+    p.dtype = l.dtype;
   l.params = std::move(expected);
 }
 
-TensorDesc param(const Layer& l, const std::string& role, Shape shape, bool buffer = false) {
+TensorDesc param(const Layer &l, const std::string &role, Shape shape, bool buffer = false) {
   return TensorDesc{l.name + "." + role, std::move(shape), l.dtype, buffer};
 }
 
-std::vector<Shape> conv_like(const Graph& g, Layer& l, bool transposed) {
-  const Shape& in = input_shape(g, l, 0);
+std::vector<Shape> conv_like(const Graph &g, Layer &l, bool transposed) {
+  const Shape &in = input_shape(g, l, 0);
   require_rank(in, 4, "conv2d (NCHW)");
-  const auto& a = l.attrs;
+  const auto &a = l.attrs;
   const int64_t groups = a.get_int("groups", 1);
   int64_t cout = a.get_int("out_channels", 0);
   if (cout <= 0 && !l.params.empty() && l.params[0].shape.size() == 4)
     cout = transposed ? l.params[0].shape[1] * groups : l.params[0].shape[0];
-  if (cout <= 0) fail("needs out_channels > 0");
+  if (cout <= 0)
+    fail("needs out_channels > 0");
   if (groups <= 0 || in[1] % groups || cout % groups)
     fail("channels (" + std::to_string(in[1]) + " in, " + std::to_string(cout) +
          " out) are not divisible by groups " + std::to_string(groups));
@@ -72,26 +77,32 @@ std::vector<Shape> conv_like(const Graph& g, Layer& l, bool transposed) {
       out[2 + i] = pool_out(in[2 + i], w.kernel[i], w.stride[i], w.pad[i], w.pad[2 + i],
                             w.dilation[i], false);
     }
-    if (out[2 + i] <= 0) fail("output size is not positive");
+    if (out[2 + i] <= 0)
+      fail("output size is not positive");
   }
   Shape wshape = transposed ? Shape{in[1], cout / groups, w.kernel[0], w.kernel[1]}
                             : Shape{cout, in[1] / groups, w.kernel[0], w.kernel[1]};
   std::vector<TensorDesc> ps{param(l, "weight", wshape)};
-  if (a.get_int("bias", 1)) ps.push_back(param(l, "bias", {cout}));
+  if (a.get_int("bias", 1))
+    ps.push_back(param(l, "bias", {cout}));
   set_params(l, std::move(ps));
   return {out};
 }
 
-std::vector<Shape> linear(const Graph& g, Layer& l) {
-  const Shape& in = input_shape(g, l, 0);
-  if (in.empty()) fail("linear needs an input of rank >= 1");
+std::vector<Shape> linear(const Graph &g, Layer &l) {
+  const Shape &in = input_shape(g, l, 0);
+  if (in.empty())
+    fail("linear needs an input of rank >= 1");
   int64_t n = l.attrs.get_int("out_features", 0);
-  if (n <= 0 && !l.params.empty() && l.params[0].shape.size() == 2) n = l.params[0].shape[0];
-  if (n <= 0) fail("needs out_features > 0");
+  if (n <= 0 && !l.params.empty() && l.params[0].shape.size() == 2)
+    n = l.params[0].shape[0];
+  if (n <= 0)
+    fail("needs out_features > 0");
   Shape out = in;
   out.back() = n;
   std::vector<TensorDesc> ps{param(l, "weight", {n, in.back()})};
-  if (l.attrs.get_int("bias", 1)) ps.push_back(param(l, "bias", {n}));
+  if (l.attrs.get_int("bias", 1))
+    ps.push_back(param(l, "bias", {n}));
   set_params(l, std::move(ps));
   if (l.params[0].shape.size() == 2 && l.params[0].shape[1] != in.back())
     fail("weight " + shape_str(l.params[0].shape, 'x') + " does not match input features " +
@@ -99,65 +110,78 @@ std::vector<Shape> linear(const Graph& g, Layer& l) {
   return {out};
 }
 
-std::vector<Shape> matmul(const Graph& g, Layer& l) {
+std::vector<Shape> matmul(const Graph &g, Layer &l) {
   Shape a = input_shape(g, l, 0);
   Shape b;
-  if (l.inputs.size() >= 2) b = g.tensor(l.inputs[1]).shape;
-  else if (!l.params.empty()) b = l.params[0].shape;
-  else fail("matmul needs two operands");
+  if (l.inputs.size() >= 2)
+    b = g.tensor(l.inputs[1]).shape;
+  else if (!l.params.empty())
+    b = l.params[0].shape;
+  else
+    fail("matmul needs two operands");
   const bool a_vec = a.size() == 1, b_vec = b.size() == 1;
-  if (a_vec) a.insert(a.begin(), 1);
-  if (b_vec) b.push_back(1);
+  if (a_vec)
+    a.insert(a.begin(), 1);
+  if (b_vec)
+    b.push_back(1);
   if (a.back() != b[b.size() - 2])
     fail("inner dimensions differ: " + shape_str(a, 'x') + " x " + shape_str(b, 'x'));
   Shape ba(a.begin(), a.end() - 2), bb(b.begin(), b.end() - 2);
   Shape out = broadcast_shapes(ba, bb);
-  if (!a_vec) out.push_back(a[a.size() - 2]);
-  if (!b_vec) out.push_back(b.back());
+  if (!a_vec)
+    out.push_back(a[a.size() - 2]);
+  if (!b_vec)
+    out.push_back(b.back());
   return {out};
 }
 
-std::vector<Shape> pool(const Graph& g, Layer& l) {
-  const Shape& in = input_shape(g, l, 0);
+std::vector<Shape> pool(const Graph &g, Layer &l) {
+  const Shape &in = input_shape(g, l, 0);
   require_rank(in, 4, "pooling (NCHW)");
   Window2d w = window_attrs(l.attrs, true);
   const bool ceil = l.attrs.get_int("ceil_mode", 0) != 0;
   Shape out = in;
   for (int i = 0; i < 2; ++i)
-    out[2 + i] = pool_out(in[2 + i], w.kernel[i], w.stride[i], w.pad[i], w.pad[2 + i],
-                          w.dilation[i], ceil);
+    out[2 + i] =
+        pool_out(in[2 + i], w.kernel[i], w.stride[i], w.pad[i], w.pad[2 + i], w.dilation[i], ceil);
   return {out};
 }
 
-std::vector<Shape> elementwise(const Graph& g, Layer& l) {
-  if (l.inputs.empty()) fail("needs at least one input");
+std::vector<Shape> elementwise(const Graph &g, Layer &l) {
+  if (l.inputs.empty())
+    fail("needs at least one input");
   Shape out = input_shape(g, l, 0);
   for (size_t i = 1; i < l.inputs.size(); ++i)
     out = broadcast_shapes(out, g.tensor(l.inputs[i]).shape);
-  for (const auto& p : l.params) out = broadcast_shapes(out, p.shape);
+  for (const auto &p : l.params)
+    out = broadcast_shapes(out, p.shape);
   return {out};
 }
 
-std::vector<Shape> reduce(const Graph& g, Layer& l) {
+std::vector<Shape> reduce(const Graph &g, Layer &l) {
   Shape in = input_shape(g, l, 0);
   std::vector<int64_t> axes = l.attrs.get_ints("axes", {});
   const bool keep = l.attrs.get_int("keepdims", 1) != 0;
   std::vector<bool> reduced(in.size(), axes.empty());
-  for (int64_t ax : axes) reduced[norm_axis(ax, in.size())] = true;
+  for (int64_t ax : axes)
+    reduced[norm_axis(ax, in.size())] = true;
   Shape out;
   for (size_t i = 0; i < in.size(); ++i) {
-    if (!reduced[i]) out.push_back(in[i]);
-    else if (keep) out.push_back(1);
+    if (!reduced[i])
+      out.push_back(in[i]);
+    else if (keep)
+      out.push_back(1);
   }
   return {out};
 }
 
-std::vector<Shape> concat(const Graph& g, Layer& l) {
+std::vector<Shape> concat(const Graph &g, Layer &l) {
   Shape out = input_shape(g, l, 0);
   const int64_t axis = norm_axis(l.attrs.get_int("axis", 1), out.size());
   for (size_t i = 1; i < l.inputs.size(); ++i) {
-    const Shape& s = g.tensor(l.inputs[i]).shape;
-    if (s.size() != out.size()) fail("inputs have different ranks");
+    const Shape &s = g.tensor(l.inputs[i]).shape;
+    if (s.size() != out.size())
+      fail("inputs have different ranks");
     for (size_t d = 0; d < s.size(); ++d)
       if (static_cast<int64_t>(d) != axis && s[d] != out[d])
         fail("input '" + l.inputs[i] + "' " + shape_str(s, 'x') + " does not match " +
@@ -167,13 +191,14 @@ std::vector<Shape> concat(const Graph& g, Layer& l) {
   return {out};
 }
 
-std::vector<Shape> split(const Graph& g, Layer& l) {
-  const Shape& in = input_shape(g, l, 0);
+std::vector<Shape> split(const Graph &g, Layer &l) {
+  const Shape &in = input_shape(g, l, 0);
   const int64_t axis = norm_axis(l.attrs.get_int("axis", 0), in.size());
   std::vector<int64_t> sizes = l.attrs.get_ints("split", {});
   const size_t n = std::max<size_t>(l.outputs.size(), 1);
   if (sizes.empty()) {
-    if (in[axis] % static_cast<int64_t>(n)) fail("axis does not split evenly");
+    if (in[axis] % static_cast<int64_t>(n))
+      fail("axis does not split evenly");
     sizes.assign(n, in[axis] / static_cast<int64_t>(n));
   }
   if (sizes.size() != n || std::accumulate(sizes.begin(), sizes.end(), int64_t{0}) != in[axis])
@@ -187,17 +212,20 @@ std::vector<Shape> split(const Graph& g, Layer& l) {
   return outs;
 }
 
-std::vector<Shape> slice(const Graph& g, Layer& l) {
+std::vector<Shape> slice(const Graph &g, Layer &l) {
   Shape out = input_shape(g, l, 0);
   auto starts = l.attrs.get_ints("starts", {}), ends = l.attrs.get_ints("ends", {});
   auto axes = l.attrs.get_ints("axes", {}), steps = l.attrs.get_ints("steps", {});
-  if (starts.size() != ends.size()) fail("starts and ends differ in length");
+  if (starts.size() != ends.size())
+    fail("starts and ends differ in length");
   for (size_t i = 0; i < starts.size(); ++i) {
     const int64_t ax = norm_axis(axes.empty() ? static_cast<int64_t>(i) : axes.at(i), out.size());
     const int64_t dim = out[ax], step = steps.empty() ? 1 : steps.at(i);
-    if (step == 0) fail("slice step 0");
+    if (step == 0)
+      fail("slice step 0");
     auto clampi = [&](int64_t v, int64_t lo, int64_t hi) {
-      if (v < 0) v += dim;
+      if (v < 0)
+        v += dim;
       return std::clamp(v, lo, hi);
     };
     int64_t s, e;
@@ -214,7 +242,7 @@ std::vector<Shape> slice(const Graph& g, Layer& l) {
   return {out};
 }
 
-std::vector<Shape> gather(const Graph& g, Layer& l) {
+std::vector<Shape> gather(const Graph &g, Layer &l) {
   Shape data, idx;
   if (l.inputs.size() >= 2) {
     data = g.tensor(l.inputs[0]).shape;
@@ -232,20 +260,23 @@ std::vector<Shape> gather(const Graph& g, Layer& l) {
   return {out};
 }
 
-std::vector<Shape> reshape(const Graph& g, Layer& l) {
-  const Shape& in = input_shape(g, l, 0);
+std::vector<Shape> reshape(const Graph &g, Layer &l) {
+  const Shape &in = input_shape(g, l, 0);
   std::vector<int64_t> target = l.attrs.get_ints("shape", {});
-  if (target.empty()) fail("reshape needs a shape attribute");
+  if (target.empty())
+    fail("reshape needs a shape attribute");
   Shape out;
   int infer = -1;
   for (size_t i = 0; i < target.size(); ++i) {
     int64_t d = target[i];
     if (d == 0) {
-      if (i >= in.size()) fail("shape 0 refers past the input's rank");
+      if (i >= in.size())
+        fail("shape 0 refers past the input's rank");
       d = in[i];
     }
     if (d == -1) {
-      if (infer >= 0) fail("more than one -1 in shape");
+      if (infer >= 0)
+        fail("more than one -1 in shape");
       infer = static_cast<int>(i);
       d = 1;
     } else if (d < 0) {
@@ -255,7 +286,8 @@ std::vector<Shape> reshape(const Graph& g, Layer& l) {
   }
   if (infer >= 0) {
     const int64_t rest = numel(out);
-    if (rest == 0 || numel(in) % rest) fail("cannot infer -1 in shape");
+    if (rest == 0 || numel(in) % rest)
+      fail("cannot infer -1 in shape");
     out[infer] = numel(in) / rest;
   }
   if (numel(out) != numel(in))
@@ -263,119 +295,145 @@ std::vector<Shape> reshape(const Graph& g, Layer& l) {
   return {out};
 }
 
-std::vector<Shape> layer_outputs(Graph& g, Layer& l) {
+std::vector<Shape> layer_outputs(Graph &g, Layer &l) {
   switch (l.op) {
-    case OpKind::conv2d: return conv_like(g, l, false);
-    case OpKind::conv_transpose2d: return conv_like(g, l, true);
-    case OpKind::linear: return linear(g, l);
-    case OpKind::matmul: return matmul(g, l);
-    case OpKind::max_pool:
-    case OpKind::avg_pool: return pool(g, l);
-    case OpKind::global_avg_pool:
-    case OpKind::global_max_pool: {
-      Shape s = input_shape(g, l, 0);
-      if (s.size() < 3) fail("global pooling needs an NC... input");
-      std::fill(s.begin() + 2, s.end(), 1);
-      return {s};
-    }
-    case OpKind::activation:
-      if (!activation_flops_per_element(l.attrs.get_string("function", "")))
-        fail("unknown activation function '" + l.attrs.get_string("function", "") + "'");
-      return {input_shape(g, l, 0)};
-    case OpKind::batch_norm: {
-      const Shape& s = input_shape(g, l, 0);
-      if (s.size() < 2) fail("batchnorm needs an N,C,... input");
-      const int64_t c = s[1];
-      set_params(l, {param(l, "weight", {c}), param(l, "bias", {c}),
-                     param(l, "running_mean", {c}, true), param(l, "running_var", {c}, true)});
-      return {s};
-    }
-    case OpKind::layer_norm: {
-      const Shape& s = input_shape(g, l, 0);
-      const int64_t axis = norm_axis(l.attrs.get_int("axis", -1), s.size());
-      Shape norm(s.begin() + axis, s.end());
-      if (l.attrs.get_int("elementwise_affine", 1))
-        set_params(l, {param(l, "weight", norm), param(l, "bias", norm)});
-      return {s};
-    }
-    case OpKind::elementwise:
-      if (!elementwise_flops_per_element(l.attrs.get_string("function", "")))
-        fail("unknown elementwise function '" + l.attrs.get_string("function", "") + "'");
-      return elementwise(g, l);
-    case OpKind::reduce: return reduce(g, l);
-    case OpKind::softmax: {
-      const Shape& s = input_shape(g, l, 0);
-      norm_axis(l.attrs.get_int("axis", -1), s.size());
-      return {s};
-    }
-    case OpKind::concat: return concat(g, l);
-    case OpKind::split: return split(g, l);
-    case OpKind::slice: return slice(g, l);
-    case OpKind::gather: return gather(g, l);
-    case OpKind::flatten: {
-      const Shape& s = input_shape(g, l, 0);
-      const int64_t axis = s.empty() ? 0 : norm_axis(l.attrs.get_int("axis", 1), s.size() + 1);
-      return {Shape{numel(Shape(s.begin(), s.begin() + axis)),
-                    numel(Shape(s.begin() + axis, s.end()))}};
-    }
-    case OpKind::reshape: return reshape(g, l);
-    case OpKind::transpose: {
-      const Shape& s = input_shape(g, l, 0);
-      std::vector<int64_t> perm = l.attrs.get_ints("perm", {});
-      if (perm.empty())
-        for (size_t i = s.size(); i-- > 0;) perm.push_back(static_cast<int64_t>(i));
-      if (perm.size() != s.size()) fail("perm length differs from the input rank");
-      Shape out;
-      std::vector<bool> seen(s.size(), false);
-      for (int64_t p : perm) {
-        const int64_t a = norm_axis(p, s.size());
-        if (seen[a]) fail("perm repeats axis " + std::to_string(a));
-        seen[a] = true;
-        out.push_back(s[a]);
-      }
-      return {out};
-    }
-    case OpKind::dropout:
-    case OpKind::identity: return {input_shape(g, l, 0)};
-    case OpKind::embedding: {
-      const Shape& idx = input_shape(g, l, 0);
-      const int64_t v = l.attrs.get_int("num_embeddings", 0), d = l.attrs.get_int("embedding_dim", 0);
-      if ((v <= 0 || d <= 0) && l.params.empty())
-        fail("needs num_embeddings > 0 and embedding_dim > 0");
-      set_params(l, {param(l, "weight", {v, d})});
-      Shape out = idx;
-      out.push_back(l.params[0].shape.back());
-      return {out};
-    }
-    case OpKind::generic: break;
+  case OpKind::conv2d:
+    return conv_like(g, l, false);
+  case OpKind::conv_transpose2d:
+    return conv_like(g, l, true);
+  case OpKind::linear:
+    return linear(g, l);
+  case OpKind::matmul:
+    return matmul(g, l);
+  case OpKind::max_pool:
+  case OpKind::avg_pool:
+    return pool(g, l);
+  case OpKind::global_avg_pool:
+  case OpKind::global_max_pool: {
+    Shape s = input_shape(g, l, 0);
+    if (s.size() < 3)
+      fail("global pooling needs an NC... input");
+    std::fill(s.begin() + 2, s.end(), 1);
+    return {s};
   }
-  return {};  // no rule: every output must carry an explicit shape
+  case OpKind::activation:
+    if (!activation_flops_per_element(l.attrs.get_string("function", "")))
+      fail("unknown activation function '" + l.attrs.get_string("function", "") + "'");
+    return {input_shape(g, l, 0)};
+  case OpKind::batch_norm: {
+    const Shape &s = input_shape(g, l, 0);
+    if (s.size() < 2)
+      fail("batchnorm needs an N,C,... input");
+    const int64_t c = s[1];
+    set_params(l, {param(l, "weight", {c}), param(l, "bias", {c}),
+                   param(l, "running_mean", {c}, true), param(l, "running_var", {c}, true)});
+    return {s};
+  }
+  case OpKind::layer_norm: {
+    const Shape &s = input_shape(g, l, 0);
+    const int64_t axis = norm_axis(l.attrs.get_int("axis", -1), s.size());
+    Shape norm(s.begin() + axis, s.end());
+    if (l.attrs.get_int("elementwise_affine", 1))
+      set_params(l, {param(l, "weight", norm), param(l, "bias", norm)});
+    return {s};
+  }
+  case OpKind::elementwise:
+    if (!elementwise_flops_per_element(l.attrs.get_string("function", "")))
+      fail("unknown elementwise function '" + l.attrs.get_string("function", "") + "'");
+    return elementwise(g, l);
+  case OpKind::reduce:
+    return reduce(g, l);
+  case OpKind::softmax: {
+    const Shape &s = input_shape(g, l, 0);
+    norm_axis(l.attrs.get_int("axis", -1), s.size());
+    return {s};
+  }
+  case OpKind::concat:
+    return concat(g, l);
+  case OpKind::split:
+    return split(g, l);
+  case OpKind::slice:
+    return slice(g, l);
+  case OpKind::gather:
+    return gather(g, l);
+  case OpKind::flatten: {
+    const Shape &s = input_shape(g, l, 0);
+    const int64_t axis = s.empty() ? 0 : norm_axis(l.attrs.get_int("axis", 1), s.size() + 1);
+    return {
+        Shape{numel(Shape(s.begin(), s.begin() + axis)), numel(Shape(s.begin() + axis, s.end()))}};
+  }
+  case OpKind::reshape:
+    return reshape(g, l);
+  case OpKind::transpose: {
+    const Shape &s = input_shape(g, l, 0);
+    std::vector<int64_t> perm = l.attrs.get_ints("perm", {});
+    if (perm.empty())
+      for (size_t i = s.size(); i-- > 0;)
+        perm.push_back(static_cast<int64_t>(i));
+    if (perm.size() != s.size())
+      fail("perm length differs from the input rank");
+    Shape out;
+    std::vector<bool> seen(s.size(), false);
+    for (int64_t p : perm) {
+      const int64_t a = norm_axis(p, s.size());
+      if (seen[a])
+        fail("perm repeats axis " + std::to_string(a));
+      seen[a] = true;
+      out.push_back(s[a]);
+    }
+    return {out};
+  }
+  case OpKind::dropout:
+  case OpKind::identity:
+    return {input_shape(g, l, 0)};
+  case OpKind::embedding: {
+    const Shape &idx = input_shape(g, l, 0);
+    const int64_t v = l.attrs.get_int("num_embeddings", 0), d = l.attrs.get_int("embedding_dim", 0);
+    if ((v <= 0 || d <= 0) && l.params.empty())
+      fail("needs num_embeddings > 0 and embedding_dim > 0");
+    set_params(l, {param(l, "weight", {v, d})});
+    Shape out = idx;
+    out.push_back(l.params[0].shape.back());
+    return {out};
+  }
+  case OpKind::generic:
+    break;
+  }
+  return {}; // no rule: every output must carry an explicit shape
 }
 
-}  // namespace
+} // namespace
 
-Window2d window_attrs(const Attributes& a, bool stride_defaults_to_kernel) {
+Window2d window_attrs(const Attributes &a, bool stride_defaults_to_kernel) {
   Window2d w;
   auto k = a.get_ints("kernel", {}, 2);
-  if (k.size() != 2) fail("kernel must be one integer or two");
-  if (k[0] <= 0 || k[1] <= 0) fail("kernel must be positive");
+  if (k.size() != 2)
+    fail("kernel must be one integer or two");
+  if (k[0] <= 0 || k[1] <= 0)
+    fail("kernel must be positive");
   w.kernel = {k[0], k[1]};
   auto s = a.get_ints("stride", stride_defaults_to_kernel ? k : std::vector<int64_t>{1, 1}, 2);
   auto d = a.get_ints("dilation", {1, 1}, 2);
-  if (s.size() != 2 || d.size() != 2) fail("stride and dilation take one integer or two");
-  if (s[0] <= 0 || s[1] <= 0 || d[0] <= 0 || d[1] <= 0) fail("stride and dilation must be positive");
+  if (s.size() != 2 || d.size() != 2)
+    fail("stride and dilation take one integer or two");
+  if (s[0] <= 0 || s[1] <= 0 || d[0] <= 0 || d[1] <= 0)
+    fail("stride and dilation must be positive");
   w.stride = {s[0], s[1]};
   w.dilation = {d[0], d[1]};
   auto p = a.get_ints("pad", {0, 0}, 2);
-  if (p.size() == 2) w.pad = {p[0], p[1], p[0], p[1]};
-  else if (p.size() == 4) w.pad = {p[0], p[1], p[2], p[3]};
-  else fail("pad takes one integer, [h, w] or [top, left, bottom, right]");
+  if (p.size() == 2)
+    w.pad = {p[0], p[1], p[0], p[1]};
+  else if (p.size() == 4)
+    w.pad = {p[0], p[1], p[2], p[3]};
+  else
+    fail("pad takes one integer, [h, w] or [top, left, bottom, right]");
   for (int64_t v : w.pad)
-    if (v < 0) fail("pad must not be negative");
+    if (v < 0)
+      fail("pad must not be negative");
   return w;
 }
 
-Shape broadcast_shapes(const Shape& a, const Shape& b) {
+Shape broadcast_shapes(const Shape &a, const Shape &b) {
   Shape out(std::max(a.size(), b.size()), 1);
   for (size_t i = 0; i < out.size(); ++i) {
     const int64_t da = i < a.size() ? a[a.size() - 1 - i] : 1;
@@ -387,16 +445,17 @@ Shape broadcast_shapes(const Shape& a, const Shape& b) {
   return out;
 }
 
-void apply_shape_rule(Graph& g, Layer& l) {
+void apply_shape_rule(Graph &g, Layer &l) {
   if (!l.activation.empty() && !activation_flops_per_element(l.activation))
     fail("unknown fused activation '" + l.activation + "'");
   if (!l.output_shapes.empty() && l.output_shapes.size() != l.outputs.size())
     fail("declares " + std::to_string(l.output_shapes.size()) + " output shape(s) for " +
          std::to_string(l.outputs.size()) + " output(s)");
   std::vector<Shape> declared;
-  for (const auto& d : l.output_shapes) {
+  for (const auto &d : l.output_shapes) {
     Shape s;
-    for (const auto& dim : d) s.push_back(dim.resolve(g.batch()));
+    for (const auto &dim : d)
+      s.push_back(dim.resolve(g.batch()));
     declared.push_back(s);
   }
   std::vector<Shape> outs = layer_outputs(g, l);
@@ -416,4 +475,4 @@ void apply_shape_rule(Graph& g, Layer& l) {
   }
 }
 
-}  // namespace perfmodel
+} // namespace perfmodel

@@ -7,9 +7,9 @@
 #include <cstdio>
 #include <set>
 
+#include "io/yaml_util.hpp"
 #include "perfmodel/io/files.hpp"
 #include "perfmodel/io/resources.hpp"
-#include "io/yaml_util.hpp"
 #include "perfmodel/targets/cpu_eigen.hpp"
 #include "perfmodel/targets/registry.hpp"
 
@@ -84,10 +84,18 @@ FitStats read_stats(const std::string &file, const YAML::Node &n) {
 // A class of a calibration for `target`: the generic parameters and the target's term rates.
 ClassCalibration read_class(const std::string &file, const YAML::Node &n,
                             const ExecutionTarget &target) {
-  std::set<std::string> keys{"op_class",         "dtype",   "peak_flops_per_second",
-                             "m_half",           "n_half",  "k_half",
-                             "tile_m",           "tile_n",  "bytes_per_second",
-                             "lowering_factor",  "overlap", "overhead_seconds",
+  std::set<std::string> keys{"op_class",
+                             "dtype",
+                             "peak_flops_per_second",
+                             "m_half",
+                             "n_half",
+                             "k_half",
+                             "tile_m",
+                             "tile_n",
+                             "bytes_per_second",
+                             "lowering_factor",
+                             "overlap",
+                             "overhead_seconds",
                              "fit"};
   for (const TargetTerm &t : target.terms())
     keys.insert(t.key);
@@ -167,8 +175,8 @@ const ExecutionTarget &read_target(const std::string &file, const YAML::Node &ro
       return "";
     const std::string s = text(file, v, key);
     if (s != a && s != b)
-      throw InputError(at(file, v), std::string(key) + " must be " + a + " or " + b + ", not '" +
-                                        s + "'");
+      throw InputError(at(file, v),
+                       std::string(key) + " must be " + a + " or " + b + ", not '" + s + "'");
     return s;
   };
   const std::string batch = choice("conv_batch", "per_image", "batched");
@@ -265,10 +273,10 @@ Calibration parse_calibration_yaml(const std::string &src, const std::string &fi
     hs.fp32_flops_per_second = number(file, h["fp32_flops_per_second"], "fp32_flops_per_second");
     hs.dram_bytes_per_second = number(file, h["dram_bytes_per_second"], "dram_bytes_per_second");
     // Optional figures, absent in files from before their probe (and cross-core with one thread).
-    for (auto [key, figure] : {std::pair{"cross_core_bytes_per_second",
-                                         &HostState::cross_core_bytes_per_second},
-                               {"conv_flops_per_second", &HostState::conv_flops_per_second},
-                               {"core_round_trip_seconds", &HostState::core_round_trip_seconds}})
+    for (auto [key, figure] :
+         {std::pair{"cross_core_bytes_per_second", &HostState::cross_core_bytes_per_second},
+          {"conv_flops_per_second", &HostState::conv_flops_per_second},
+          {"core_round_trip_seconds", &HostState::core_round_trip_seconds}})
       if (const YAML::Node v = h[key]) {
         hs.*figure = number(file, v, key);
         if (!(hs.*figure > 0))
@@ -334,8 +342,8 @@ std::string write_calibration_yaml(const Calibration &cal) {
   e << YAML::Key << "isa_hash" << YAML::Value << YAML::DoubleQuoted << cal.device.isa_hash;
   if (const auto &id = cal.device.cpu_id)
     e << YAML::Key << "cpu_id" << YAML::Value << YAML::Flow << YAML::BeginMap << YAML::Key
-      << "vendor" << YAML::Value << id->vendor << YAML::Key << "family" << YAML::Value
-      << id->family << YAML::Key << "model" << YAML::Value << id->model << YAML::EndMap;
+      << "vendor" << YAML::Value << id->vendor << YAML::Key << "family" << YAML::Value << id->family
+      << YAML::Key << "model" << YAML::Value << id->model << YAML::EndMap;
   e << YAML::EndMap;
   e << YAML::Key << "date" << YAML::Value << cal.date;
   e << YAML::Key << "perfmodel_version" << YAML::Value << YAML::DoubleQuoted
@@ -360,16 +368,15 @@ std::string write_calibration_yaml(const Calibration &cal) {
     if (h.conv_flops_per_second > 0)
       e << YAML::Key << "conv_flops_per_second" << YAML::Value << num(h.conv_flops_per_second);
     if (h.core_round_trip_seconds > 0)
-      e << YAML::Key << "core_round_trip_seconds" << YAML::Value
-        << num(h.core_round_trip_seconds);
+      e << YAML::Key << "core_round_trip_seconds" << YAML::Value << num(h.core_round_trip_seconds);
     e << YAML::EndMap;
   }
   if (cal.pass_excess) {
     const PassExcess &x = *cal.pass_excess;
     e << YAML::Key << "pass_excess" << YAML::Value << YAML::Flow << YAML::BeginMap << YAML::Key
-      << "per_layer_seconds" << YAML::Value << num(x.per_layer_seconds) << YAML::Key
-      << "fraction" << YAML::Value << num(x.fraction) << YAML::Key << "networks" << YAML::Value
-      << x.networks << YAML::EndMap;
+      << "per_layer_seconds" << YAML::Value << num(x.per_layer_seconds) << YAML::Key << "fraction"
+      << YAML::Value << num(x.fraction) << YAML::Key << "networks" << YAML::Value << x.networks
+      << YAML::EndMap;
   }
   write_stats(e, cal.stats);
   e << YAML::Key << "classes" << YAML::Value << YAML::BeginSeq;

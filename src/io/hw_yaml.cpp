@@ -1,54 +1,65 @@
 // Hardware YAML reader (format: docs/formats.md#hardware).
 #include "perfmodel/io/hw_yaml.hpp"
 
+#include "io/yaml_util.hpp"
 #include "perfmodel/io/files.hpp"
 #include "perfmodel/io/resources.hpp"
-#include "io/yaml_util.hpp"
 
 namespace perfmodel::io {
 
 namespace {
 
-ComputeUnit read_unit(const YAML::Node& n, const std::string& file) {
-  if (!n.IsMap()) throw InputError(loc_of(file, n), "compute entry must be a mapping");
+ComputeUnit read_unit(const YAML::Node &n, const std::string &file) {
+  if (!n.IsMap())
+    throw InputError(loc_of(file, n), "compute entry must be a mapping");
   check_keys(n, {"unit", "dtype", "peak", "matrix_only", "energy"}, file, "compute entry");
   ComputeUnit u;
   u.unit = get_string(n, "unit", file);
   const std::string dt = get_string(n, "dtype", file);
   auto d = parse_dtype(dt);
-  if (!d) throw InputError(loc_of(file, n["dtype"]), "unknown dtype '" + dt + "'");
+  if (!d)
+    throw InputError(loc_of(file, n["dtype"]), "unknown dtype '" + dt + "'");
   u.dtype = *d;
-  if (!n["peak"]) throw InputError(loc_of(file, n), "compute entry needs 'peak' (FLOP/s)");
+  if (!n["peak"])
+    throw InputError(loc_of(file, n), "compute entry needs 'peak' (FLOP/s)");
   u.flops_per_second = get_quantity(n["peak"], "FLOP/s", file);
-  if (n["matrix_only"]) u.matrix_only = n["matrix_only"].as<bool>();
-  if (n["energy"]) u.energy_per_flop_joules = get_quantity(n["energy"], "J/FLOP", file);
+  if (n["matrix_only"])
+    u.matrix_only = n["matrix_only"].as<bool>();
+  if (n["energy"])
+    u.energy_per_flop_joules = get_quantity(n["energy"], "J/FLOP", file);
   return u;
 }
 
-MemoryLevel read_level(const YAML::Node& n, const std::string& file) {
-  if (!n.IsMap()) throw InputError(loc_of(file, n), "memory entry must be a mapping");
+MemoryLevel read_level(const YAML::Node &n, const std::string &file) {
+  if (!n.IsMap())
+    throw InputError(loc_of(file, n), "memory entry must be a mapping");
   check_keys(n, {"name", "bandwidth", "capacity", "energy"}, file, "memory entry");
   MemoryLevel m;
   m.name = get_string(n, "name", file);
-  if (!n["bandwidth"]) throw InputError(loc_of(file, n), "memory level needs 'bandwidth' (B/s)");
+  if (!n["bandwidth"])
+    throw InputError(loc_of(file, n), "memory level needs 'bandwidth' (B/s)");
   m.bytes_per_second = get_quantity(n["bandwidth"], "B/s", file);
-  if (n["capacity"]) m.capacity_bytes = get_quantity(n["capacity"], "B", file);
-  if (n["energy"]) m.energy_per_byte_joules = get_quantity(n["energy"], "J/B", file);
+  if (n["capacity"])
+    m.capacity_bytes = get_quantity(n["capacity"], "B", file);
+  if (n["energy"])
+    m.energy_per_byte_joules = get_quantity(n["energy"], "J/B", file);
   return m;
 }
 
-CpuId read_spec_cpu_id(const YAML::Node& n, const std::string& kind, const std::string& file) {
-  if (kind != "cpu") throw InputError(loc_of(file, n), "cpu_id is for CPU specs (kind: cpu)");
+CpuId read_spec_cpu_id(const YAML::Node &n, const std::string &kind, const std::string &file) {
+  if (kind != "cpu")
+    throw InputError(loc_of(file, n), "cpu_id is for CPU specs (kind: cpu)");
   return read_cpu_id(n, file);
 }
 
-}  // namespace
+} // namespace
 
-HwSpec parse_hw_yaml(const std::string& text, const std::string& file) {
+HwSpec parse_hw_yaml(const std::string &text, const std::string &file) {
   const YAML::Node root = load_yaml(text, file);
   check_version(root, file, "hardware");
-  check_keys(root, {"version", "name", "kind", "description", "units", "clock", "tdp",
-                    "static_power", "launch_overhead", "cpu_id", "compute", "memory"},
+  check_keys(root,
+             {"version", "name", "kind", "description", "units", "clock", "tdp", "static_power",
+              "launch_overhead", "cpu_id", "compute", "memory"},
              file, "hardware");
   HwSpec hw;
   hw.loc = SourceLoc{file};
@@ -57,33 +68,42 @@ HwSpec parse_hw_yaml(const std::string& text, const std::string& file) {
     hw.kind = get_string(root, "kind", file);
     if (hw.kind != "gpu" && hw.kind != "cpu")
       throw InputError(loc_of(file, root["kind"]), "kind must be gpu or cpu");
-    if (root["description"]) hw.description = root["description"].as<std::string>();
-    if (root["units"]) hw.units = static_cast<int>(get_int(root["units"], "units", file));
-    if (root["clock"]) hw.clock_hz = get_quantity(root["clock"], "Hz", file);
-    if (root["tdp"]) hw.tdp_watts = get_quantity(root["tdp"], "W", file);
-    if (root["static_power"]) hw.static_watts = get_quantity(root["static_power"], "W", file);
+    if (root["description"])
+      hw.description = root["description"].as<std::string>();
+    if (root["units"])
+      hw.units = static_cast<int>(get_int(root["units"], "units", file));
+    if (root["clock"])
+      hw.clock_hz = get_quantity(root["clock"], "Hz", file);
+    if (root["tdp"])
+      hw.tdp_watts = get_quantity(root["tdp"], "W", file);
+    if (root["static_power"])
+      hw.static_watts = get_quantity(root["static_power"], "W", file);
     if (root["launch_overhead"])
       hw.launch_overhead_seconds = get_quantity(root["launch_overhead"], "s", file);
-    if (const YAML::Node id = root["cpu_id"]) hw.cpu_id = read_spec_cpu_id(id, hw.kind, file);
+    if (const YAML::Node id = root["cpu_id"])
+      hw.cpu_id = read_spec_cpu_id(id, hw.kind, file);
     const YAML::Node compute = root["compute"], memory = root["memory"];
     if (!compute || !compute.IsSequence())
       throw InputError(loc_of(file, root), "'compute' must be a list of units");
     if (!memory || !memory.IsSequence())
       throw InputError(loc_of(file, root), "'memory' must be a list of levels, DRAM last");
-    for (const auto& n : compute) hw.compute.push_back(read_unit(n, file));
-    for (const auto& n : memory) hw.memory.push_back(read_level(n, file));
-  } catch (const YAML::Exception& e) {
+    for (const auto &n : compute)
+      hw.compute.push_back(read_unit(n, file));
+    for (const auto &n : memory)
+      hw.memory.push_back(read_level(n, file));
+  } catch (const YAML::Exception &e) {
     throw InputError(SourceLoc{file, e.mark.line + 1, e.mark.column + 1}, e.msg);
   }
   std::string err;
-  if (!is_valid(hw, &err)) throw InputError(SourceLoc{file}, "invalid hardware spec: " + err);
+  if (!is_valid(hw, &err))
+    throw InputError(SourceLoc{file}, "invalid hardware spec: " + err);
   return hw;
 }
 
-HwSpec read_hw_yaml(const std::string& path) { return parse_hw_yaml(read_file(path), path); }
+HwSpec read_hw_yaml(const std::string &path) { return parse_hw_yaml(read_file(path), path); }
 
-HwSpec load_hw(const std::string& spec) {
+HwSpec load_hw(const std::string &spec) {
   return read_hw_yaml(resolve_resource(spec, "hw_specs", {".yaml", ".yml"}));
 }
 
-}  // namespace perfmodel::io
+} // namespace perfmodel::io

@@ -7,8 +7,8 @@
 #include <map>
 #include <sstream>
 
-#include "perfmodel/io/files.hpp"
 #include "perfmodel/epilogue.hpp"
+#include "perfmodel/io/files.hpp"
 
 namespace perfmodel::io {
 

@@ -12,6 +12,6 @@ namespace perfmodel::io {
 /// "s", "W", "Hz", "J/FLOP", "J/B"). A bare number is taken in base units. Returns nullopt and
 /// sets `error` on failure.
 std::optional<double> parse_quantity(std::string_view text, std::string_view unit,
-                                     std::string* error);
+                                     std::string *error);
 
-}  // namespace perfmodel::io
+} // namespace perfmodel::io

@@ -12,25 +12,25 @@
 namespace perfmodel::io {
 
 /// The node's position as a 1-based SourceLoc in `file`.
-SourceLoc loc_of(const std::string& file, const YAML::Node& node);
+SourceLoc loc_of(const std::string &file, const YAML::Node &node);
 /// Loads YAML text; syntax errors become InputError at their position.
-YAML::Node load_yaml(const std::string& text, const std::string& file);
+YAML::Node load_yaml(const std::string &text, const std::string &file);
 /// Checks `version: 1` on a top-level map.
-void check_version(const YAML::Node& root, const std::string& file, const char* format);
+void check_version(const YAML::Node &root, const std::string &file, const char *format);
 
 /// Typed access: a missing or ill-typed value is an InputError naming the key and position.
-std::string get_string(const YAML::Node& map, const char* key, const std::string& file);
-double get_number(const YAML::Node& node, const char* what, const std::string& file);
-int64_t get_int(const YAML::Node& node, const char* what, const std::string& file);
-std::vector<int64_t> get_int_list(const YAML::Node& node, const char* what,
-                                  const std::string& file);
+std::string get_string(const YAML::Node &map, const char *key, const std::string &file);
+double get_number(const YAML::Node &node, const char *what, const std::string &file);
+int64_t get_int(const YAML::Node &node, const char *what, const std::string &file);
+std::vector<int64_t> get_int_list(const YAML::Node &node, const char *what,
+                                  const std::string &file);
 /// A quantity with a unit (see quantity.hpp); the node may be a number or a string.
-double get_quantity(const YAML::Node& node, const char* unit, const std::string& file);
+double get_quantity(const YAML::Node &node, const char *unit, const std::string &file);
 /// Keys of `map` that are not in `allowed` are an error (catches typos).
-void check_keys(const YAML::Node& map, const std::vector<std::string>& allowed,
-                const std::string& file, const char* where);
+void check_keys(const YAML::Node &map, const std::vector<std::string> &allowed,
+                const std::string &file, const char *where);
 
 /// A `cpu_id: {vendor, family, model}` mapping (a CPU hw spec's, a calibration's device's).
-CpuId read_cpu_id(const YAML::Node& n, const std::string& file);
+CpuId read_cpu_id(const YAML::Node &n, const std::string &file);
 
-}  // namespace perfmodel::io
+} // namespace perfmodel::io

@@ -44,11 +44,10 @@ double HostDrift::placement(const HostStatePolicy &p) const {
 }
 
 HostDrift::Figure HostDrift::worst(const HostStatePolicy &p) const {
-  const Figure figures[] = {
-      {"compute", compute, std::abs(compute) / p.compute_tolerance},
-      {placement_by_round_trip ? "core round trip" : "cross-core read",
-       placement_by_round_trip ? round_trip : cross_core, placement(p)},
-      {"conv", conv, std::abs(conv) / p.conv_tolerance}};
+  const Figure figures[] = {{"compute", compute, std::abs(compute) / p.compute_tolerance},
+                            {placement_by_round_trip ? "core round trip" : "cross-core read",
+                             placement_by_round_trip ? round_trip : cross_core, placement(p)},
+                            {"conv", conv, std::abs(conv) / p.conv_tolerance}};
   Figure w;
   for (const Figure &f : figures)
     if (f.tolerances > w.tolerances)
@@ -101,9 +100,8 @@ bool measurement_changed(const HostState &reference, const std::optional<HostSta
 
 bool placement_changed(const HostState &median, const std::vector<HostState> &probes,
                        const HostStatePolicy &p) {
-  return std::any_of(probes.begin(), probes.end(), [&](const HostState &s) {
-    return host_drift(median, s).placement(p) > 1;
-  });
+  return std::any_of(probes.begin(), probes.end(),
+                     [&](const HostState &s) { return host_drift(median, s).placement(p) > 1; });
 }
 
 bool calibration_changed(const HostState &median, const std::vector<HostState> &probes,
@@ -160,7 +158,7 @@ CalibrationChoice choose_calibration(const std::vector<bool> &foreign,
   std::vector<std::optional<HostState>> candidates;
   for (size_t i = 0; i < states.size(); ++i)
     candidates.push_back(!any_local || (i < foreign.size() && !foreign[i]) ? states[i]
-                                                                          : std::nullopt);
+                                                                           : std::nullopt);
   c.index = nearest_state(candidates, *probe, p).value_or(c.index);
   return c;
 }
@@ -178,8 +176,7 @@ HostState median_state(const std::vector<HostState> &probes) {
   };
   return {median(&HostState::fp32_flops_per_second), median(&HostState::dram_bytes_per_second),
           median(&HostState::cross_core_bytes_per_second),
-          median(&HostState::conv_flops_per_second),
-          median(&HostState::core_round_trip_seconds)};
+          median(&HostState::conv_flops_per_second), median(&HostState::core_round_trip_seconds)};
 }
 
 } // namespace perfmodel::policy

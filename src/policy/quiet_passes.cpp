@@ -41,8 +41,8 @@ QuietSelection select_quiet_passes(const std::vector<PassProbe> &probes,
   return s;
 }
 
-bool passes_in_spell(double calibration_flops_per_second, size_t quiet_passes,
-                     size_t spell_passes, bool all_kept_for_too_few, const QuietPassPolicy &p) {
+bool passes_in_spell(double calibration_flops_per_second, size_t quiet_passes, size_t spell_passes,
+                     bool all_kept_for_too_few, const QuietPassPolicy &p) {
   const size_t judged = quiet_passes + spell_passes;
   return calibration_flops_per_second > 0 && judged > 0 &&
          (all_kept_for_too_few || double(quiet_passes) < p.min_quiet_fraction * double(judged));

@@ -34,9 +34,8 @@ std::vector<Column<K>> summary_columns(const Calibration &cal) {
       {"mnk_half", "m/n/k half", hint::text(), gemm_only([g4](const EfficiencyParams &p) {
          return g4(p.m_half) + "/" + g4(p.n_half) + "/" + g4(p.k_half);
        })},
-      {"tile", "tile", hint::text(), gemm_only([g4](const EfficiencyParams &p) {
-         return g4(p.tile_m) + "x" + g4(p.tile_n);
-       })},
+      {"tile", "tile", hint::text(),
+       gemm_only([g4](const EfficiencyParams &p) { return g4(p.tile_m) + "x" + g4(p.tile_n); })},
   };
   for (size_t i = 0; i < cal.memory_levels.size(); ++i)
     cols.push_back({"bytes_per_second_" + cal.memory_levels[i].name,
@@ -45,7 +44,8 @@ std::vector<Column<K>> summary_columns(const Calibration &cal) {
                       return i < bw.size() ? Value(bw[i]) : Value();
                     }});
   const std::vector<C> rest = {
-      {"lowering_factor", "lowering", hint::number(4), [](const K &c) { return c.params.lowering_factor; }},
+      {"lowering_factor", "lowering", hint::number(4),
+       [](const K &c) { return c.params.lowering_factor; }},
       {"overlap", "overlap", hint::number(4), [](const K &c) { return c.params.overlap; }},
       {"overhead_seconds", "overhead", hint::si("s"),
        [](const K &c) { return c.params.overhead_seconds; }},
@@ -99,23 +99,24 @@ std::string render_calibration(const Calibration &cal, Format f) {
     j["classes"] = nlohmann::ordered_json::array();
     for (const auto &c : cal.classes) {
       const EfficiencyParams &p = c.params;
-      nlohmann::ordered_json cj{{"op_class", std::string(to_string(c.op_class))},
-                                {"dtype", std::string(to_string(c.dtype))},
-                                {"peak_flops_per_second", p.peak_flops_per_second},
-                                {"m_half", p.m_half},
-                                {"n_half", p.n_half},
-                                {"k_half", p.k_half},
-                                {"tile_m", p.tile_m},
-                                {"tile_n", p.tile_n},
-                                {"bytes_per_second", p.bytes_per_second},
-                                {"lowering_factor", p.lowering_factor},
-                                {"overlap", p.overlap},
-                                {"overhead_seconds", p.overhead_seconds},
-                                {"cross_core_bytes_per_second", cal.term_rate(p, "cross_core_bytes_per_second")},
-                                {"epilogue_bytes_per_second", cal.term_rate(p, "epilogue_bytes_per_second")},
-                                {"weight_bytes_per_second", cal.term_rate(p, "weight_bytes_per_second")},
-                                {"strided_lowering_bytes_per_second",
-                                 cal.term_rate(p, "strided_lowering_bytes_per_second")}};
+      nlohmann::ordered_json cj{
+          {"op_class", std::string(to_string(c.op_class))},
+          {"dtype", std::string(to_string(c.dtype))},
+          {"peak_flops_per_second", p.peak_flops_per_second},
+          {"m_half", p.m_half},
+          {"n_half", p.n_half},
+          {"k_half", p.k_half},
+          {"tile_m", p.tile_m},
+          {"tile_n", p.tile_n},
+          {"bytes_per_second", p.bytes_per_second},
+          {"lowering_factor", p.lowering_factor},
+          {"overlap", p.overlap},
+          {"overhead_seconds", p.overhead_seconds},
+          {"cross_core_bytes_per_second", cal.term_rate(p, "cross_core_bytes_per_second")},
+          {"epilogue_bytes_per_second", cal.term_rate(p, "epilogue_bytes_per_second")},
+          {"weight_bytes_per_second", cal.term_rate(p, "weight_bytes_per_second")},
+          {"strided_lowering_bytes_per_second",
+           cal.term_rate(p, "strided_lowering_bytes_per_second")}};
       fit_json(c.stats, cj["fit"]);
       j["classes"].push_back(cj);
     }

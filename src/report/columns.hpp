@@ -49,12 +49,12 @@ using Value = std::variant<std::monostate, std::string, int64_t, double, bool, J
 struct Unit {
   enum class Kind { text, count, si, percent, number, flag };
   Kind kind = Kind::text;
-  std::string symbol;      // si: the unit after the prefix ("s", "F/s")
-  int digits = 1;          // percent: decimals; number: significant digits
-  bool sign = false;       // percent: "+" before a positive value
-  size_t width = 0;        // text: the table and Markdown cut longer text (0: never)
-  bool zero_unset = false; // 0 or "" means "not given": the text formats print `missing`
-  double json_per = 0;     // JSON rounds to a whole number of 1/json_per (0: as is)
+  std::string symbol;             // si: the unit after the prefix ("s", "F/s")
+  int digits = 1;                 // percent: decimals; number: significant digits
+  bool sign = false;              // percent: "+" before a positive value
+  size_t width = 0;               // text: the table and Markdown cut longer text (0: never)
+  bool zero_unset = false;        // 0 or "" means "not given": the text formats print `missing`
+  double json_per = 0;            // JSON rounds to a whole number of 1/json_per (0: as is)
   std::vector<std::string> words; // flag: text true, text false, CSV true, CSV false
 
   /// Chainable refinements.
@@ -91,9 +91,9 @@ struct ColumnSpec {
   std::string header; // the table and Markdown header
   Unit unit;
   unsigned show = kAll;
-  std::string csv;         // the CSV header; "" = `header`, plus " (symbol)" for an si unit
-  std::string missing;     // the text formats' cell for a row without a value
-  bool json_null = false;  // JSON writes null for a row without a value (else leaves it out)
+  std::string csv;           // the CSV header; "" = `header`, plus " (symbol)" for an si unit
+  std::string missing;       // the text formats' cell for a row without a value
+  bool json_null = false;    // JSON writes null for a row without a value (else leaves it out)
   std::optional<bool> right; // Markdown alignment; unset: numbers right, text left
 
   bool shows(Format f) const;
@@ -111,13 +111,10 @@ inline Value to_value(bool b) { return Value(b); }
 inline Value to_value(double d) { return Value(d); }
 inline Value to_value(Json j) { return Value(std::move(j)); }
 template <class T>
-  requires std::is_integral_v<T> && (!std::is_same_v<T, bool>)
-Value to_value(T i) {
+requires std::is_integral_v<T> &&(!std::is_same_v<T, bool>)Value to_value(T i) {
   return Value(static_cast<int64_t>(i));
 }
-template <class T> Value to_value(const std::optional<T> &o) {
-  return o ? to_value(*o) : Value();
-}
+template <class T> Value to_value(const std::optional<T> &o) { return o ? to_value(*o) : Value(); }
 
 /// One column of a view over rows of type Row. The getter is a pointer to a data member of
 /// Row, a callable of `const Row &`, or a callable of `(const Row &, size_t index)` (a rank).
@@ -125,8 +122,7 @@ template <class Row> struct Column : ColumnSpec {
   std::function<Value(const Row &, size_t)> get;
 
   template <class Get>
-  Column(std::string key, std::string header, Unit unit, Get g, unsigned show = kAll)
-  {
+  Column(std::string key, std::string header, Unit unit, Get g, unsigned show = kAll) {
     this->key = std::move(key);
     this->header = std::move(header);
     this->unit = std::move(unit);
@@ -139,18 +135,30 @@ template <class Row> struct Column : ColumnSpec {
       get = [g](const Row &r, size_t) { return to_value(g(r)); };
   }
   /// Refinements, chainable after the constructor.
-  Column &&csv_as(std::string h) && { csv = std::move(h); return std::move(*this); }
-  Column &&missing_as(std::string m) && { missing = std::move(m); return std::move(*this); }
-  Column &&null_in_json() && { json_null = true; return std::move(*this); }
-  Column &&align_right(bool r) && { right = r; return std::move(*this); }
+  Column &&csv_as(std::string h) && {
+    csv = std::move(h);
+    return std::move(*this);
+  }
+  Column &&missing_as(std::string m) && {
+    missing = std::move(m);
+    return std::move(*this);
+  }
+  Column &&null_in_json() && {
+    json_null = true;
+    return std::move(*this);
+  }
+  Column &&align_right(bool r) && {
+    right = r;
+    return std::move(*this);
+  }
 };
 
 /// How a view lays out its formats (one per view, where it differs from the default).
 struct Style {
-  int csv_digits = 0;      // CSV doubles: 0 = the shortest text that reads back the same double
-                           // (report::raw), else %.<csv_digits>g
-  bool md_spaced = false;  // Markdown rule "| --- |" instead of "|---|"
-  bool md_aligned = true;  // Markdown rule marks right-aligned columns ("---:")
+  int csv_digits = 0;     // CSV doubles: 0 = the shortest text that reads back the same double
+                          // (report::raw), else %.<csv_digits>g
+  bool md_spaced = false; // Markdown rule "| --- |" instead of "|---|"
+  bool md_aligned = true; // Markdown rule marks right-aligned columns ("---:")
 };
 
 /// The data set a view renders: its columns and, per row, one Value per column.

@@ -8,10 +8,14 @@
 namespace perfmodel::report {
 
 std::optional<Format> parse_format(std::string_view s) {
-  if (s == "table") return Format::table;
-  if (s == "csv") return Format::csv;
-  if (s == "json") return Format::json;
-  if (s == "md" || s == "markdown") return Format::md;
+  if (s == "table")
+    return Format::table;
+  if (s == "csv")
+    return Format::csv;
+  if (s == "json")
+    return Format::json;
+  if (s == "md" || s == "markdown")
+    return Format::md;
   return std::nullopt;
 }
 
@@ -19,8 +23,8 @@ std::string si(double v, std::string_view unit) {
   if (v == 0 || !std::isfinite(v)) {
     return (std::isfinite(v) ? std::string("0") : std::string("inf")) + std::string(unit);
   }
-  static const char* const big[] = {"", "K", "M", "G", "T", "P", "E"};
-  static const char* const small[] = {"", "m", "u", "n", "p", "f"};
+  static const char *const big[] = {"", "K", "M", "G", "T", "P", "E"};
+  static const char *const small[] = {"", "m", "u", "n", "p", "f"};
   const double sign = v < 0 ? -1.0 : 1.0;
   double a = std::fabs(v);
   int e = 0;
@@ -53,26 +57,31 @@ std::string pct(double fraction, int decimals, bool sign) {
               : fmt::format("{:.{}f}%", 100.0 * fraction, decimals);
 }
 
-std::string md_table(const std::vector<std::string>& header,
-                     const std::vector<std::vector<std::string>>& rows) {
+std::string md_table(const std::vector<std::string> &header,
+                     const std::vector<std::vector<std::string>> &rows) {
   std::string out = "|";
-  for (const auto& h : header) out += " " + md_cell(h) + " |";
+  for (const auto &h : header)
+    out += " " + md_cell(h) + " |";
   out += "\n|";
-  for (size_t i = 0; i < header.size(); ++i) out += "---|";
+  for (size_t i = 0; i < header.size(); ++i)
+    out += "---|";
   out += "\n";
-  for (const auto& r : rows) {
+  for (const auto &r : rows) {
     out += "|";
-    for (const auto& c : r) out += " " + md_cell(c) + " |";
+    for (const auto &c : r)
+      out += " " + md_cell(c) + " |";
     out += "\n";
   }
   return out;
 }
 
 std::string csv_field(std::string_view s) {
-  if (s.find_first_of(",\"\r\n") == std::string_view::npos) return std::string(s);
+  if (s.find_first_of(",\"\r\n") == std::string_view::npos)
+    return std::string(s);
   std::string out = "\"";
   for (char c : s) {
-    if (c == '"') out += '"';
+    if (c == '"')
+      out += '"';
     out += c;
   }
   return out + "\"";
@@ -81,11 +90,14 @@ std::string csv_field(std::string_view s) {
 std::string md_cell(std::string_view s) {
   std::string out;
   for (char c : s) {
-    if (c == '|') out += "\\|";
-    else if (c == '\n' || c == '\r') out += ' ';
-    else out += c;
+    if (c == '|')
+      out += "\\|";
+    else if (c == '\n' || c == '\r')
+      out += ' ';
+    else
+      out += c;
   }
   return out;
 }
 
-}  // namespace perfmodel::report
+} // namespace perfmodel::report

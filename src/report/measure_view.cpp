@@ -70,8 +70,9 @@ std::string host_lines(const HostCheck &h) {
     return d ? signed_pct(*d.*part) : std::string("-");
   };
   o << "host drift from the calibration (before / after): compute "
-    << drift(h.drift_before, &HostDrift::compute) << " / " << drift(h.drift_after, &HostDrift::compute)
-    << ", memory " << drift(h.drift_before, &HostDrift::memory) << " / "
+    << drift(h.drift_before, &HostDrift::compute) << " / "
+    << drift(h.drift_after, &HostDrift::compute) << ", memory "
+    << drift(h.drift_before, &HostDrift::memory) << " / "
     << drift(h.drift_after, &HostDrift::memory);
   if (h.reference->cross_core_bytes_per_second > 0) // a calibration with the cross-core probe
     o << ", cross-core " << drift(h.drift_before, &HostDrift::cross_core) << " / "
@@ -90,8 +91,8 @@ std::string host_lines(const HostCheck &h) {
       << pct(h.policy.compute_tolerance) << ", "
       << (by_round_trip ? std::string("the core round trip beyond ") + factor + " either way"
                         : "cross-core beyond " + pct(h.policy.cross_core_tolerance))
-      << ", or the faster conv probe beyond "
-      << pct(h.policy.conv_tolerance) << "): these errors measure the host as much as the model\n";
+      << ", or the faster conv probe beyond " << pct(h.policy.conv_tolerance)
+      << "): these errors measure the host as much as the model\n";
   return o.str();
 }
 
@@ -108,12 +109,10 @@ json state_json(const std::optional<HostState> &h) {
 json drift_json(const std::optional<policy::HostDrift> &d) {
   if (!d)
     return nullptr;
-  return json{{"compute", d->compute},
-              {"memory", d->memory},
-              {"cross_core", d->cross_core},
-              {"conv", d->conv},
-              {"round_trip", d->round_trip},
-              {"placement_by_round_trip", d->placement_by_round_trip}};
+  return json{
+      {"compute", d->compute},       {"memory", d->memory},
+      {"cross_core", d->cross_core}, {"conv", d->conv},
+      {"round_trip", d->round_trip}, {"placement_by_round_trip", d->placement_by_round_trip}};
 }
 
 std::string summary_lines(const MeasurementView &v) {
@@ -131,9 +130,8 @@ std::string summary_lines(const MeasurementView &v) {
       << si(s.predicted_pass_excess_seconds, "s") << ")";
   o << ", error " << signed_pct(s.end_to_end_error) << "\n";
   if (s.noisy_layers > 0)
-    o << s.noisy_layers << " noisy layer(s): (max-min)/median > "
-      << pct(v.run.noisy_range_fraction) << " or sd/mean > " << pct(v.run.noisy_sd_fraction)
-      << " (reported, not dropped)\n";
+    o << s.noisy_layers << " noisy layer(s): (max-min)/median > " << pct(v.run.noisy_range_fraction)
+      << " or sd/mean > " << pct(v.run.noisy_sd_fraction) << " (reported, not dropped)\n";
   o << host_lines(v.host);
   if (v.host.passes_in_spell && v.run.quiet)
     o << "the passes ran in a slow spell of the host: " << v.run.quiet->quiet_passes << " of "
@@ -269,8 +267,8 @@ std::string quiet_line(const QuietPasses &q) {
                              ? "of the " + std::to_string(q.passes_timed) + " timed passes"
                              : "of those " + std::to_string(q.candidates);
   if (q.all_kept_for_too_few)
-    return of + ", all kept: too few ran between quiet probes (" + rule + "; quiet: " +
-           side(q.quiet_passes, q.quiet_median_seconds) +
+    return of + ", all kept: too few ran between quiet probes (" + rule +
+           "; quiet: " + side(q.quiet_passes, q.quiet_median_seconds) +
            "; in a spell: " + side(q.spell_passes, q.spell_median_seconds) + ")";
   return of + ", " + std::to_string(q.passes_kept) + " ran between quiet probes (" + rule +
          "): " + side(q.quiet_passes, q.quiet_median_seconds) +
@@ -353,28 +351,28 @@ std::string render_measurement(const MeasurementView &v, Format f) {
     j["calibrated"] = v.calibrated;
     j["calibration"] = v.run.calibration;
     j["calibration_candidates"] = v.run.calibration_candidates;
-    j["calibration_mismatch"] = v.run.calibration_mismatch.empty()
-                                    ? json(nullptr)
-                                    : json(v.run.calibration_mismatch);
+    j["calibration_mismatch"] =
+        v.run.calibration_mismatch.empty() ? json(nullptr) : json(v.run.calibration_mismatch);
     j["min_layer_seconds"] = v.run.min_layer_seconds;
     j["noisy_thresholds"] = {{"range_fraction", v.run.noisy_range_fraction},
                              {"sd_fraction", v.run.noisy_sd_fraction}};
     j["layers"] = json_rows(g);
     j["network"] = stats_json(v.run.network);
     if (const auto &pp = v.run.placement)
-      j["passes"] = {{"filter", v.run.quiet ? "quiet" : "faster-placement"},
-                     {"timed", pp->passes_timed},
-                     {"kept", pp->passes_kept},
-                     {"reference_round_trip_seconds", pp->reference_round_trip_seconds},
-                     {"round_trip_factor", pp->round_trip_factor},
-                     {"kept_placement", pp->all_kept_for_too_few ? "both"
-                                        : pp->kept_long_round_trip ? "long_round_trip"
-                                                                   : "short_round_trip"},
-                     {"short_round_trip", {{"passes", pp->short_passes},
-                                           {"median_pass_seconds", pp->short_median_seconds}}},
-                     {"long_round_trip", {{"passes", pp->long_passes},
-                                          {"median_pass_seconds", pp->long_median_seconds}}},
-                     {"all_kept_for_too_few", pp->all_kept_for_too_few}};
+      j["passes"] = {
+          {"filter", v.run.quiet ? "quiet" : "faster-placement"},
+          {"timed", pp->passes_timed},
+          {"kept", pp->passes_kept},
+          {"reference_round_trip_seconds", pp->reference_round_trip_seconds},
+          {"round_trip_factor", pp->round_trip_factor},
+          {"kept_placement", pp->all_kept_for_too_few   ? "both"
+                             : pp->kept_long_round_trip ? "long_round_trip"
+                                                        : "short_round_trip"},
+          {"short_round_trip",
+           {{"passes", pp->short_passes}, {"median_pass_seconds", pp->short_median_seconds}}},
+          {"long_round_trip",
+           {{"passes", pp->long_passes}, {"median_pass_seconds", pp->long_median_seconds}}},
+          {"all_kept_for_too_few", pp->all_kept_for_too_few}};
     else
       j["passes"] = {{"filter", v.run.quiet ? "quiet" : "all"}};
     if (const auto &q = v.run.quiet) {

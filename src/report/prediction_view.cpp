@@ -18,19 +18,21 @@ struct Row {
   std::string name, op, input, filter, output, mnk, bound, unit;
   Shape input_shape, output_shape;
   bool train = false;
-  const LayerPrediction* lp;
+  const LayerPrediction *lp;
 };
 
-std::vector<Row> make_rows(const Graph& g, const Prediction& p) {
+std::vector<Row> make_rows(const Graph &g, const Prediction &p) {
   std::vector<Row> rows;
-  for (const auto& lp : p.layers) {
-    const Layer& l = *lp.layer;
+  for (const auto &lp : p.layers) {
+    const Layer &l = *lp.layer;
     Row r;
     r.lp = &lp;
     r.name = l.name;
     r.op = l.op_name;
-    if (!l.inputs.empty()) r.input_shape = g.tensor(l.inputs[0]).shape;
-    if (!l.outputs.empty()) r.output_shape = g.tensor(l.outputs[0]).shape;
+    if (!l.inputs.empty())
+      r.input_shape = g.tensor(l.inputs[0]).shape;
+    if (!l.outputs.empty())
+      r.output_shape = g.tensor(l.outputs[0]).shape;
     r.input = l.inputs.empty() ? "" : shape_str(r.input_shape);
     r.filter = lp.cost.gemm_like && !l.params.empty() ? shape_str(l.params[0].shape) : "";
     r.output = l.outputs.empty() ? "" : shape_str(r.output_shape);
@@ -45,83 +47,95 @@ std::vector<Row> make_rows(const Graph& g, const Prediction& p) {
   return rows;
 }
 
-json cost_json(const PassCost& c);
+json cost_json(const PassCost &c);
 
 // The per-layer columns of every format.
-const std::vector<Column<Row>>& layer_columns() {
+const std::vector<Column<Row>> &layer_columns() {
   using C = Column<Row>;
   auto gemm = [](int64_t GemmShape::*f) {
-    return [f](const Row& r) -> Value {
+    return [f](const Row &r) -> Value {
       return r.lp->cost.gemm ? Value(*r.lp->cost.gemm.*f) : Value();
     };
   };
   static const std::vector<C> cols = {
       C("name", "layer", hint::text(), &Row::name).csv_as("name"),
       {"op", "op", hint::text(), &Row::op},
-      {"kind", "kind", hint::text(), [](const Row& r) { return to_string(r.lp->layer->op); }, kJson},
+      {"kind", "kind", hint::text(), [](const Row &r) { return to_string(r.lp->layer->op); },
+       kJson},
       C("input_shape", "input", hint::text(), &Row::input, kText | kCsv).csv_as("input_shape"),
       C("filter_shape", "filter", hint::text(), &Row::filter, kText | kCsv).csv_as("filter_shape"),
       C("output_shape", "output", hint::text(), &Row::output, kText | kCsv).csv_as("output_shape"),
-      {"input_shape", "input", hint::text(), [](const Row& r) { return json(r.input_shape); }, kJson},
-      {"output_shape", "output", hint::text(), [](const Row& r) { return json(r.output_shape); },
+      {"input_shape", "input", hint::text(), [](const Row &r) { return json(r.input_shape); },
        kJson},
-      C("flops", "FLOPs", hint::si("F"), [](const Row& r) { return r.lp->cost.total.flops; })
-          .csv_as("flops"),
-      {"macs", "macs", hint::count(), [](const Row& r) { return r.lp->cost.total.macs; }, kData},
-      C("bytes", "bytes", hint::si("B"), [](const Row& r) { return r.lp->cost.total.bytes(); })
-          .csv_as("bytes"),
+      {"output_shape", "output", hint::text(), [](const Row &r) { return json(r.output_shape); },
+       kJson},
+      C("flops", "FLOPs", hint::si("F"),
+        [](const Row &r) {
+          return r.lp->cost.total.flops;
+        }).csv_as("flops"),
+      {"macs", "macs", hint::count(), [](const Row &r) { return r.lp->cost.total.macs; }, kData},
+      C("bytes", "bytes", hint::si("B"),
+        [](const Row &r) {
+          return r.lp->cost.total.bytes();
+        }).csv_as("bytes"),
       {"bytes_input", "bytes_input", hint::count(),
-       [](const Row& r) { return r.lp->cost.total.bytes_input; }, kData},
+       [](const Row &r) { return r.lp->cost.total.bytes_input; }, kData},
       {"bytes_weights", "bytes_weights", hint::count(),
-       [](const Row& r) { return r.lp->cost.total.bytes_weights; }, kData},
+       [](const Row &r) { return r.lp->cost.total.bytes_weights; }, kData},
       {"bytes_bias", "bytes_bias", hint::count(),
-       [](const Row& r) { return r.lp->cost.total.bytes_bias; }, kData},
+       [](const Row &r) { return r.lp->cost.total.bytes_bias; }, kData},
       {"bytes_output", "bytes_output", hint::count(),
-       [](const Row& r) { return r.lp->cost.total.bytes_output; }, kData},
-      {"params", "params", hint::count(), [](const Row& r) { return r.lp->cost.params; }, kData},
+       [](const Row &r) { return r.lp->cost.total.bytes_output; }, kData},
+      {"params", "params", hint::count(), [](const Row &r) { return r.lp->cost.params; }, kData},
       {"gemm_m", "gemm_m", hint::count(), gemm(&GemmShape::m), kCsv},
       {"gemm_n", "gemm_n", hint::count(), gemm(&GemmShape::n), kCsv},
       {"gemm_k", "gemm_k", hint::count(), gemm(&GemmShape::k), kCsv},
       {"gemm_groups", "gemm_groups", hint::count(), gemm(&GemmShape::groups), kCsv},
       {"gemm", "gemm", hint::text(),
-       [](const Row& r) {
-         const auto& gm = r.lp->cost.gemm;
+       [](const Row &r) {
+         const auto &gm = r.lp->cost.gemm;
          return gm ? json{{"m", gm->m}, {"n", gm->n}, {"k", gm->k}, {"groups", gm->groups}}
                    : json(nullptr);
        },
        kJson},
       C("arithmetic_intensity", "AI", hint::si("F/B"),
-        [](const Row& r) { return r.lp->cost.arithmetic_intensity(); })
-          .csv_as("arithmetic_intensity (F/B)"),
+        [](const Row &r) {
+          return r.lp->cost.arithmetic_intensity();
+        }).csv_as("arithmetic_intensity (F/B)"),
       {"mnk", "MxNxK", hint::text(), &Row::mnk, kText},
-      C("predicted_seconds", "time", hint::si("s"), [](const Row& r) { return r.lp->timing.seconds; })
-          .csv_as("predicted_time (s)"),
+      C("predicted_seconds", "time", hint::si("s"),
+        [](const Row &r) {
+          return r.lp->timing.seconds;
+        }).csv_as("predicted_time (s)"),
       {"compute_seconds", "compute_time", hint::si("s"),
-       [](const Row& r) { return r.lp->timing.compute_seconds; }, kData},
+       [](const Row &r) { return r.lp->timing.compute_seconds; }, kData},
       {"memory_seconds", "memory_time", hint::si("s"),
-       [](const Row& r) { return r.lp->timing.memory_seconds; }, kData},
+       [](const Row &r) { return r.lp->timing.memory_seconds; }, kData},
       {"overhead_seconds", "overhead_time", hint::si("s"),
-       [](const Row& r) { return r.lp->timing.overhead_seconds; }, kData},
-      C("flops_per_second", "rate", hint::si("F/s"),
-        [](const Row& r) -> Value {
-          const double secs = r.lp->timing.seconds;
-          return secs > 0 ? Value(double(r.lp->cost.total.flops) / secs) : Value();
-        },
-        kTable)
+       [](const Row &r) { return r.lp->timing.overhead_seconds; }, kData},
+      C(
+          "flops_per_second", "rate", hint::si("F/s"),
+          [](const Row &r) -> Value {
+            const double secs = r.lp->timing.seconds;
+            return secs > 0 ? Value(double(r.lp->cost.total.flops) / secs) : Value();
+          },
+          kTable)
           .missing_as("-"),
       {"bound", "bound", hint::text(), &Row::bound},
       {"unit", "unit", hint::text(), &Row::unit, kJson},
-      C("attainable_flops_per_second", "attainable", hint::si("F/s"),
-        [](const Row& r) { return r.lp->timing.attainable_flops_per_second; }, kData)
+      C(
+          "attainable_flops_per_second", "attainable", hint::si("F/s"),
+          [](const Row &r) { return r.lp->timing.attainable_flops_per_second; }, kData)
           .csv_as("attainable (FLOP/s)"),
-      {"energy_joules", "energy", hint::si("J"), [](const Row& r) { return r.lp->energy_joules; },
+      {"energy_joules", "energy", hint::si("J"), [](const Row &r) { return r.lp->energy_joules; },
        kTable | kData},
       {"energy_power_time_joules", "energy_power_time", hint::si("J"),
-       [](const Row& r) { return r.lp->energy_power_time_joules; }, kData},
+       [](const Row &r) { return r.lp->energy_power_time_joules; }, kData},
       {"passes", "passes", hint::text(),
-       [](const Row& r) -> Value {
-         if (!r.train) return {};
-         const LayerCost& c = r.lp->cost;
+       [](const Row &r) -> Value {
+         if (!r.train)
+           return {};
+         const LayerCost &c = r.lp->cost;
          return json{{"fwd", cost_json(c.fwd)},
                      {"bwd_data", cost_json(c.bwd_data)},
                      {"bwd_weight", cost_json(c.bwd_weight)}};
@@ -136,18 +150,19 @@ struct ProfileEntry {
   double seconds, fraction, cumulative, cumulative_seconds;
 };
 
-std::vector<ProfileEntry> make_profile(const Prediction& p, int top) {
-  std::vector<const LayerPrediction*> order;
-  for (const auto& lp : p.layers)
-    if (lp.timing.seconds > 0) order.push_back(&lp);
-  std::stable_sort(order.begin(), order.end(), [](auto* a, auto* b) {
-    return a->timing.seconds > b->timing.seconds;
-  });
-  if (top > 0 && static_cast<int>(order.size()) > top) order.resize(static_cast<size_t>(top));
+std::vector<ProfileEntry> make_profile(const Prediction &p, int top) {
+  std::vector<const LayerPrediction *> order;
+  for (const auto &lp : p.layers)
+    if (lp.timing.seconds > 0)
+      order.push_back(&lp);
+  std::stable_sort(order.begin(), order.end(),
+                   [](auto *a, auto *b) { return a->timing.seconds > b->timing.seconds; });
+  if (top > 0 && static_cast<int>(order.size()) > top)
+    order.resize(static_cast<size_t>(top));
   std::vector<ProfileEntry> out;
   const double total = p.totals.predicted_seconds;
   double cum = 0;
-  for (auto* lp : order) {
+  for (auto *lp : order) {
     cum += lp->timing.seconds;
     out.push_back({lp->layer->name, lp->timing.seconds, total > 0 ? lp->timing.seconds / total : 0,
                    total > 0 ? cum / total : 0, cum});
@@ -157,7 +172,7 @@ std::vector<ProfileEntry> make_profile(const Prediction& p, int top) {
 
 // The time profile's columns (no CSV: the CSV is the per-layer table). JSON names the layer
 // first, the text formats last.
-const std::vector<Column<ProfileEntry>>& profile_columns() {
+const std::vector<Column<ProfileEntry>> &profile_columns() {
   using E = ProfileEntry;
   static const std::vector<Column<E>> cols = {
       {"name", "layer", hint::text(), &E::name, kJson},
@@ -171,14 +186,16 @@ const std::vector<Column<ProfileEntry>>& profile_columns() {
   return cols;
 }
 
-std::string title(const Prediction& p) {
+std::string title(const Prediction &p) {
   return fmt::format("{} on {} (batch {}, {}, {}, {})", p.model, p.hardware, p.batch,
-                     to_string(p.dtype), to_string(p.pass), p.calibrated ? "calibrated" : "roofline");
+                     to_string(p.dtype), to_string(p.pass),
+                     p.calibrated ? "calibrated" : "roofline");
 }
 
 // boda's FWD TOTALS block: F and F/s, B and B/s with AI, J and F/s/W.
-std::string totals_block(const char* heading, const Totals& t, const Rates& r, const char* source) {
-  const double flops = static_cast<double>(t.cost.flops), bytes = static_cast<double>(t.cost.bytes());
+std::string totals_block(const char *heading, const Totals &t, const Rates &r, const char *source) {
+  const double flops = static_cast<double>(t.cost.flops),
+               bytes = static_cast<double>(t.cost.bytes());
   return fmt::format("--- {} ({} layers; rates over {}) ---\n{} {}\n{} {} AI={}\n{} {}\n", heading,
                      t.layers, source, si(flops, "F"), si(r.flops_per_second, "F/s"),
                      si(bytes, "B"), si(r.bytes_per_second, "B/s"),
@@ -186,17 +203,18 @@ std::string totals_block(const char* heading, const Totals& t, const Rates& r, c
                      si(r.flops_per_second_per_watt, "F/s/W"));
 }
 
-std::string render_table(const Graph& g, const Prediction& p, const PredictionViewOptions& o) {
+std::string render_table(const Graph &g, const Prediction &p, const PredictionViewOptions &o) {
   std::string s = "perfmodel predict: " + title(p) + "\n";
-  if (o.per_layer) s += "\n" + table(make_grid(layer_columns(), make_rows(g, p)));
-  const Totals& a = p.totals;
-  const PassCost& c = a.cost;
+  if (o.per_layer)
+    s += "\n" + table(make_grid(layer_columns(), make_rows(g, p)));
+  const Totals &a = p.totals;
+  const PassCost &c = a.cost;
   s += fmt::format("\n--- TOTALS ({} layers) ---\n", a.layers);
-  s += fmt::format("FLOPs {}  MACs {}  bytes {} (input {}, weights {}, bias {}, output {})  params {}\n",
-                   si(double(c.flops), "F"), si(double(c.macs), "MAC"), si(double(c.bytes()), "B"),
-                   si(double(c.bytes_input), "B"), si(double(c.bytes_weights), "B"),
-                   si(double(c.bytes_bias), "B"), si(double(c.bytes_output), "B"),
-                   si(double(a.params), ""));
+  s += fmt::format(
+      "FLOPs {}  MACs {}  bytes {} (input {}, weights {}, bias {}, output {})  params {}\n",
+      si(double(c.flops), "F"), si(double(c.macs), "MAC"), si(double(c.bytes()), "B"),
+      si(double(c.bytes_input), "B"), si(double(c.bytes_weights), "B"),
+      si(double(c.bytes_bias), "B"), si(double(c.bytes_output), "B"), si(double(a.params), ""));
   s += fmt::format("predicted {}  {}  {}  bound: compute {}, memory {}, overhead {}\n",
                    si(a.predicted_seconds, "s"), si(a.predicted.flops_per_second, "F/s"),
                    si(a.predicted.bytes_per_second, "B/s"), si(a.seconds_compute_bound, "s"),
@@ -221,11 +239,12 @@ std::string render_table(const Graph& g, const Prediction& p, const PredictionVi
                         "predicted time, component energy");
     }
   }
-  if (o.profile) s += "\nPROFILE:\n" + table(make_grid(profile_columns(), make_profile(p, o.top)));
+  if (o.profile)
+    s += "\nPROFILE:\n" + table(make_grid(profile_columns(), make_profile(p, o.top)));
   return s;
 }
 
-json cost_json(const PassCost& c) {
+json cost_json(const PassCost &c) {
   return json{{"flops", c.flops},
               {"macs", c.macs},
               {"bytes", c.bytes()},
@@ -235,7 +254,7 @@ json cost_json(const PassCost& c) {
               {"bytes_output", c.bytes_output}};
 }
 
-json rates_json(const Rates& r) {
+json rates_json(const Rates &r) {
   return json{{"seconds", r.seconds},
               {"flops_per_second", r.flops_per_second},
               {"bytes_per_second", r.bytes_per_second},
@@ -245,7 +264,7 @@ json rates_json(const Rates& r) {
               {"picojoules_per_flop", r.picojoules_per_flop}};
 }
 
-json totals_json(const Totals& t) {
+json totals_json(const Totals &t) {
   json j = cost_json(t.cost);
   j["params"] = t.params;
   j["layers"] = t.layers;
@@ -260,35 +279,39 @@ json totals_json(const Totals& t) {
   j["seconds_by_bound"] = json{{"compute", t.seconds_compute_bound},
                                {"memory", t.seconds_memory_bound},
                                {"overhead", t.seconds_overhead_bound}};
-  if (t.measured) j["measured"] = rates_json(*t.measured);
+  if (t.measured)
+    j["measured"] = rates_json(*t.measured);
   return j;
 }
 
-std::string render_json(const Graph& g, const Prediction& p, const PredictionViewOptions& o) {
+std::string render_json(const Graph &g, const Prediction &p, const PredictionViewOptions &o) {
   json j;
   j["schema"] = "perfmodel.prediction/1";
-  j["model"] = json{{"name", p.model}, {"batch", p.batch}, {"dtype", std::string(to_string(p.dtype))},
+  j["model"] = json{{"name", p.model},
+                    {"batch", p.batch},
+                    {"dtype", std::string(to_string(p.dtype))},
                     {"pass", std::string(to_string(p.pass))}};
   j["hardware"] = json{{"name", p.hardware}};
   j["calibrated"] = p.calibrated;
   j["power_watts"] = p.power_watts;
   j["layers"] = json_rows(make_grid(layer_columns(), make_rows(g, p)));
   j["totals"] = totals_json(p.totals);
-  j["pass"] = json{{"excess_seconds", p.pass_excess_seconds},
-                   {"predicted_seconds", p.pass_seconds()}};
+  j["pass"] =
+      json{{"excess_seconds", p.pass_excess_seconds}, {"predicted_seconds", p.pass_seconds()}};
   j["gemm_totals"] = totals_json(p.gemm_totals);
   j["profile"] = json_rows(make_grid(profile_columns(), make_profile(p, o.top)));
   return j.dump(2) + "\n";
 }
 
-std::string render_csv(const Graph& g, const Prediction& p) {
+std::string render_csv(const Graph &g, const Prediction &p) {
   return csv(make_grid(layer_columns(), make_rows(g, p)));
 }
 
-std::string render_md(const Graph& g, const Prediction& p, const PredictionViewOptions& o) {
+std::string render_md(const Graph &g, const Prediction &p, const PredictionViewOptions &o) {
   std::string s = "# perfmodel predict: " + md_cell(title(p)) + "\n\n";
-  if (o.per_layer) s += markdown(make_grid(layer_columns(), make_rows(g, p))) + "\n";
-  const Totals& a = p.totals;
+  if (o.per_layer)
+    s += markdown(make_grid(layer_columns(), make_rows(g, p))) + "\n";
+  const Totals &a = p.totals;
   s += fmt::format("**Totals** ({} layers): {}, {}, {} params, predicted {} ({}), energy {} ({})",
                    a.layers, si(double(a.cost.flops), "F"), si(double(a.cost.bytes()), "B"),
                    si(double(a.params), ""), si(a.predicted_seconds, "s"),
@@ -298,29 +321,36 @@ std::string render_md(const Graph& g, const Prediction& p, const PredictionViewO
     s += fmt::format("; whole pass {} (+{} pass excess)", si(p.pass_seconds(), "s"),
                      si(p.pass_excess_seconds, "s"));
   s += "\n";
-  if (o.profile) s += "\n" + markdown(make_grid(profile_columns(), make_profile(p, o.top)));
+  if (o.profile)
+    s += "\n" + markdown(make_grid(profile_columns(), make_profile(p, o.top)));
   return s;
 }
 
-}  // namespace
+} // namespace
 
-std::string gemm_str(const std::optional<GemmShape>& gemm) {
-  if (!gemm) return "";
-  std::string s = std::to_string(gemm->m) + "x" + std::to_string(gemm->n) + "x" +
-                  std::to_string(gemm->k);
-  if (gemm->groups > 1) s += " x" + std::to_string(gemm->groups);
+std::string gemm_str(const std::optional<GemmShape> &gemm) {
+  if (!gemm)
+    return "";
+  std::string s =
+      std::to_string(gemm->m) + "x" + std::to_string(gemm->n) + "x" + std::to_string(gemm->k);
+  if (gemm->groups > 1)
+    s += " x" + std::to_string(gemm->groups);
   return s;
 }
 
-std::string render_prediction(const Graph& g, const Prediction& p, Format f,
-                              const PredictionViewOptions& o) {
+std::string render_prediction(const Graph &g, const Prediction &p, Format f,
+                              const PredictionViewOptions &o) {
   switch (f) {
-    case Format::table: return render_table(g, p, o);
-    case Format::csv: return render_csv(g, p);
-    case Format::json: return render_json(g, p, o);
-    case Format::md: return render_md(g, p, o);
+  case Format::table:
+    return render_table(g, p, o);
+  case Format::csv:
+    return render_csv(g, p);
+  case Format::json:
+    return render_json(g, p, o);
+  case Format::md:
+    return render_md(g, p, o);
   }
   return "";
 }
 
-}  // namespace perfmodel::report
+} // namespace perfmodel::report

@@ -102,8 +102,7 @@ const std::vector<Column<Pt>> &point_columns() {
       C("attainable_flops_per_second", "attainable", hint::si("F/s"),
         &Pt::attainable_flops_per_second)
           .csv_as("attainable (FLOP/s)"),
-      C("predicted_flops_per_second", "predicted", hint::si("F/s"),
-        &Pt::predicted_flops_per_second)
+      C("predicted_flops_per_second", "predicted", hint::si("F/s"), &Pt::predicted_flops_per_second)
           .csv_as("predicted (FLOP/s)"),
       {"bound", "bound", hint::text(), &Pt::bound},
       {"unit", "unit", hint::text(), &Pt::unit},

@@ -40,8 +40,7 @@ const std::vector<Column<P>> &columns() {
       {"energy_joules", "energy", hint::si("J"), of(&P::energy_joules)},
       C("energy_per_sample_joules", "J/sample", hint::si("J"), of(&P::energy_per_sample_joules))
           .csv_as("energy per sample (J)"),
-      C("flops_per_second_per_watt", "F/s/W", hint::si("F/s/W"),
-        of(&P::flops_per_second_per_watt))
+      C("flops_per_second_per_watt", "F/s/W", hint::si("F/s/W"), of(&P::flops_per_second_per_watt))
           .csv_as("efficiency (FLOP/s/W)"),
       {"weights_bytes", "weights", hint::si("B"), of(&P::weights_bytes), kJson},
       {"activation_bytes", "activations", hint::si("B"), of(&P::activation_bytes), kJson},

@@ -1,7 +1,7 @@
-// The `reuse` memory plan (perfmodel/targets/cpu_eigen/buffer_plan.hpp) is the one the executor runs: the same
-// tensors share a buffer, on the calibration networks and shipped models with views, concats,
-// residual adds and multi-reader tensors (the executor's results under it are checked against
-// a buffer per tensor in test/kernels/buffer_pool_test.cpp).
+// The `reuse` memory plan (perfmodel/targets/cpu_eigen/buffer_plan.hpp) is the one the executor
+// runs: the same tensors share a buffer, on the calibration networks and shipped models with views,
+// concats, residual adds and multi-reader tensors (the executor's results under it are checked
+// against a buffer per tensor in test/kernels/buffer_pool_test.cpp).
 #include <doctest/doctest.h>
 
 #include <map>
@@ -58,8 +58,7 @@ TEST_CASE("the model's buffer plan is the executor's, on the calibration network
 TEST_CASE("the model's buffer plan is the executor's, on shipped models") {
   for (const char *name : {"nin", "resnet18", "squeezenet1_1", "googlenet", "mobilenet_v2"}) {
     io::ModelLoadOptions o;
-    const Graph g =
-        io::read_model_yaml(io::resolve_resource(name, "models", {".yaml"}), o);
+    const Graph g = io::read_model_yaml(io::resolve_resource(name, "models", {".yaml"}), o);
     check_plans_agree(g);
   }
 }
@@ -67,7 +66,7 @@ TEST_CASE("the model's buffer plan is the executor's, on shipped models") {
 TEST_CASE("pick_free_buffer: the latest that fits within 2x, else the smallest that fits") {
   CHECK(pick_free_buffer({}, 10) == size_t(-1));
   CHECK(pick_free_buffer({5, 8}, 10) == size_t(-1));
-  CHECK(pick_free_buffer({12, 15, 100}, 10) == 1);   // the later of the two within 2x
-  CHECK(pick_free_buffer({100, 50, 30}, 10) == 2);   // none within 2x: the smallest
+  CHECK(pick_free_buffer({12, 15, 100}, 10) == 1); // the later of the two within 2x
+  CHECK(pick_free_buffer({100, 50, 30}, 10) == 2); // none within 2x: the smallest
   CHECK(pick_free_buffer({100, 15, 30}, 10) == 1);
 }

@@ -7,8 +7,8 @@
 #include <tuple>
 
 #include "perfmodel/calibrate/calibration_networks.hpp"
-#include "perfmodel/io/model_yaml.hpp"
 #include "perfmodel/calibration.hpp"
+#include "perfmodel/io/model_yaml.hpp"
 
 using namespace perfmodel;
 using namespace perfmodel::calibrate;
@@ -19,7 +19,11 @@ namespace {
 using Key = std::tuple<OpClass, double, double, int64_t, int64_t, int64_t>;
 
 Key key_of(const Sample &s) {
-  return {s.op_class, s.flops, s.bytes, s.gemm ? s.gemm->m : 0, s.gemm ? s.gemm->n : 0,
+  return {s.op_class,
+          s.flops,
+          s.bytes,
+          s.gemm ? s.gemm->m : 0,
+          s.gemm ? s.gemm->n : 0,
           s.gemm ? s.gemm->k : 0};
 }
 
@@ -42,8 +46,8 @@ TEST_CASE("calibration networks load and cover every op class of the CNNs they s
       classes.insert(s.op_class);
   }
   for (OpClass c : {OpClass::gemv, OpClass::conv, OpClass::pointwise, OpClass::depthwise,
-                    OpClass::depthwise_strided, OpClass::elementwise, OpClass::norm,
-                    OpClass::pool, OpClass::reduce})
+                    OpClass::depthwise_strided, OpClass::elementwise, OpClass::norm, OpClass::pool,
+                    OpClass::reduce})
     CHECK_MESSAGE(classes.count(c) == 1, "no calibration-network layer of class ",
                   std::string(to_string(c)));
 }
@@ -52,16 +56,17 @@ TEST_CASE("the streaming classes and depthwise convolutions are fitted on networ
   for (OpClass c : {OpClass::elementwise, OpClass::norm, OpClass::pool, OpClass::reduce,
                     OpClass::depthwise, OpClass::depthwise_strided})
     CHECK(network_sample_fitted(c));
-  for (OpClass c : {OpClass::gemm, OpClass::gemv, OpClass::conv, OpClass::pointwise,
-                    OpClass::data_movement})
+  for (OpClass c :
+       {OpClass::gemm, OpClass::gemv, OpClass::conv, OpClass::pointwise, OpClass::data_movement})
     CHECK_FALSE(network_sample_fitted(c));
 }
 
 TEST_CASE("no calibration-network layer is a layer of the models the accuracy is judged on") {
   std::set<Key> judged;
-  const std::pair<const char *, int64_t> models[] = {
-      {"models/resnet50.yaml", 1}, {"models/mobilenet_v2.yaml", 1}, {"models/vgg16.yaml", 1},
-      {"models/nin.yaml", 5}};
+  const std::pair<const char *, int64_t> models[] = {{"models/resnet50.yaml", 1},
+                                                     {"models/mobilenet_v2.yaml", 1},
+                                                     {"models/vgg16.yaml", 1},
+                                                     {"models/nin.yaml", 5}};
   for (const auto &[path, batch] : models) {
     io::ModelLoadOptions o;
     o.batch = batch;
@@ -84,12 +89,12 @@ TEST_CASE("samples_from_layer_times counts like predictions and skips what it ca
   CHECK(s[0].seconds == 2e-3);
   CHECK(s[0].op_class == OpClass::conv);
   CHECK(s[0].flops == 2.0 * 48 * 3 * 3 * 3 * 144 * 144); // 3x3 conv, 3 -> 48 channels, pad 1
-  CHECK(s[1].op_class == OpClass::gemv); // a linear layer at batch 1
+  CHECK(s[1].op_class == OpClass::gemv);                 // a linear layer at batch 1
   // Timed inside the pass: c1 reads the graph input (handed over just before); fc1 reads p5's
   // output through the flatten view, and p5 touched its own input since.
   CHECK(s[0].reuse_bytes == 0);
-  const auto p5 = std::find_if(g.layers.begin(), g.layers.end(),
-                               [](const Layer &l) { return l.name == "p5"; });
+  const auto p5 =
+      std::find_if(g.layers.begin(), g.layers.end(), [](const Layer &l) { return l.name == "p5"; });
   REQUIRE(p5 != g.layers.end());
   CHECK(s[1].reuse_bytes == double(g.tensors.at(p5->inputs.at(0)).bytes()));
 }

@@ -115,8 +115,7 @@ TEST_CASE("fit recovers known GEMM parameters within 1%") {
   for (size_t l = 0; l < truth.bytes_per_second.size(); ++l)
     check_close(p.bytes_per_second[l], truth.bytes_per_second[l], 0.01, "bandwidth");
   check_close(p.lowering_factor, truth.lowering_factor, 0.01, "lowering");
-  check_close(rate(p, cpu_eigen::kGather), rate(truth, cpu_eigen::kGather), 0.01,
-              "strided gather");
+  check_close(rate(p, cpu_eigen::kGather), rate(truth, cpu_eigen::kGather), 0.01, "strided gather");
   check_close(p.overlap, truth.overlap, 0.01, "overlap");
   check_close(p.overhead_seconds, truth.overhead_seconds, 0.01, "overhead");
   CHECK(cc.stats.samples == int(samples.size()));
@@ -314,8 +313,8 @@ TEST_CASE("fit charges per-image convolutions a cold weight read at the data-mov
   CHECK(rate(moves->params, cpu_eigen::kWeight) == 0); // no weights in its samples
   // Not for a batched (GPU) calibration.
   o.target = &generic_target();
-  CHECK(rate(fit_calibration(all, o).find(OpClass::conv, DType::fp32)->params, cpu_eigen::kWeight) ==
-        0);
+  CHECK(rate(fit_calibration(all, o).find(OpClass::conv, DType::fp32)->params,
+             cpu_eigen::kWeight) == 0);
 }
 
 TEST_CASE("fit recovers a windowed pool's plane Hockney size next to its overhead") {
@@ -362,7 +361,7 @@ TEST_CASE("fit recovers the bandwidths from samples timed inside networks (reuse
 
 TEST_CASE("fit recovers the cross-core rate from network samples, with the probe as start") {
   for (double probe : {0.0, 1.5e10}) { // no probe: started at 3e10; a probe 25% off the truth
-    FitOptions o = cpu_options(); // cross-core bytes: the CPU target's term
+    FitOptions o = cpu_options();      // cross-core bytes: the CPU target's term
     o.given_term_rates["cross_core_bytes_per_second"] = probe;
     EfficiencyParams truth = streaming_truth();
     rate(truth, cpu_eigen::kCrossCore) = 2e10;
@@ -370,7 +369,8 @@ TEST_CASE("fit recovers the cross-core rate from network samples, with the probe
     for (double bytes = 4e3; bytes < 3e7; bytes *= 1.7)
       for (double cross : {0.0, 0.25 * bytes, 0.5 * bytes})
         samples.push_back(streaming_sample(
-            o, OpClass::elementwise, bytes, 8, [&](Sample &s) { s.cross_core_bytes = cross; }, truth));
+            o, OpClass::elementwise, bytes, 8, [&](Sample &s) { s.cross_core_bytes = cross; },
+            truth));
     const ClassCalibration cc = fit_class(samples, o);
     CAPTURE(probe);
     check_close(rate(cc.params, cpu_eigen::kCrossCore), 2e10, 0.01, "cross-core rate");

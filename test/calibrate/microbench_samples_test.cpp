@@ -178,8 +178,8 @@ TEST_CASE("runs_csv: every run with the probes on either side and its round's st
   const std::vector<HostState> probes{HostState{3e11, 3e10, 4e10, 1.9e11},
                                       HostState{0, 0, 0, 1.4e11},
                                       HostState{3e11, 3e10, 4e10, 1.8e11}};
-  const std::string csv = runs_csv({r}, probes, {true, false, true}, {true, false, true},
-                                   TimeStatistic::p20);
+  const std::string csv =
+      runs_csv({r}, probes, {true, false, true}, {true, false, true}, TimeStatistic::p20);
   CHECK(csv == "case,round,counted,probe_before,probe_before_conv (FLOP/s),probe_before_steady,"
                "probe_after,probe_after_conv (FLOP/s),probe_after_steady,p20 (s)\n"
                "case/a,1,1,host,1.9e+11,1,conv,1.4e+11,0,0.0015\n"
@@ -188,7 +188,7 @@ TEST_CASE("runs_csv: every run with the probes on either side and its round's st
             .find(",0.003\n") != std::string::npos);
   // a run whose probe after it was never taken
   r.runs.push_back({t2, 2, false});
-  CHECK_THROWS_AS(runs_csv({r}, probes, {true, false, true}, {true, false, true},
-                           TimeStatistic::p20),
-                  InputError);
+  CHECK_THROWS_AS(
+      runs_csv({r}, probes, {true, false, true}, {true, false, true}, TimeStatistic::p20),
+      InputError);
 }

@@ -8,7 +8,8 @@ using namespace perfmodel;
 using namespace perfmodel::calibrate;
 
 TEST_CASE("sample_from_layer counts with the core and keeps the pass and source") {
-  const Graph g = test::one_layer({4, 100}, test::make_layer("fc", "linear", {{"out_features", int64_t{10}}}));
+  const Graph g =
+      test::one_layer({4, 100}, test::make_layer("fc", "linear", {{"out_features", int64_t{10}}}));
 
   const Sample f = sample_from_layer(g, g.layers[0], KernelPart::fwd, 2e-5, "trace:op 3");
   CHECK(f.op_class == OpClass::gemm);

@@ -104,9 +104,9 @@ TEST_CASE("bad sample files name the place") {
 
 TEST_CASE("sample files written before a column read it at its default") {
   // The columns added after lowered_bytes, in order, each with the value a file gives it.
-  const std::vector<std::string> cols = {"reuse_bytes",     "cross_core_bytes", "images",
-                                         "plane",           "epilogue_sweeps",  "weight_bytes",
-                                         "strided_lowered_bytes"};
+  const std::vector<std::string> cols = {
+      "reuse_bytes",  "cross_core_bytes",     "images", "plane", "epilogue_sweeps",
+      "weight_bytes", "strided_lowered_bytes"};
   const std::vector<double> given = {5, 7, 2, 9, 2, 11, 64};
   const std::vector<double> defaults = {0, 0, 1, 0, 0, 0, 0};
   for (size_t n = 0; n < cols.size(); ++n) { // a file with the first n of them
@@ -117,8 +117,8 @@ TEST_CASE("sample files written before a column read it at its default") {
     for (size_t i = 0; i < n; ++i)
       head += "," + cols[i], row += "," + std::to_string(given[i]);
     const Sample s = only_sample(head + ",time (s),source\n" + row + ",1e-3,x\n");
-    const double got[] = {s.reuse_bytes,     s.cross_core_bytes, s.images,
-                          s.plane_elements,  s.epilogue_sweeps,  s.weight_bytes,
+    const double got[] = {s.reuse_bytes,          s.cross_core_bytes, s.images,
+                          s.plane_elements,       s.epilogue_sweeps,  s.weight_bytes,
                           s.strided_lowered_bytes};
     for (size_t i = 0; i < cols.size(); ++i) {
       CAPTURE(cols[i]);

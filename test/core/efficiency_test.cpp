@@ -148,7 +148,6 @@ TEST_CASE("a lowered convolution with a stride along the width gathers its im2co
   const Graph g = one_layer_graph(conv_layer(16, 3, 2), {1, 8, 16, 16});
   const LayerCost train = layer_cost(g, g.layers[0], Pass::train);
   CHECK(layer_features(g, g.layers[0], train, KernelPart::bwd_data).strided_lowered_bytes == 0);
-
 }
 
 TEST_CASE("a windowed pool pays its plane's Hockney size, plane by plane") {
@@ -285,11 +284,13 @@ TEST_CASE("strided depthwise takes the depthwise parameters until it has its own
   f.flops = 2.0 * 64 * 9 * 32;
   f.bytes = 4.0 * (64 * 4 * 32 + 9 * 32 + 64 * 32);
   const double borrowed = calibrated_time(c, hw, f).seconds;
-  CHECK(borrowed == doctest::Approx(calibrated_time(c, hw, [&] {
-                                      KernelFeatures g = f;
-                                      g.op_class = OpClass::depthwise;
-                                      return g;
-                                    }()).seconds));
+  CHECK(borrowed == doctest::Approx(calibrated_time(c, hw,
+                                                    [&] {
+                                                      KernelFeatures g = f;
+                                                      g.op_class = OpClass::depthwise;
+                                                      return g;
+                                                    }())
+                                        .seconds));
   dw.op_class = OpClass::depthwise_strided;
   dw.params.overhead_seconds = 50e-6;
   c.classes.push_back(dw);
@@ -327,8 +328,8 @@ TEST_CASE("is_valid reports the first problem") {
 
 TEST_CASE("a matrix-vector product is gemv, a batch of rows is gemm") {
   for (int64_t batch : {1, 8}) {
-    const Graph g =
-        test::one_layer({batch, 64}, test::make_layer("fc", "linear", {{"out_features", int64_t{32}}}));
+    const Graph g = test::one_layer(
+        {batch, 64}, test::make_layer("fc", "linear", {{"out_features", int64_t{32}}}));
     const Layer &fc = g.layers[0];
     const KernelFeatures f = layer_features(g, fc, layer_cost(g, fc, Pass::fwd), KernelPart::fwd);
     CHECK(f.op_class == (batch == 1 ? OpClass::gemv : OpClass::gemm));

@@ -20,7 +20,7 @@ TEST_CASE("an input that nothing produces is an error naming the layer") {
   try {
     make_graph({{"x", {1, 4}}}, {make_layer("a", "relu", {}, {"nope"})});
     FAIL("expected an error");
-  } catch (const InputError& e) {
+  } catch (const InputError &e) {
     CHECK(std::string(e.what()).find("'nope'") != std::string::npos);
     CHECK(std::string(e.what()).find("'a'") != std::string::npos);
   }
@@ -30,8 +30,9 @@ TEST_CASE("cycles and duplicate names are errors") {
   CHECK_THROWS_WITH_AS(make_graph({{"x", {1, 4}}}, {make_layer("a", "add", {}, {"x", "b"}),
                                                     make_layer("b", "relu", {}, {"a"})}),
                        doctest::Contains("cycle"), InputError);
-  CHECK_THROWS_WITH_AS(make_graph({{"x", {1, 4}}}, {make_layer("a", "relu"), make_layer("a", "relu")}),
-                       doctest::Contains("already produced"), InputError);
+  CHECK_THROWS_WITH_AS(
+      make_graph({{"x", {1, 4}}}, {make_layer("a", "relu"), make_layer("a", "relu")}),
+      doctest::Contains("already produced"), InputError);
 }
 
 TEST_CASE("shape mismatches are errors with the layer's location") {
@@ -41,12 +42,22 @@ TEST_CASE("shape mismatches are errors with the layer's location") {
   try {
     one_layer({1, 64}, l);
     FAIL("expected an error");
-  } catch (const InputError& e) {
+  } catch (const InputError &e) {
     CHECK(std::string(e.what()).rfind("m.yaml:7:5: error: layer 'fc'", 0) == 0);
   }
-  CHECK_THROWS_AS(one_layer({1, 3, 4}, make_layer("c", "conv2d", {{"out_channels", int64_t{4}}, {"kernel", int64_t{3}}})), InputError);
-  CHECK_THROWS_AS(one_layer({1, 3, 4, 4}, make_layer("c", "conv2d", {{"out_channels", int64_t{4}}, {"kernel", int64_t{5}}})), InputError);
-  CHECK_THROWS_AS(one_layer({1, 3, 4, 4}, make_layer("c", "conv2d", {{"out_channels", int64_t{4}}, {"kernel", int64_t{1}}, {"groups", int64_t{2}}})), InputError);
+  CHECK_THROWS_AS(
+      one_layer({1, 3, 4},
+                make_layer("c", "conv2d", {{"out_channels", int64_t{4}}, {"kernel", int64_t{3}}})),
+      InputError);
+  CHECK_THROWS_AS(
+      one_layer({1, 3, 4, 4},
+                make_layer("c", "conv2d", {{"out_channels", int64_t{4}}, {"kernel", int64_t{5}}})),
+      InputError);
+  CHECK_THROWS_AS(one_layer({1, 3, 4, 4}, make_layer("c", "conv2d",
+                                                     {{"out_channels", int64_t{4}},
+                                                      {"kernel", int64_t{1}},
+                                                      {"groups", int64_t{2}}})),
+                  InputError);
 }
 
 TEST_CASE("declared output shapes are checked against the rule") {
@@ -60,7 +71,7 @@ TEST_CASE("declared output shapes are checked against the rule") {
 TEST_CASE("set_batch re-infers shapes; generic shapes follow their batch factor") {
   Layer conv = make_layer("c", "conv2d", {{"out_channels", int64_t{8}}, {"kernel", int64_t{3}}});
   Layer gen = make_layer("g", "generic", {}, {"c"});
-  gen.output_shapes = {DeclaredShape{{0, 2}, {5, 0}}};  // [2N, 5]
+  gen.output_shapes = {DeclaredShape{{0, 2}, {5, 0}}}; // [2N, 5]
   Graph g = make_graph({{"x", {1, 3, 8, 8}}}, {conv, gen});
   CHECK(g.tensor("g").shape == Shape{2, 5});
   set_batch(g, 4);
@@ -91,8 +102,10 @@ TEST_CASE("param_count excludes buffers") {
 }
 
 TEST_CASE("shapes too large to count exactly are input errors, not overflows") {
-  CHECK_THROWS_WITH_AS(one_layer({100000000, 100000000, 100000000, 100000000}, make_layer("r", "relu")),
-                       doctest::Contains("too large"), InputError);
-  CHECK_THROWS_WITH_AS(one_layer({1 << 20, 1 << 20}, make_layer("fc", "linear", {{"out_features", int64_t{1} << 40}})),
+  CHECK_THROWS_WITH_AS(
+      one_layer({100000000, 100000000, 100000000, 100000000}, make_layer("r", "relu")),
+      doctest::Contains("too large"), InputError);
+  CHECK_THROWS_WITH_AS(one_layer({1 << 20, 1 << 20},
+                                 make_layer("fc", "linear", {{"out_features", int64_t{1} << 40}})),
                        doctest::Contains("too large"), InputError);
 }

@@ -10,12 +10,14 @@ using namespace perfmodel;
 
 TEST_CASE("every registry entry has a unique name and a rule") {
   std::set<std::string_view> names;
-  for (const auto& info : op_registry()) {
+  for (const auto &info : op_registry()) {
     CHECK_MESSAGE(names.insert(info.name).second, info.name);
     CHECK_MESSAGE(!info.rule.empty(), info.name);
     REQUIRE(find_op(info.name));
-    if (info.kind == OpKind::activation) CHECK(activation_flops_per_element(info.function));
-    if (info.kind == OpKind::elementwise) CHECK(elementwise_flops_per_element(info.function));
+    if (info.kind == OpKind::activation)
+      CHECK(activation_flops_per_element(info.function));
+    if (info.kind == OpKind::elementwise)
+      CHECK(elementwise_flops_per_element(info.function));
   }
 }
 
@@ -31,7 +33,7 @@ TEST_CASE("aliases and unknown names") {
 
 TEST_CASE("each op kind names the attributes a model file may give it") {
   const auto has = [](OpKind k, std::string_view a) {
-    const auto& v = op_attributes(k);
+    const auto &v = op_attributes(k);
     return std::find(v.begin(), v.end(), a) != v.end();
   };
   CHECK(has(OpKind::conv2d, "pad"));
@@ -43,6 +45,6 @@ TEST_CASE("each op kind names the attributes a model file may give it") {
   CHECK(has(OpKind::layer_norm, "epsilon"));
   CHECK(op_attributes(OpKind::matmul).empty());
   CHECK(op_attributes(OpKind::generic).empty());
-  for (const auto& info : op_registry()) // "function" comes from the op's name, never the file
+  for (const auto &info : op_registry()) // "function" comes from the op's name, never the file
     CHECK_FALSE_MESSAGE(has(info.kind, "function"), info.name);
 }

@@ -13,7 +13,8 @@ HwSpec gpu() {
   HwSpec hw;
   hw.name = "g";
   hw.kind = "gpu";
-  hw.compute = {{"simt", DType::fp32, 1e13, false, 1e-12}, {"tensor", DType::fp16, 1e14, true, 1e-13}};
+  hw.compute = {{"simt", DType::fp32, 1e13, false, 1e-12},
+                {"tensor", DType::fp16, 1e14, true, 1e-13}};
   hw.memory = {{"dram", 1e12, 1e10, 3e-11}};
   hw.launch_overhead_seconds = 2e-6;
   hw.tdp_watts = 300;
@@ -21,14 +22,16 @@ HwSpec gpu() {
   return hw;
 }
 Graph small() {
-  return make_graph({{"x", {8, 3, 32, 32}}},
-                    {make_layer("c1", "conv2d", {{"out_channels", int64_t{16}}, {"kernel", int64_t{3}}, {"pad", int64_t{1}}}),
-                     make_layer("r1", "relu", {}, {"c1"}),
-                     make_layer("p1", "maxpool", {{"kernel", int64_t{2}}}, {"r1"}),
-                     make_layer("f", "flatten", {}, {"p1"}),
-                     make_layer("fc", "linear", {{"out_features", int64_t{10}}}, {"f"})});
+  return make_graph(
+      {{"x", {8, 3, 32, 32}}},
+      {make_layer("c1", "conv2d",
+                  {{"out_channels", int64_t{16}}, {"kernel", int64_t{3}}, {"pad", int64_t{1}}}),
+       make_layer("r1", "relu", {}, {"c1"}),
+       make_layer("p1", "maxpool", {{"kernel", int64_t{2}}}, {"r1"}),
+       make_layer("f", "flatten", {}, {"p1"}),
+       make_layer("fc", "linear", {{"out_features", int64_t{10}}}, {"f"})});
 }
-}  // namespace
+} // namespace
 
 TEST_CASE("totals sum the layers; gemm totals only conv/matrix layers") {
   const Graph g = small();
@@ -36,9 +39,10 @@ TEST_CASE("totals sum the layers; gemm totals only conv/matrix layers") {
   REQUIRE(p.layers.size() == 5);
   int64_t flops = 0, gemm_flops = 0;
   double secs = 0, energy = 0;
-  for (const auto& lp : p.layers) {
+  for (const auto &lp : p.layers) {
     flops += lp.cost.total.flops;
-    if (lp.cost.gemm_like) gemm_flops += lp.cost.total.flops;
+    if (lp.cost.gemm_like)
+      gemm_flops += lp.cost.total.flops;
     secs += lp.timing.seconds;
     energy += lp.energy_joules;
   }
@@ -50,7 +54,7 @@ TEST_CASE("totals sum the layers; gemm totals only conv/matrix layers") {
   CHECK(p.totals.params == g.param_count());
   CHECK(p.totals.predicted.flops_per_second == doctest::Approx(flops / secs));
   CHECK(p.totals.predicted.flops_per_second_per_watt == doctest::Approx(flops / energy));
-  CHECK(p.layers[3].timing.bound == Bound::none);  // flatten is a view
+  CHECK(p.layers[3].timing.bound == Bound::none); // flatten is a view
   CHECK(p.power_watts == 300);
   CHECK_FALSE(p.totals.measured);
 }
@@ -62,7 +66,8 @@ TEST_CASE("--runtime and --power give boda's measured rates") {
   const Prediction p = predict(small(), gpu(), o);
   REQUIRE(p.gemm_totals.measured);
   CHECK(p.gemm_totals.measured->energy_joules == doctest::Approx(2.0));
-  CHECK(p.gemm_totals.measured->flops_per_second == doctest::Approx(p.gemm_totals.cost.flops / 0.01));
+  CHECK(p.gemm_totals.measured->flops_per_second ==
+        doctest::Approx(p.gemm_totals.cost.flops / 0.01));
   CHECK(p.layers[0].energy_power_time_joules == doctest::Approx(200 * p.layers[0].timing.seconds));
 }
 
@@ -88,10 +93,11 @@ TEST_CASE("train pass costs more than forward") {
   CHECK(t.totals.predicted_seconds > f.totals.predicted_seconds);
 }
 
-TEST_CASE("a calibration's pass excess adds to the layers' sum per kernel layer and in proportion") {
+TEST_CASE(
+    "a calibration's pass excess adds to the layers' sum per kernel layer and in proportion") {
   const Graph g = small();
-  CHECK(kernel_layer_count(g) == 4);  // the flatten is a view
-  Calibration c;  // no classes: every layer falls back to the roofline
+  CHECK(kernel_layer_count(g) == 4); // the flatten is a view
+  Calibration c;                     // no classes: every layer falls back to the roofline
   c.memory_levels = {{"dram", 0}};
   PredictOptions o;
   o.calibration = &c;
@@ -100,8 +106,9 @@ TEST_CASE("a calibration's pass excess adds to the layers' sum per kernel layer 
   CHECK(none.pass_seconds() == none.totals.predicted_seconds);
   c.pass_excess = PassExcess{5e-6, 0.02, 3};
   const Prediction p = predict(g, gpu(), o);
-  CHECK(p.totals.predicted_seconds == doctest::Approx(none.totals.predicted_seconds));  // layers unchanged
+  CHECK(p.totals.predicted_seconds ==
+        doctest::Approx(none.totals.predicted_seconds)); // layers unchanged
   CHECK(p.pass_excess_seconds == doctest::Approx(4 * 5e-6 + 0.02 * p.totals.predicted_seconds));
   CHECK(p.pass_seconds() == doctest::Approx(p.totals.predicted_seconds + p.pass_excess_seconds));
-  CHECK(predict(g, gpu(), {}).pass_excess_seconds == 0);  // the roofline has none
+  CHECK(predict(g, gpu(), {}).pass_excess_seconds == 0); // the roofline has none
 }

@@ -15,13 +15,13 @@ namespace {
 
 // c1 (3x3 conv) -> r1 -> r2 -> add(r2, c1) -> flat (view) -> r3
 Graph residual_chain() {
-  return make_graph({{"x", {1, 8, 32, 32}}},
-                    {make_layer("c1", "conv2d", {{"out_channels", int64_t(16)}, {"kernel", int64_t(3)},
-                                                 {"pad", int64_t(1)}}),
-                     make_layer("r1", "relu", {}, {"c1"}), make_layer("r2", "relu", {}, {"r1"}),
-                     make_layer("add", "add", {}, {"r2", "c1"}),
-                     make_layer("flat", "flatten", {}, {"add"}),
-                     make_layer("r3", "relu", {}, {"flat"})});
+  return make_graph(
+      {{"x", {1, 8, 32, 32}}},
+      {make_layer("c1", "conv2d",
+                  {{"out_channels", int64_t(16)}, {"kernel", int64_t(3)}, {"pad", int64_t(1)}}),
+       make_layer("r1", "relu", {}, {"c1"}), make_layer("r2", "relu", {}, {"r1"}),
+       make_layer("add", "add", {}, {"r2", "c1"}), make_layer("flat", "flatten", {}, {"add"}),
+       make_layer("r3", "relu", {}, {"flat"})});
 }
 
 } // namespace
@@ -31,28 +31,33 @@ TEST_CASE("reuse distance: distinct bytes touched since an input was last touche
   const auto costs = graph_cost(g, Pass::fwd);
   const double x = 4.0 * 8 * 32 * 32, act = 4.0 * 16 * 32 * 32; // input, every later tensor
   const double w = double(g.layers[0].params[0].bytes() + g.layers[0].params[1].bytes());
-  const double im2col = 4.0 * 72 * 1024; // 8*9 rows x 32*32 columns
+  const double im2col = 4.0 * 72 * 1024;   // 8*9 rows x 32*32 columns
   REQUIRE(g.layers[0].params.size() == 2); // weight and bias
   const std::vector<double> r = input_reuse_bytes(g, costs);
   REQUIRE(r.size() == 6);
-  CHECK(r[0] == 0);                                     // the graph input: handed over
-  CHECK(r[1] == doctest::Approx(x + w + im2col));       // c1 wrote it (its input, weights, scratch)
-  CHECK(r[2] == doctest::Approx(act));                  // r1 wrote it, reading c1's output
+  CHECK(r[0] == 0);                               // the graph input: handed over
+  CHECK(r[1] == doctest::Approx(x + w + im2col)); // c1 wrote it (its input, weights, scratch)
+  CHECK(r[2] == doctest::Approx(act));            // r1 wrote it, reading c1's output
   // add reads c1's output, last touched by r1: r1's and r2's outputs moved since.
   CHECK(r[3] == doctest::Approx(2 * act));
-  CHECK(r[4] == 0);                                     // a view touches nothing
+  CHECK(r[4] == 0);                        // a view touches nothing
   CHECK(r[5] == doctest::Approx(2 * act)); // through the view: add wrote it, reading r2 and c1
 }
 
 TEST_CASE("reuse distance: a storage counts once, the workspace once, weights per layer") {
   // Two lowered convolutions in a row after the input; the ReLU at the end re-reads x.
-  const Graph g = make_graph(
-      {{"x", {1, 4, 16, 16}}},
-      {make_layer("a", "conv2d", {{"out_channels", int64_t(4)}, {"kernel", int64_t(3)},
-                                  {"pad", int64_t(1)}, {"bias", int64_t(0)}}),
-       make_layer("b", "conv2d", {{"out_channels", int64_t(4)}, {"kernel", int64_t(3)},
-                                  {"pad", int64_t(1)}, {"bias", int64_t(0)}}, {"a"}),
-       make_layer("c", "add", {}, {"b", "x"})});
+  const Graph g = make_graph({{"x", {1, 4, 16, 16}}}, {make_layer("a", "conv2d",
+                                                                  {{"out_channels", int64_t(4)},
+                                                                   {"kernel", int64_t(3)},
+                                                                   {"pad", int64_t(1)},
+                                                                   {"bias", int64_t(0)}}),
+                                                       make_layer("b", "conv2d",
+                                                                  {{"out_channels", int64_t(4)},
+                                                                   {"kernel", int64_t(3)},
+                                                                   {"pad", int64_t(1)},
+                                                                   {"bias", int64_t(0)}},
+                                                                  {"a"}),
+                                                       make_layer("c", "add", {}, {"b", "x"})});
   const auto costs = graph_cost(g, Pass::fwd);
   const double t = 4.0 * 4 * 16 * 16, w = 4.0 * 4 * 4 * 9, im2col = 4.0 * 36 * 256;
   const auto r = input_reuse_bytes(g, costs);

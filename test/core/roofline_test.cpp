@@ -11,7 +11,8 @@ HwSpec machine() {
   HwSpec hw;
   hw.name = "round";
   hw.kind = "gpu";
-  hw.compute = {{"simt", DType::fp32, 1e12, false, 2e-12}, {"tensor", DType::fp16, 8e12, true, 0.5e-12}};
+  hw.compute = {{"simt", DType::fp32, 1e12, false, 2e-12},
+                {"tensor", DType::fp16, 8e12, true, 0.5e-12}};
   hw.memory = {{"dram", 1e11, 8e9, 10e-12}};
   hw.launch_overhead_seconds = 1e-6;
   hw.static_watts = 50;
@@ -25,7 +26,7 @@ LayerCost cost(int64_t flops, int64_t bytes, bool gemm) {
   c.gemm_like = gemm;
   return c;
 }
-}  // namespace
+} // namespace
 
 TEST_CASE("compute-bound, memory-bound and overhead-bound layers") {
   const HwSpec hw = machine();
@@ -51,9 +52,11 @@ TEST_CASE("compute-bound, memory-bound and overhead-bound layers") {
 
 TEST_CASE("matrix units only for GEMM-like layers; missing dtype is an error") {
   const HwSpec hw = machine();
-  CHECK(roofline_time(hw, cost(8000000000, 1000, true), DType::fp16).compute_seconds == doctest::Approx(1e-3));
+  CHECK(roofline_time(hw, cost(8000000000, 1000, true), DType::fp16).compute_seconds ==
+        doctest::Approx(1e-3));
   // Elementwise fp16 work falls back to the fp32 SIMT units.
-  CHECK(roofline_time(hw, cost(1000000000, 1000, false), DType::fp16).compute_seconds == doctest::Approx(1e-3));
+  CHECK(roofline_time(hw, cost(1000000000, 1000, false), DType::fp16).compute_seconds ==
+        doctest::Approx(1e-3));
   CHECK_THROWS_AS(roofline_time(hw, cost(1000, 1000, true), DType::bf16), InputError);
 }
 

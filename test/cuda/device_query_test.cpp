@@ -3,8 +3,8 @@
 
 #include <cstdlib>
 
-#include "perfmodel/kernels/cuda/gpu_bench.hpp"
 #include "perfmodel/error.hpp"
+#include "perfmodel/kernels/cuda/gpu_bench.hpp"
 
 using namespace perfmodel;
 namespace kg = perfmodel::kernels::cuda;
@@ -23,7 +23,7 @@ TEST_CASE("query_devices without a device throws RuntimeFailure with the CUDA re
   try {
     kg::query_devices();
     FAIL("query_devices returned without a visible device");
-  } catch (const RuntimeFailure& e) {
+  } catch (const RuntimeFailure &e) {
     const std::string what = e.what();
     CHECK(what.rfind("CUDA: no usable device: ", 0) == 0);
     CHECK(what.find("(cuda") != std::string::npos); // the error name, e.g. cudaErrorNoDevice
@@ -37,7 +37,7 @@ TEST_CASE("running benchmarks without a device throws RuntimeFailure, before any
   kg::GpuBenchOptions o;
   o.quick = true;
   size_t started = 0;
-  o.progress = [&](size_t, size_t, const kg::GpuBenchCase&) { ++started; };
+  o.progress = [&](size_t, size_t, const kg::GpuBenchCase &) { ++started; };
   CHECK_THROWS_AS(kg::run_gpu_microbenchmarks(o), RuntimeFailure);
   CHECK(started == 0);
   CHECK_THROWS_AS(kg::run_gpu_bench(kg::launch_case(), o), RuntimeFailure);

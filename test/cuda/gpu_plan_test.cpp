@@ -7,15 +7,15 @@
 #include "perfmodel/calibrate/fit.hpp"
 #include "perfmodel/calibrate/kernel_graph.hpp"
 #include "perfmodel/calibrate/microbench_samples.hpp"
-#include "perfmodel/kernels/cuda/gpu_bench.hpp"
 #include "perfmodel/error.hpp"
+#include "perfmodel/kernels/cuda/gpu_bench.hpp"
 
 using namespace perfmodel;
 namespace kg = perfmodel::kernels::cuda;
 
 namespace {
 
-kg::GpuBenchResult measured(const kg::GpuBenchCase& c, double seconds) {
+kg::GpuBenchResult measured(const kg::GpuBenchCase &c, double seconds) {
   kg::GpuBenchResult r;
   r.bench = c;
   r.time.median_seconds = seconds;
@@ -31,7 +31,7 @@ TEST_CASE("the plans cover every kind with unique names; quick is a subset of fu
   const auto quick = kg::gpu_bench_plan(q);
   std::set<std::string> names;
   std::set<kg::BenchKind> kinds;
-  for (const auto& c : full) {
+  for (const auto &c : full) {
     CHECK_MESSAGE(names.insert(c.name).second, c.name);
     kinds.insert(c.kind);
   }
@@ -40,10 +40,10 @@ TEST_CASE("the plans cover every kind with unique names; quick is a subset of fu
                                          kg::BenchKind::launch});
   CHECK(quick.size() < full.size());
   CHECK(quick.size() >= 15);
-  for (const auto& c : quick)
+  for (const auto &c : quick)
     CHECK_MESSAGE(names.count(c.name), c.name);
   // Every GEMM variant of the brief is planned.
-  for (const char* n : {"gemm/fp32/1024x1024x1024", "gemm/tf32/1024x1024x1024",
+  for (const char *n : {"gemm/fp32/1024x1024x1024", "gemm/tf32/1024x1024x1024",
                         "gemm/fp16/1024x1024x1024", "gemm/fp16/b64x128x128x128"})
     CHECK_MESSAGE(names.count(n), n);
 }
@@ -59,17 +59,17 @@ TEST_CASE("both plans give every class they measure enough samples to be fitted"
     kg::GpuBenchOptions o;
     o.quick = quick;
     std::vector<kg::GpuBenchResult> results;
-    for (const auto& c : kg::gpu_bench_plan(o))
+    for (const auto &c : kg::gpu_bench_plan(o))
       results.push_back(measured(c, 1e-3));
     std::map<std::pair<std::string, std::string>, int> count;
-    for (const auto& s : calibrate::samples_from_benches(kg::as_bench_results(results)))
+    for (const auto &s : calibrate::samples_from_benches(kg::as_bench_results(results)))
       ++count[{std::string(to_string(s.op_class)), std::string(to_string(s.dtype))}];
-    for (const auto& [key, n] : count)
+    for (const auto &[key, n] : count)
       CHECK_MESSAGE(n >= min_samples, key.first << "/" << key.second << ": " << n);
-    for (const char* cls : {"gemm", "conv", "pointwise"})
-      for (const char* dt : {"fp32", "fp16"})
+    for (const char *cls : {"gemm", "conv", "pointwise"})
+      for (const char *dt : {"fp32", "fp16"})
         CHECK_MESSAGE(count.count({cls, dt}), cls << "/" << dt);
-    for (const char* cls : {"gemm", "conv", "pointwise"})
+    for (const char *cls : {"gemm", "conv", "pointwise"})
       CHECK_MESSAGE(count.count({cls, "tf32"}), cls << "/tf32");
     CHECK(count.count({"data_movement", "fp32"}));
   }
@@ -80,7 +80,7 @@ TEST_CASE("--only keeps the matching cases") {
   o.only = "bw/triad";
   const auto plan = kg::gpu_bench_plan(o);
   REQUIRE(plan.size() == 6);
-  for (const auto& c : plan)
+  for (const auto &c : plan)
     CHECK(c.variant == "triad");
   o.only = "no such case";
   CHECK(kg::gpu_bench_plan(o).empty());
@@ -151,7 +151,7 @@ TEST_CASE("conv cases: output size, 2 x MACs, no bias") {
 }
 
 TEST_CASE("every planned GEMM and conv counts exactly as the core does") {
-  for (const auto& c : kg::gpu_bench_plan({})) {
+  for (const auto &c : kg::gpu_bench_plan({})) {
     if (c.kind != kg::BenchKind::gemm && c.kind != kg::BenchKind::conv)
       continue;
     const auto b = kg::as_bench_result(measured(c, 1e-3));

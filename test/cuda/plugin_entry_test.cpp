@@ -11,11 +11,12 @@
 using namespace perfmodel;
 namespace cp = perfmodel::cuda_plugin;
 
-extern "C" cp::Backend* perfmodel_cuda_plugin_v1() noexcept;
+extern "C" cp::Backend *perfmodel_cuda_plugin_v1() noexcept;
 
 TEST_CASE("the entry point's name matches kEntryPoint and its backend has this build's key") {
-  CHECK(std::string(cp::kEntryPoint) == "perfmodel_cuda_plugin_v" + std::to_string(cp::kAbiVersion));
-  cp::Backend* b = perfmodel_cuda_plugin_v1();
+  CHECK(std::string(cp::kEntryPoint) ==
+        "perfmodel_cuda_plugin_v" + std::to_string(cp::kAbiVersion));
+  cp::Backend *b = perfmodel_cuda_plugin_v1();
   REQUIRE(b != nullptr);
   CHECK(b == perfmodel_cuda_plugin_v1()); // one backend per process
   CHECK(std::string(b->build_key()) == cp::build_key());
@@ -24,14 +25,14 @@ TEST_CASE("the entry point's name matches kEntryPoint and its backend has this b
 
 TEST_CASE("without a device the backend's calls return runtime_failure instead of throwing") {
   setenv("CUDA_VISIBLE_DEVICES", "", 1); // as device_query_test.cpp: no device, GPU or not
-  cp::Backend& b = *perfmodel_cuda_plugin_v1();
+  cp::Backend &b = *perfmodel_cuda_plugin_v1();
   kernels::cuda::DeviceInfo d;
   const cp::Status q = b.query_device(0, d);
   CHECK(q.kind == cp::Status::Kind::runtime_failure);
   CHECK(q.message.rfind("CUDA: no usable device: ", 0) == 0);
   kernels::cuda::GpuBenchOptions o;
   size_t started = 0;
-  o.progress = [&](size_t, size_t, const kernels::cuda::GpuBenchCase&) { ++started; };
+  o.progress = [&](size_t, size_t, const kernels::cuda::GpuBenchCase &) { ++started; };
   cp::MicrobenchRun run;
   const cp::Status r = b.run_microbenchmarks(o, run);
   CHECK(r.kind == cp::Status::Kind::runtime_failure);
@@ -42,8 +43,9 @@ TEST_CASE("without a device the backend's calls return runtime_failure instead o
 
 TEST_CASE("status_of returns each kind of exception as a Status the binary can throw again") {
   CHECK(cp::status_of([] {}).ok());
-  const cp::Status in =
-      cp::status_of([] { throw InputError(SourceLoc{"plan.yaml", 3, 7}, "bad variant"); });
+  const cp::Status in = cp::status_of([] {
+    throw InputError(SourceLoc{"plan.yaml", 3, 7}, "bad variant");
+  });
   CHECK(in.kind == cp::Status::Kind::input_error);
   CHECK(in.message == "bad variant");
   CHECK(in.loc.str() == "plan.yaml:3:7");

@@ -80,9 +80,8 @@ TEST_CASE("calibration YAML: the strided-gather rate is written where it is fitt
   const std::string without = write_calibration_yaml(c);
   const std::string key = "strided_lowering_bytes_per_second";
   CHECK(without.find(key) == std::string::npos); // 0: no term, not written
-  CHECK(parse_calibration_yaml(without, "c.yaml")
-            .classes[0]
-            .params.term_rate(cpu_eigen::kGather) == 0);
+  CHECK(parse_calibration_yaml(without, "c.yaml").classes[0].params.term_rate(cpu_eigen::kGather) ==
+        0);
   c.classes[0].params.term_rates = {0, 0, 0, 0};
   c.classes[0].params.term_rates[cpu_eigen::kGather] = 2.5e10;
   const std::string text = write_calibration_yaml(c);
@@ -142,8 +141,9 @@ TEST_CASE("calibration YAML keeps the host probe figures, which are optional") {
   CHECK_FALSE(parse_calibration_yaml(write_calibration_yaml(c), "c.yaml").host_state);
   c.host_state = HostState{4.75e11, 4.5e10};
   const std::string text = write_calibration_yaml(c);
-  CHECK(text.find("host_state: {fp32_flops_per_second: 4.75e+11, dram_bytes_per_second: 4.5e+10}") !=
-        std::string::npos);
+  CHECK(
+      text.find("host_state: {fp32_flops_per_second: 4.75e+11, dram_bytes_per_second: 4.5e+10}") !=
+      std::string::npos);
   const Calibration back = parse_calibration_yaml(text, "c.yaml");
   REQUIRE(back.host_state);
   CHECK(back.host_state->fp32_flops_per_second == doctest::Approx(4.75e11));
@@ -154,13 +154,12 @@ TEST_CASE("calibration YAML keeps the host probe figures, which are optional") {
   CHECK(error_of(bad).find("error: host_state figures must be positive") != std::string::npos);
   bad = text;
   bad.replace(bad.find(", dram_bytes_per_second: 4.5e+10"), 32, "");
-  CHECK(error_of(bad).find("error: host_state needs 'dram_bytes_per_second'") !=
-        std::string::npos);
+  CHECK(error_of(bad).find("error: host_state needs 'dram_bytes_per_second'") != std::string::npos);
 
   // the optional figures (cross-core read, convolution): written when probed, read back, absent
   // from files written before their probe, positive
-  const auto optional_figure = [&c](double HostState::*figure, const std::string &key,
-                                    double value, const std::string &written) {
+  const auto optional_figure = [&c](double HostState::*figure, const std::string &key, double value,
+                                    const std::string &written) {
     CHECK(parse_calibration_yaml(write_calibration_yaml(c), "c.yaml").host_state.value().*figure ==
           0);
     c.host_state.value().*figure = value;
@@ -174,9 +173,9 @@ TEST_CASE("calibration YAML keeps the host probe figures, which are optional") {
     CHECK(error_of(zero).find("error: " + key + " must be positive") != std::string::npos);
     return with;
   };
-  const std::string with =
-      optional_figure(&HostState::cross_core_bytes_per_second, "cross_core_bytes_per_second",
-                      3.8e10, "dram_bytes_per_second: 4.5e+10, cross_core_bytes_per_second: 3.8e+10}");
+  const std::string with = optional_figure(
+      &HostState::cross_core_bytes_per_second, "cross_core_bytes_per_second", 3.8e10,
+      "dram_bytes_per_second: 4.5e+10, cross_core_bytes_per_second: 3.8e+10}");
   optional_figure(&HostState::conv_flops_per_second, "conv_flops_per_second", 2.1e11,
                   "cross_core_bytes_per_second: 3.8e+10, conv_flops_per_second: 2.1e+11}");
   optional_figure(&HostState::core_round_trip_seconds, "core_round_trip_seconds", 3.6e-7,
@@ -190,8 +189,9 @@ TEST_CASE("calibration YAML keeps a class's cross-core rate, which is optional")
   Calibration c = sample_calibration();
   const std::string without = write_calibration_yaml(c);
   CHECK(without.find("cross_core_bytes_per_second") == std::string::npos); // 0: not written
-  CHECK(parse_calibration_yaml(without, "c.yaml").classes[0].params.term_rate(cpu_eigen::kCrossCore) ==
-        0);
+  CHECK(parse_calibration_yaml(without, "c.yaml")
+            .classes[0]
+            .params.term_rate(cpu_eigen::kCrossCore) == 0);
   c.classes[0].params.term_rates = {0, 0, 0, 0};
   c.classes[0].params.term_rates[cpu_eigen::kCrossCore] = 1.5e10;
   const std::string text = write_calibration_yaml(c);

@@ -3,8 +3,8 @@
 
 #include <filesystem>
 
-#include "perfmodel/io/files.hpp"
 #include "perfmodel/error.hpp"
+#include "perfmodel/io/files.hpp"
 
 namespace fs = std::filesystem;
 using namespace perfmodel;
@@ -23,14 +23,16 @@ TEST_CASE("write_file_atomic replaces content and leaves no temporary behind") {
   CHECK_THROWS_AS(io::write_file_atomic((dir / "sub").string(), "x"), RuntimeFailure);
   CHECK(fs::is_directory(dir / "sub"));
   int entries = 0;
-  for ([[maybe_unused]] const auto& e : fs::directory_iterator(dir)) ++entries;
-  CHECK(entries == 2);  // out.txt and sub/
+  for ([[maybe_unused]] const auto &e : fs::directory_iterator(dir))
+    ++entries;
+  CHECK(entries == 2); // out.txt and sub/
   CHECK(io::read_file(path) == "second\n");
   fs::remove_all(dir);
 }
 
 TEST_CASE("read_file errors name the path") {
   CHECK_THROWS_WITH_AS(io::read_file("/nonexistent/perfmodel.yaml"),
-                       doctest::Contains("/nonexistent/perfmodel.yaml: error: cannot read"), InputError);
+                       doctest::Contains("/nonexistent/perfmodel.yaml: error: cannot read"),
+                       InputError);
   CHECK_THROWS_WITH_AS(io::read_file("/tmp"), doctest::Contains("is a directory"), InputError);
 }

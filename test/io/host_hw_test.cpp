@@ -8,15 +8,15 @@ using namespace perfmodel;
 using namespace perfmodel::io;
 
 namespace {
-std::string error_of(const std::optional<CpuId>& id) {
+std::string error_of(const std::optional<CpuId> &id) {
   try {
     hw_for_cpu(id);
-  } catch (const InputError& e) {
+  } catch (const InputError &e) {
     return e.message();
   }
   return "";
 }
-}  // namespace
+} // namespace
 
 TEST_CASE("the CPU's id is the first processor's vendor_id, cpu family and model") {
   const std::string info =

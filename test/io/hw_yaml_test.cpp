@@ -1,14 +1,14 @@
 // Hardware YAML: quantities with units, validation, located errors.
 #include <doctest/doctest.h>
 
-#include "perfmodel/io/hw_yaml.hpp"
 #include "io/quantity.hpp"
+#include "perfmodel/io/hw_yaml.hpp"
 
 using namespace perfmodel;
 using namespace perfmodel::io;
 
 namespace {
-const char* kGood = R"(version: 1
+const char *kGood = R"(version: 1
 name: toy
 kind: gpu
 tdp: 250 W
@@ -22,15 +22,15 @@ memory:
   - {name: l2, bandwidth: 3 TB/s, capacity: 6 MiB}
   - {name: dram, bandwidth: 900 GB/s, capacity: 16 GB, energy: 31.2 pJ/B}
 )";
-std::string error_of(const std::string& text) {
+std::string error_of(const std::string &text) {
   try {
     parse_hw_yaml(text, "h.yaml");
-  } catch (const InputError& e) {
+  } catch (const InputError &e) {
     return e.what();
   }
   return "";
 }
-}  // namespace
+} // namespace
 
 TEST_CASE("a good spec parses into SI units") {
   const HwSpec hw = parse_hw_yaml(kGood, "h.yaml");
@@ -61,8 +61,10 @@ TEST_CASE("bad specs fail with a located error") {
   bad = kGood;
   bad.replace(bad.find("peak: 10 TFLOP/s"), 16, "peak: -1 TFLOP/s");
   CHECK(error_of(bad).find("needs a positive peak") != std::string::npos);
-  CHECK(error_of("version: 1\nname: x\nkind: cpu\ncompute: []\nmemory: []\n").find("no compute units") != std::string::npos);
-  CHECK(error_of(std::string(kGood) + "extra: 1\n").find("unknown key 'extra'") != std::string::npos);
+  CHECK(error_of("version: 1\nname: x\nkind: cpu\ncompute: []\nmemory: []\n")
+            .find("no compute units") != std::string::npos);
+  CHECK(error_of(std::string(kGood) + "extra: 1\n").find("unknown key 'extra'") !=
+        std::string::npos);
 }
 
 TEST_CASE("quantities: prefixes, binary prefixes, bare numbers, errors") {
@@ -78,13 +80,15 @@ TEST_CASE("quantities: prefixes, binary prefixes, bare numbers, errors") {
 
 TEST_CASE("a CPU spec names the CPU it was measured on; a GPU spec cannot") {
   std::string cpu = kGood;
-  cpu.replace(cpu.find("kind: gpu"), 9, "kind: cpu\ncpu_id: {vendor: AuthenticAMD, family: 25, model: 1}");
+  cpu.replace(cpu.find("kind: gpu"), 9,
+              "kind: cpu\ncpu_id: {vendor: AuthenticAMD, family: 25, model: 1}");
   const HwSpec hw = parse_hw_yaml(cpu, "h.yaml");
   REQUIRE(hw.cpu_id.has_value());
   CHECK(*hw.cpu_id == CpuId{"AuthenticAMD", 25, 1});
   CHECK_FALSE(parse_hw_yaml(kGood, "h.yaml").cpu_id.has_value());
   std::string gpu = kGood;
-  gpu.replace(gpu.find("kind: gpu"), 9, "kind: gpu\ncpu_id: {vendor: AuthenticAMD, family: 25, model: 1}");
+  gpu.replace(gpu.find("kind: gpu"), 9,
+              "kind: gpu\ncpu_id: {vendor: AuthenticAMD, family: 25, model: 1}");
   CHECK(error_of(gpu).find("h.yaml:4:9: error: cpu_id is for CPU specs (kind: cpu)") == 0);
   std::string partial = cpu;
   partial.replace(partial.find(", model: 1"), 10, "");

@@ -1,14 +1,14 @@
 // Model YAML: good files load, bad ones fail with file:line:col, writing round-trips.
 #include <doctest/doctest.h>
 
-#include "perfmodel/io/model_yaml.hpp"
 #include "perfmodel/cost.hpp"
+#include "perfmodel/io/model_yaml.hpp"
 
 using namespace perfmodel;
 using namespace perfmodel::io;
 
 namespace {
-const char* kGood = R"(version: 1
+const char *kGood = R"(version: 1
 name: tiny
 dtype: fp32
 inputs:
@@ -22,15 +22,15 @@ layers:
   - {name: fc, op: fc, out_features: 10}
 )";
 
-std::string error_of(const std::string& text) {
+std::string error_of(const std::string &text) {
   try {
     parse_model_yaml(text, "m.yaml", {});
-  } catch (const InputError& e) {
+  } catch (const InputError &e) {
     return e.what();
   }
   return "";
 }
-}  // namespace
+} // namespace
 
 TEST_CASE("a good model loads with shapes, defaults and aliases") {
   const Graph g = parse_model_yaml(kGood, "m.yaml", {});
@@ -57,25 +57,34 @@ TEST_CASE("--batch and --dtype apply while loading") {
 }
 
 TEST_CASE("bad models fail with a located one-line error") {
-  CHECK(error_of("version: 2\nname: x\n").find("m.yaml:1:10: error: model: unsupported version") == 0);
+  CHECK(error_of("version: 2\nname: x\n").find("m.yaml:1:10: error: model: unsupported version") ==
+        0);
   CHECK(error_of("name: x\n").find("missing 'version: 1'") != std::string::npos);
-  CHECK(error_of("version: 1\nname: x\ninputs: [{name: d, shape: [1, 4]}]\nlayers:\n  - {name: a, op: reluu}\n")
+  CHECK(error_of("version: 1\nname: x\ninputs: [{name: d, shape: [1, 4]}]\nlayers:\n  - {name: a, "
+                 "op: reluu}\n")
             .find("m.yaml:5:19: error: layer 'a': unknown op 'reluu'") == 0);
-  CHECK(error_of("version: 1\nname: x\ninputs: [{name: d, shape: [1, 4]}]\nlayers:\n  - {name: a, op: relu, inputs: q}\n")
+  CHECK(error_of("version: 1\nname: x\ninputs: [{name: d, shape: [1, 4]}]\nlayers:\n  - {name: a, "
+                 "op: relu, inputs: q}\n")
             .find("m.yaml:5:5: error: layer 'a': input 'q'") == 0);
-  CHECK(error_of("version: 1\nname: x\ninputs: [{name: d, shape: [1, -4]}]\nlayers: [{name: a, op: relu}]\n")
+  CHECK(error_of("version: 1\nname: x\ninputs: [{name: d, shape: [1, -4]}]\nlayers: [{name: a, op: "
+                 "relu}]\n")
             .find("m.yaml:3:31: error: shape dimensions must be positive") == 0);
   CHECK(error_of("version: 1\nname: [x\n").find("m.yaml:") == 0);
-  CHECK(error_of("version: 1\nname: x\nbogus: 1\ninputs: []\n").find("unknown key 'bogus'") != std::string::npos);
-  CHECK(error_of("version: 1\nname: x\ninputs: [{name: d, shape: [1, 3, 4, 4]}]\nlayers:\n  - {name: c, op: conv2d, out_channels: 2, kernel: 7}\n")
+  CHECK(error_of("version: 1\nname: x\nbogus: 1\ninputs: []\n").find("unknown key 'bogus'") !=
+        std::string::npos);
+  CHECK(error_of("version: 1\nname: x\ninputs: [{name: d, shape: [1, 3, 4, 4]}]\nlayers:\n  - "
+                 "{name: c, op: conv2d, out_channels: 2, kernel: 7}\n")
             .find("m.yaml:5:5: error: layer 'c' (conv2d): window larger") == 0);
   // A key the op does not take is a typo, not an attribute to drop in silence (PyTorch's name).
-  CHECK(error_of("version: 1\nname: x\ninputs: [{name: d, shape: [1, 3, 4, 4]}]\nlayers:\n  - {name: c, op: conv2d, out_channels: 2, kernel: 3, padding: 1}\n") ==
+  CHECK(error_of("version: 1\nname: x\ninputs: [{name: d, shape: [1, 3, 4, 4]}]\nlayers:\n  - "
+                 "{name: c, op: conv2d, out_channels: 2, kernel: 3, padding: 1}\n") ==
         "m.yaml:5:55: error: layer 'c': unknown attribute 'padding' (conv2d takes out_channels, "
         "kernel, stride, pad, dilation, groups, bias)");
-  CHECK(error_of("version: 1\nname: x\ninputs: [{name: d, shape: [1, 4]}]\nlayers:\n  - {name: a, op: add, inputs: [d, d], axis: 1}\n") ==
+  CHECK(error_of("version: 1\nname: x\ninputs: [{name: d, shape: [1, 4]}]\nlayers:\n  - {name: a, "
+                 "op: add, inputs: [d, d], axis: 1}\n") ==
         "m.yaml:5:40: error: layer 'a': unknown attribute 'axis' (add takes no attributes)");
-  CHECK(error_of("version: 1\nname: x\ninputs: [{name: d, shape: [1, 4]}]\nlayers:\n  - {name: a, op: relu, function: tanh}\n")
+  CHECK(error_of("version: 1\nname: x\ninputs: [{name: d, shape: [1, 4]}]\nlayers:\n  - {name: a, "
+                 "op: relu, function: tanh}\n")
             .find("unknown attribute 'function'") != std::string::npos);
   CHECK(error_of("- just a list\n").find("expected a YAML mapping") != std::string::npos);
 }
@@ -100,6 +109,6 @@ TEST_CASE("write_model_yaml round-trips shapes, params, constants and costs") {
 TEST_CASE("--dim is refused for YAML models instead of being ignored") {
   ModelLoadOptions o;
   o.dims["seq"] = 128;
-  CHECK_THROWS_WITH_AS(parse_model_yaml(kGood, "m.yaml", o), doctest::Contains("m.yaml: error: --dim"),
-                       InputError);
+  CHECK_THROWS_WITH_AS(parse_model_yaml(kGood, "m.yaml", o),
+                       doctest::Contains("m.yaml: error: --dim"), InputError);
 }

@@ -11,9 +11,9 @@
 #include <string>
 #include <vector>
 
+#include "perfmodel/graph.hpp"
 #include "perfmodel/io/hw_yaml.hpp"
 #include "perfmodel/io/model_yaml.hpp"
-#include "perfmodel/graph.hpp"
 
 using namespace perfmodel;
 
@@ -23,34 +23,36 @@ const std::string kSource = PERFMODEL_SOURCE_DIR;
 
 std::vector<std::string> shipped_hw_files() {
   std::vector<std::string> files;
-  for (const auto& e : std::filesystem::directory_iterator(kSource + "/hw_specs"))
-    if (e.path().extension() == ".yaml") files.push_back(e.path().string());
+  for (const auto &e : std::filesystem::directory_iterator(kSource + "/hw_specs"))
+    if (e.path().extension() == ".yaml")
+      files.push_back(e.path().string());
   std::sort(files.begin(), files.end());
   return files;
 }
 
-Graph load_model(const std::string& name) {
+Graph load_model(const std::string &name) {
   return io::read_model_yaml(kSource + "/models/" + name + ".yaml", {});
 }
 
-const Layer& layer(const Graph& g, const std::string& name) {
-  for (const auto& l : g.layers)
-    if (l.name == name) return l;
+const Layer &layer(const Graph &g, const std::string &name) {
+  for (const auto &l : g.layers)
+    if (l.name == name)
+      return l;
   throw std::runtime_error("no layer " + name + " in " + g.name);
 }
 
-std::string output_shape(const Graph& g, const std::string& name) {
+std::string output_shape(const Graph &g, const std::string &name) {
   return shape_str(g.tensor(layer(g, name).outputs.at(0)).shape, 'x');
 }
 
 bool near(double a, double b, double rel) { return std::abs(a - b) <= rel * std::abs(b); }
 
-}  // namespace
+} // namespace
 
 TEST_CASE("every shipped hardware spec loads and validates") {
   const auto files = shipped_hw_files();
   std::set<std::string> names;
-  for (const auto& f : files) {
+  for (const auto &f : files) {
     CAPTURE(f);
     HwSpec hw;
     REQUIRE_NOTHROW(hw = io::read_hw_yaml(f));
@@ -60,10 +62,10 @@ TEST_CASE("every shipped hardware spec loads and validates") {
     CHECK(hw.name == std::filesystem::path(f).stem().string());
     names.insert(hw.name);
   }
-  for (const char* expected : {"v100", "a100", "h100", "h200", "t4", "titanx-maxwell"}) {
+  for (const char *expected : {"v100", "a100", "h100", "h200", "t4", "titanx-maxwell"}) {
     CAPTURE(expected);
     CHECK(names.count(expected) == 1);
-    CHECK_NOTHROW(io::load_hw(expected));  // bare-name lookup in the source tree
+    CHECK_NOTHROW(io::load_hw(expected)); // bare-name lookup in the source tree
   }
 }
 
@@ -71,10 +73,11 @@ TEST_CASE("shipped GPU specs follow the file conventions") {
   // GPU specs are built from datasheet figures by the rules of docs/hardware.md; CPU specs
   // (zen5-2c) are measured on their machine and follow their own comments.
   int n_gpu = 0;
-  for (const auto& f : shipped_hw_files()) {
+  for (const auto &f : shipped_hw_files()) {
     CAPTURE(f);
     const HwSpec hw = io::read_hw_yaml(f);
-    if (hw.kind != "gpu") continue;
+    if (hw.kind != "gpu")
+      continue;
     ++n_gpu;
     REQUIRE(hw.tdp_watts > 0);
     CHECK(hw.units > 0);
@@ -82,7 +85,7 @@ TEST_CASE("shipped GPU specs follow the file conventions") {
     // Static power is GenZ's 30% of TDP.
     CHECK(near(hw.static_watts, 0.3 * hw.tdp_watts, 1e-9));
     // Energy per FLOP is GenZ's compute share (40% of TDP) at the unit's peak, to 3 digits.
-    for (const auto& u : hw.compute) {
+    for (const auto &u : hw.compute) {
       CAPTURE(u.unit);
       const std::string dtype(to_string(u.dtype));
       CAPTURE(dtype);
@@ -97,8 +100,10 @@ TEST_CASE("shipped GPU specs follow the file conventions") {
       CAPTURE(hw.memory[i].name);
       CHECK(hw.memory[i].energy_per_byte_joules > 0);
       CHECK(hw.memory[i].capacity_bytes > 0);
-      if (i + 1 < hw.memory.size()) CHECK(hw.memory[i].capacity_bytes < hw.dram().capacity_bytes);
-      if (i > 0) CHECK(hw.memory[i].bytes_per_second < hw.memory[i - 1].bytes_per_second);
+      if (i + 1 < hw.memory.size())
+        CHECK(hw.memory[i].capacity_bytes < hw.dram().capacity_bytes);
+      if (i > 0)
+        CHECK(hw.memory[i].bytes_per_second < hw.memory[i - 1].bytes_per_second);
     }
   }
   CHECK(n_gpu >= 6);
@@ -106,7 +111,7 @@ TEST_CASE("shipped GPU specs follow the file conventions") {
 
 TEST_CASE("shipped hardware specs carry the datasheet figures of gpu-specs.md") {
   struct Figures {
-    double fp32, tensor_fp16, dram, l2, tdp;  // FLOP/s, FLOP/s (0: none), B/s, B, W
+    double fp32, tensor_fp16, dram, l2, tdp; // FLOP/s, FLOP/s (0: none), B/s, B, W
   };
   // Dense peaks from shared/reference/gpu-specs.md (never the 2x sparse figures).
   const std::map<std::string, Figures> expected = {
@@ -116,14 +121,14 @@ TEST_CASE("shipped hardware specs carry the datasheet figures of gpu-specs.md") 
       {"t4", {8.1e12, 65e12, 320e9, 4 * 1048576.0, 70}},
       {"titanx-maxwell", {6.7e12, 0, 336e9, 3 * 1048576.0, 250}},
   };
-  for (const auto& [name, want] : expected) {
+  for (const auto &[name, want] : expected) {
     CAPTURE(name);
     const HwSpec hw = io::load_hw(name);
     const auto fp32 = hw.best_unit(DType::fp32, false);
     REQUIRE(fp32.has_value());
     CHECK(fp32->flops_per_second == doctest::Approx(want.fp32));
     const auto fp16 = hw.best_unit(DType::fp16, true);
-    REQUIRE(fp16.has_value());  // titanx-maxwell: pseudo-fp16 at the fp32 rate
+    REQUIRE(fp16.has_value()); // titanx-maxwell: pseudo-fp16 at the fp32 rate
     if (want.tensor_fp16 > 0) {
       CHECK(fp16->unit == "tensor");
       CHECK(fp16->flops_per_second == doctest::Approx(want.tensor_fp16));
@@ -156,7 +161,7 @@ TEST_CASE("alexnet's shapes are torchvision's at 224x224") {
       {"avgpool", {1, 256, 6, 6}},       {"flatten", {1, 9216}},
       {"classifier.6", {1, 1000}},
   };
-  for (const auto& [name, shape] : expected) {
+  for (const auto &[name, shape] : expected) {
     CAPTURE(name);
     CHECK(output_shape(g, name) == shape_str(shape, 'x'));
   }
@@ -167,16 +172,17 @@ TEST_CASE("vgg16's conv output shapes are torchvision's at 224x224") {
   // (index in torchvision.models.vgg16().features, output shape) for each Conv2d, from
   // torchvision 0.14.1 on a 1x3x224x224 input; every conv is 3x3, pad 1, stride 1.
   const std::vector<std::pair<int, Shape>> convs = {
-      {0, {1, 64, 224, 224}},  {2, {1, 64, 224, 224}},  {5, {1, 128, 112, 112}},
-      {7, {1, 128, 112, 112}}, {10, {1, 256, 56, 56}},  {12, {1, 256, 56, 56}},
-      {14, {1, 256, 56, 56}},  {17, {1, 512, 28, 28}},  {19, {1, 512, 28, 28}},
-      {21, {1, 512, 28, 28}},  {24, {1, 512, 14, 14}},  {26, {1, 512, 14, 14}},
+      {0, {1, 64, 224, 224}},  {2, {1, 64, 224, 224}}, {5, {1, 128, 112, 112}},
+      {7, {1, 128, 112, 112}}, {10, {1, 256, 56, 56}}, {12, {1, 256, 56, 56}},
+      {14, {1, 256, 56, 56}},  {17, {1, 512, 28, 28}}, {19, {1, 512, 28, 28}},
+      {21, {1, 512, 28, 28}},  {24, {1, 512, 14, 14}}, {26, {1, 512, 14, 14}},
       {28, {1, 512, 14, 14}},
   };
   int n_conv = 0;
-  for (const auto& l : g.layers) n_conv += l.op == OpKind::conv2d;
+  for (const auto &l : g.layers)
+    n_conv += l.op == OpKind::conv2d;
   CHECK(n_conv == 13);
-  for (const auto& [index, shape] : convs) {
+  for (const auto &[index, shape] : convs) {
     const std::string name = "features." + std::to_string(index);
     CAPTURE(name);
     CHECK(layer(g, name).op == OpKind::conv2d);

@@ -7,8 +7,8 @@
 #include <stdexcept>
 
 #include "perfmodel/kernels/cpu/buffer_pool.hpp"
-#include "perfmodel/kernels/cpu/parallel.hpp"
 #include "perfmodel/kernels/cpu/executor.hpp"
+#include "perfmodel/kernels/cpu/parallel.hpp"
 #include "test/kernels/test_layer.hpp"
 
 using namespace perfmodel;
@@ -31,7 +31,7 @@ TEST_CASE("buffer pool gives each output the buffer its plan assigns") {
   BufferPool pool(plan);
   const auto a = pool.output("a", 100);
   CHECK(a->size() == 100);
-  CHECK(pool.output("b", 300)->size() == 400); // the plan's capacity
+  CHECK(pool.output("b", 300)->size() == 400);  // the plan's capacity
   CHECK(pool.output("c", 60).get() == a.get()); // shares a's buffer
   CHECK(pool.allocated() == 500);
   CHECK(pool.output("d", 0)->size() == 1); // not in the plan: its own, at least one element
@@ -51,20 +51,24 @@ Graph small_net() {
   g.inputs.push_back(TensorDesc{"x", {2, 8, 12, 12}, DType::fp32});
   g.layers = {
       test::layer("c1", OpKind::conv2d, "conv2d", {"x"},
-           {{"out_channels", int64_t(8)}, {"kernel", V{3, 3}}, {"pad", V{1, 1}}}),
+                  {{"out_channels", int64_t(8)}, {"kernel", V{3, 3}}, {"pad", V{1, 1}}}),
       test::layer("c0", OpKind::conv2d, "conv2d", {"c1"}, // a second im2col: the scratch is shared
-           {{"out_channels", int64_t(8)}, {"kernel", V{5, 5}}, {"pad", V{2, 2}}}),
+                  {{"out_channels", int64_t(8)}, {"kernel", V{5, 5}}, {"pad", V{2, 2}}}),
       test::layer("bn", OpKind::batch_norm, "batchnorm", {"c0"}),
       test::layer("r1", OpKind::activation, "relu", {"bn"}, {{"function", std::string("relu")}}),
       test::layer("dw", OpKind::conv2d, "conv2d", {"r1"},
-           {{"out_channels", int64_t(8)}, {"kernel", V{3, 3}}, {"pad", V{1, 1}},
-            {"groups", int64_t(8)}}),
-      test::layer("add", OpKind::elementwise, "add", {"dw", "x"}, {{"function", std::string("add")}}),
+                  {{"out_channels", int64_t(8)},
+                   {"kernel", V{3, 3}},
+                   {"pad", V{1, 1}},
+                   {"groups", int64_t(8)}}),
+      test::layer("add", OpKind::elementwise, "add", {"dw", "x"},
+                  {{"function", std::string("add")}}),
       test::layer("ct", OpKind::conv_transpose2d, "conv_transpose2d", {"add"},
-           {{"out_channels", int64_t(4)}, {"kernel", V{2, 2}}, {"stride", V{2, 2}}}),
-      test::layer("mp", OpKind::max_pool, "maxpool", {"ct"}, {{"kernel", V{2, 2}}, {"stride", V{2, 2}}}),
+                  {{"out_channels", int64_t(4)}, {"kernel", V{2, 2}}, {"stride", V{2, 2}}}),
+      test::layer("mp", OpKind::max_pool, "maxpool", {"ct"},
+                  {{"kernel", V{2, 2}}, {"stride", V{2, 2}}}),
       test::layer("ap", OpKind::avg_pool, "avgpool", {"mp"},
-           {{"kernel", V{3, 3}}, {"stride", V{1, 1}}, {"pad", V{1, 1}}}),
+                  {{"kernel", V{3, 3}}, {"stride", V{1, 1}}, {"pad", V{1, 1}}}),
       test::layer("cat", OpKind::concat, "concat", {"ap", "mp"}, {{"axis", int64_t(1)}}),
       test::layer("gp", OpKind::global_avg_pool, "global_avgpool", {"cat"}),
       test::layer("fl", OpKind::flatten, "flatten", {"gp"}),

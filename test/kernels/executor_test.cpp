@@ -193,10 +193,11 @@ TEST_CASE("executor batch norm, layer norm, elementwise broadcast, embedding, sl
 
 namespace {
 Graph conv_relu() {
-  return graph({1, 3, 16, 16},
-               {layer("c", OpKind::conv2d, "conv2d", {"x"},
-                      {{"out_channels", int64_t(8)}, {"kernel", V{3, 3}}, {"pad", V{1, 1}}}),
-                layer("r", OpKind::activation, "relu", {"c"}, {{"function", std::string("relu")}})});
+  return graph(
+      {1, 3, 16, 16},
+      {layer("c", OpKind::conv2d, "conv2d", {"x"},
+             {{"out_channels", int64_t(8)}, {"kernel", V{3, 3}}, {"pad", V{1, 1}}}),
+       layer("r", OpKind::activation, "relu", {"c"}, {{"function", std::string("relu")}})});
 }
 } // namespace
 
@@ -220,9 +221,8 @@ TEST_CASE("measure_graph times every layer inside forward passes") {
   CHECK(m.network.cache_state == "in-network");
   // A pass is its layers back to back: each pass's total is the sum of its layer samples.
   for (size_t i = 0; i < 3; ++i)
-    CHECK(m.network.samples_seconds[i] ==
-          doctest::Approx(m.layers[0].time.samples_seconds[i] +
-                          m.layers[1].time.samples_seconds[i]));
+    CHECK(m.network.samples_seconds[i] == doctest::Approx(m.layers[0].time.samples_seconds[i] +
+                                                          m.layers[1].time.samples_seconds[i]));
   CHECK(m.threads >= 1);
   CHECK_FALSE(m.host_before); // no probe unless asked for
   CHECK_FALSE(m.host_after);
@@ -399,7 +399,9 @@ TEST_CASE("a ReLU / ReLU6 fused into a convolution or linear layer equals a pass
   Layer k3 = layer("c", OpKind::conv2d, "conv2d", {"x"},
                    {{"out_channels", int64_t(8)}, {"kernel", V{3, 3}}, {"pad", V{1, 1}}});
   Layer dw = layer("c", OpKind::conv2d, "conv2d", {"x"},
-                   {{"out_channels", int64_t(6)}, {"kernel", V{3, 3}}, {"pad", V{1, 1}},
+                   {{"out_channels", int64_t(6)},
+                    {"kernel", V{3, 3}},
+                    {"pad", V{1, 1}},
                     {"groups", int64_t(6)}});
   Layer fc = layer("c", OpKind::linear, "linear", {"x"}, {{"out_features", int64_t(10)}});
   struct Case {

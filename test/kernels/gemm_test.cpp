@@ -5,10 +5,10 @@
 #include <tuple>
 #include <utility>
 
+#include "perfmodel/epilogue.hpp"
 #include "perfmodel/kernels/cpu/gemm.hpp"
 #include "perfmodel/kernels/cpu/parallel.hpp"
 #include "perfmodel/kernels/cpu/tensor.hpp"
-#include "perfmodel/epilogue.hpp"
 #include "test/kernels/reference.hpp"
 
 using namespace perfmodel::kernels::cpu;
@@ -41,7 +41,7 @@ template <size_t N, typename F> void each_shape_and_split(const int64_t (&shapes
 } // namespace
 
 TEST_CASE("gemm matches the reference for every transpose combination and thread split") {
-  const int64_t shapes[][3] = {{1, 1, 1},    {3, 5, 7},     {64, 64, 64},   {1, 300, 200},
+  const int64_t shapes[][3] = {{1, 1, 1},    {3, 5, 7},     {64, 64, 64},    {1, 300, 200},
                                {300, 2, 50}, {17, 129, 33}, {100, 100, 100}, {70, 300, 40}};
   each_shape_and_split(shapes, [](int64_t m, int64_t n, int64_t k) {
     Tensor a = random_tensor({m, k}, 1), b = random_tensor({k, n}, 2);
@@ -115,8 +115,10 @@ TEST_CASE("gemm adds a fused row or column bias in every thread split, also accu
 
 TEST_CASE("gemm forced to split rows or columns computes what the rule's split computes") {
   ThreadCountScope scope(2);
-  for (auto [m, n, k] : {std::tuple<int64_t, int64_t, int64_t>{256, 529, 64}, {96, 700, 96},
-                         {300, 40, 50}, {17, 129, 33}}) {
+  for (auto [m, n, k] : {std::tuple<int64_t, int64_t, int64_t>{256, 529, 64},
+                         {96, 700, 96},
+                         {300, 40, 50},
+                         {17, 129, 33}}) {
     Tensor a = random_tensor({m, k}, 1), b = random_tensor({k, n}, 2), rb = random_tensor({m}, 3);
     const auto prod = ref::matmul(m, n, k, a.ptr(), b.ptr());
     std::vector<float> expect(m * n);

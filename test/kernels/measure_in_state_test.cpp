@@ -31,7 +31,8 @@ MeasureOptions one_pass() {
 } // namespace
 
 TEST_CASE("measure_graph_in_state: no reference, one measurement, probed") {
-  const StateMeasurement s = measure_graph_in_state(one_relu(), one_pass(), std::nullopt, 3, kRules);
+  const StateMeasurement s =
+      measure_graph_in_state(one_relu(), one_pass(), std::nullopt, 3, kRules);
   CHECK(s.attempts == 1);
   CHECK(s.severity == 0);
   CHECK(s.measurement.host_before);

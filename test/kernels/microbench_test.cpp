@@ -6,10 +6,10 @@
 #include <string>
 #include <vector>
 
+#include "perfmodel/error.hpp"
 #include "perfmodel/kernels/cpu/host_probe.hpp"
 #include "perfmodel/kernels/cpu/microbench.hpp"
 #include "perfmodel/kernels/cpu/parallel.hpp"
-#include "perfmodel/error.hpp"
 #include "perfmodel/targets/cpu_eigen/work_split.hpp"
 
 using namespace perfmodel::kernels::cpu;
@@ -200,8 +200,8 @@ TEST_CASE("run_cases replaces the rounds next to a disturbed host, up to extra_r
   CHECK(calls == 5);
   CHECK(cases_run == 4);
   REQUIRE(r.size() == 1);
-  CHECK(r[0].rounds.size() == 2);       // rounds 3 and 4
-  CHECK(r[0].time.iters == 4);          // their samples only: 2 per round
+  CHECK(r[0].rounds.size() == 2); // rounds 3 and 4
+  CHECK(r[0].time.iters == 4);    // their samples only: 2 per round
   // Never steady: every round runs (2 + 2 extra) and all are kept rather than none.
   calls = 0, cases_run = 0;
   script.assign(5, false);
@@ -353,7 +353,7 @@ TEST_CASE("a lowered convolution's workspace stays cached when it fits with its 
   // n1c40h150o40k3s1 of the plan: input and output 40 x 150 x 150, workspace 9 x that (32 MB)
   const double plane = 40.0 * 150 * 150;
   const double total = 4.0 * (plane + plane + 9 * plane);
-  CHECK(conv_workspace_stays_cached(plane, plane, 9 * plane, 128.0 * (1 << 20))); // Intel: L3
+  CHECK(conv_workspace_stays_cached(plane, plane, 9 * plane, 128.0 * (1 << 20)));      // Intel: L3
   CHECK_FALSE(conv_workspace_stays_cached(plane, plane, 9 * plane, 32.0 * (1 << 20))); // Zen
   CHECK(conv_workspace_stays_cached(plane, plane, 9 * plane, total));
   CHECK_FALSE(conv_workspace_stays_cached(plane, plane, 9 * plane, total - 1));

@@ -45,13 +45,13 @@ TEST_CASE("max and average pooling match the reference") {
     CHECK(check_pool(geom(9, 3, 1, 1, false), max) < 1e-5);  // stride 1: contiguous taps
     CHECK(check_pool(geom(41, 3, 1, 1, false), max) < 1e-5); // rows past one vector width
     CHECK(check_pool(geom(45, 3, 2, 1, true), max) < 1e-5);
-    CHECK(check_pool(geom(12, 2, 4, 1, true), max) < 1e-5);  // stride > window: gaps
+    CHECK(check_pool(geom(12, 2, 4, 1, true), max) < 1e-5); // stride > window: gaps
   }
-  CHECK(check_pool(geom(11, 3, 1, 1, false, 2), true) < 1e-5); // dilated max pool
+  CHECK(check_pool(geom(11, 3, 1, 1, false, 2), true) < 1e-5);  // dilated max pool
   CHECK(check_pool(geom(11, 3, 1, 1, false, 2), false) < 1e-5); // dilated average: clipped taps
-  CHECK(check_pool(geom(7, 1, 1, 0, false), true) == 0.0);       // 1x1 window: a copy
+  CHECK(check_pool(geom(7, 1, 1, 0, false), true) == 0.0);      // 1x1 window: a copy
   CHECK(check_pool(geom(7, 1, 1, 0, false), false) == 0.0);
-  CHECK(check_pool(geom(7, 1, 2, 0, false), false) < 1e-5);      // 1x1 stride 2: not a copy
+  CHECK(check_pool(geom(7, 1, 2, 0, false), false) < 1e-5); // 1x1 stride 2: not a copy
   PoolGeom inc = geom(9, 3, 2, 1, false);
   inc.count_include_pad = true;
   CHECK(check_pool(inc, false) < 1e-5);
@@ -75,7 +75,8 @@ TEST_CASE("pools with unequal windows, strides and pads per axis match the refer
   }
 }
 
-TEST_CASE("windows inside a plane whose width is not a multiple of the stride match the reference") {
+TEST_CASE(
+    "windows inside a plane whose width is not a multiple of the stride match the reference") {
   // Read in place (no padded copy): v's rows are wider than the input's (NIN's pool0 and pool3,
   // 3x3 at stride 2 over 55- and 13-wide planes), row by row also at vertical stride 1.
   for (bool max : {true, false}) {

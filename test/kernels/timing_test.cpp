@@ -1,8 +1,8 @@
 // Timing statistics: median/mean/sd/min/max of known samples, the noisy flag, time_runs counts.
 #include <doctest/doctest.h>
 
-#include "perfmodel/kernels/cpu/timing.hpp"
 #include "perfmodel/error.hpp"
+#include "perfmodel/kernels/cpu/timing.hpp"
 
 using namespace perfmodel::kernels::cpu;
 
@@ -16,7 +16,7 @@ TEST_CASE("summarize computes the statistics of known samples") {
   CHECK(s.min_seconds == 1.0);
   CHECK(s.max_seconds == 4.0);
   CHECK(s.p20_seconds == doctest::Approx(1.6)); // 1 + 0.2 * 3 * (2 - 1)
-  CHECK(s.noisy); // (4 - 1) / 2.5 = 1.2 > 0.5
+  CHECK(s.noisy);                               // (4 - 1) / 2.5 = 1.2 > 0.5
   const TimingStats quiet = summarize({1.00, 1.01, 0.99, 1.00, 1.02}, 0);
   CHECK(quiet.median_seconds == doctest::Approx(1.00));
   CHECK_FALSE(quiet.noisy);

@@ -1,5 +1,5 @@
-// The rule of perfmodel/targets/cpu_eigen/work_split.hpp (which the model of cross-core reads uses) is the rule
-// parallel_for runs: the same chunks, chunk i on pool thread i, chunk 0 on the caller.
+// The rule of perfmodel/targets/cpu_eigen/work_split.hpp (which the model of cross-core reads uses)
+// is the rule parallel_for runs: the same chunks, chunk i on pool thread i, chunk 0 on the caller.
 #include <doctest/doctest.h>
 
 #include <algorithm>
@@ -19,8 +19,13 @@ TEST_CASE("work_split::chunk_of names the chunk parallel_for gives each index") 
     MESSAGE("one hardware thread: parallel_for runs one chunk");
   }
   ThreadCountScope scope(threads);
-  for (auto [n, grain] : {std::pair<int64_t, int64_t>{1, 1}, {7, 1}, {7, 4}, {100, 8},
-                          {1001, 1}, {40000, work_split::kElementwiseGrain}, {3, 16}}) {
+  for (auto [n, grain] : {std::pair<int64_t, int64_t>{1, 1},
+                          {7, 1},
+                          {7, 4},
+                          {100, 8},
+                          {1001, 1},
+                          {40000, work_split::kElementwiseGrain},
+                          {3, 16}}) {
     struct Chunk {
       int64_t b, e;
       std::thread::id who;
@@ -65,10 +70,10 @@ TEST_CASE("work_split::gemm_splits_rows: rows when tall, or short and wide with 
   CHECK(gemm_splits_rows(512, 784, 128, 2));  // ResNet-50's widening 1x1 at 28x28
   CHECK(gemm_splits_rows(64, 1024, 64, 2));   // 32 rows a thread, up to 1024 columns
   CHECK_FALSE(gemm_splits_rows(64, 1025, 64, 2));
-  CHECK_FALSE(gemm_splits_rows(96, 2916, 96, 2));  // wide: each thread would pack all of B
-  CHECK_FALSE(gemm_splits_rows(128, 784, 512, 2)); // narrowing 1x1: B larger per row of C
+  CHECK_FALSE(gemm_splits_rows(96, 2916, 96, 2));   // wide: each thread would pack all of B
+  CHECK_FALSE(gemm_splits_rows(128, 784, 512, 2));  // narrowing 1x1: B larger per row of C
   CHECK_FALSE(gemm_splits_rows(128, 784, 1152, 2)); // 3x3 im2col
-  CHECK_FALSE(gemm_splits_rows(63, 529, 63, 2));   // under 32 rows a thread
+  CHECK_FALSE(gemm_splits_rows(63, 529, 63, 2));    // under 32 rows a thread
   CHECK_FALSE(gemm_splits_rows(64, 529, 64, 4));
   CHECK(gemm_splits_rows(1, 1, 1, 1));
 }

@@ -4,8 +4,8 @@
 #include <filesystem>
 #include <fstream>
 
-#include "perfmodel/onnx/load_model.hpp"
 #include "onnx_builder.hpp"
+#include "perfmodel/onnx/load_model.hpp"
 
 using perfmodel::test::OnnxBuilder;
 using namespace perfmodel;

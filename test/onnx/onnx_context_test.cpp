@@ -12,7 +12,7 @@ TEST_CASE("tensor_values reads raw and typed payloads, not skipped ones") {
   t.set_data_type(onnx::TensorProto::INT64);
   t.add_dims(2);
   const int64_t raw[2] = {7, -1};
-  t.set_raw_data(std::string(reinterpret_cast<const char*>(raw), sizeof raw));
+  t.set_raw_data(std::string(reinterpret_cast<const char *>(raw), sizeof raw));
   CHECK(*tensor_values(t) == std::vector<double>{7, -1});
 
   onnx::TensorProto f;
@@ -28,7 +28,7 @@ TEST_CASE("tensor_values reads raw and typed payloads, not skipped ones") {
 
 TEST_CASE("attribute helpers fall back to the ONNX defaults") {
   onnx::NodeProto n;
-  auto* a = n.add_attribute();
+  auto *a = n.add_attribute();
   a->set_name("axis");
   a->set_type(onnx::AttributeProto::INT);
   a->set_i(2);

@@ -6,8 +6,8 @@
 #include <filesystem>
 #include <fstream>
 
-#include "perfmodel/io/files.hpp"
 #include "onnx_builder.hpp"
+#include "perfmodel/io/files.hpp"
 
 using perfmodel::test::OnnxBuilder;
 using namespace perfmodel;
@@ -15,14 +15,14 @@ namespace fs = std::filesystem;
 
 namespace {
 
-fs::path temp_dir(const std::string& name) {
+fs::path temp_dir(const std::string &name) {
   fs::path d = fs::temp_directory_path() / ("perfmodel_onnx_test_" + name);
   fs::remove_all(d);
   fs::create_directories(d);
   return d;
 }
 
-void write(const fs::path& p, const std::string& bytes) {
+void write(const fs::path &p, const std::string &bytes) {
   std::ofstream(p, std::ios::binary) << bytes;
 }
 
@@ -35,10 +35,10 @@ OnnxBuilder conv_model(int64_t cout = 64) {
   return b;
 }
 
-std::string error_of(const std::string& path) {
+std::string error_of(const std::string &path) {
   try {
     io::import_onnx(path, {});
-  } catch (const InputError& e) {
+  } catch (const InputError &e) {
     return e.what();
   }
   return "";
@@ -49,7 +49,7 @@ std::string error_of(const std::string& path) {
 TEST_CASE("large payloads are skipped but counted; small ones are kept") {
   OnnxBuilder b = conv_model(1024); // 1024*27*4 = 110592 bytes > kKeepPayloadBytes
   const std::string bytes = b.bytes();
-  auto f = io::onnx_import::parse_onnx_bytes(reinterpret_cast<const uint8_t*>(bytes.data()),
+  auto f = io::onnx_import::parse_onnx_bytes(reinterpret_cast<const uint8_t *>(bytes.data()),
                                              bytes.size(), "m.onnx", ".");
   CHECK(f.skipped_bytes == 1024 * 27 * 4);
   CHECK(f.model.graph().initializer(0).raw_data().empty());
@@ -98,21 +98,21 @@ TEST_CASE("external data: only checked, small integer tensors read") {
   const fs::path d = temp_dir("ext");
   OnnxBuilder b;
   b.input("x", {"N", "3", "8", "8"});
-  auto& w = b.init("w", {16, 3, 3, 3});
+  auto &w = b.init("w", {16, 3, 3, 3});
   w.clear_raw_data();
   w.set_data_location(onnx::TensorProto::EXTERNAL);
-  auto* loc = w.add_external_data();
+  auto *loc = w.add_external_data();
   loc->set_key("location");
   loc->set_value("weights.bin");
-  auto* off = w.add_external_data();
+  auto *off = w.add_external_data();
   off->set_key("offset");
   off->set_value("64");
   b.node("Conv", {"x", "w"}, {"c"});
   // A reshape target stored externally: its values are needed by shape inference.
-  auto& s = b.init_i64("shape", {0, -1});
+  auto &s = b.init_i64("shape", {0, -1});
   s.clear_int64_data();
   s.set_data_location(onnx::TensorProto::EXTERNAL);
-  auto* sl = s.add_external_data();
+  auto *sl = s.add_external_data();
   sl->set_key("location");
   sl->set_value("weights.bin");
   b.node("Reshape", {"c", "shape"}, {"y"});

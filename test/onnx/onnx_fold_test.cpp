@@ -22,7 +22,7 @@ TEST_CASE("a torch-style reshape([B, C / heads, heads]) resolves at any batch") 
   b.node("Unsqueeze", {"n", "ax"}, {"un"});
   b.node("Unsqueeze", {"ch", "ax"}, {"uc"});
   b.init_i64("h1", {3});
-  auto& cat = b.node("Concat", {"un", "uc", "h1"}, {"shape"});
+  auto &cat = b.node("Concat", {"un", "uc", "h1"}, {"shape"});
   OnnxBuilder::attr(cat, "axis", int64_t{0});
   b.node("Reshape", {"x", "shape"}, {"y"});
   b.output("y");
@@ -45,10 +45,10 @@ TEST_CASE("ConstantOfShape / Equal / Where (torch's expand(-1)) fold too") {
   b.init_i64("ax", {0});
   b.node("Unsqueeze", {"n", "ax"}, {"un"});
   b.init_i64("rest", {-1, -1});
-  auto& cat = b.node("Concat", {"un", "rest"}, {"want"});
+  auto &cat = b.node("Concat", {"un", "rest"}, {"want"});
   OnnxBuilder::attr(cat, "axis", int64_t{0});
   b.init_i64("three", {3});
-  auto* v = b.node("ConstantOfShape", {"three"}, {"ones"}).add_attribute();
+  auto *v = b.node("ConstantOfShape", {"three"}, {"ones"}).add_attribute();
   v->set_name("value");
   v->set_type(onnx::AttributeProto::TENSOR);
   v->mutable_t()->set_data_type(onnx::TensorProto::INT64);
@@ -58,7 +58,7 @@ TEST_CASE("ConstantOfShape / Equal / Where (torch's expand(-1)) fold too") {
   b.node("Equal", {"want", "minus"}, {"eq"});
   b.node("Where", {"eq", "ones", "want"}, {"target"});
   b.node("Expand", {"tok", "target"}, {"cls"});
-  auto& c = b.node("Concat", {"cls", "x"}, {"y"});
+  auto &c = b.node("Concat", {"cls", "x"}, {"y"});
   OnnxBuilder::attr(c, "axis", int64_t{1});
   b.output("y");
   io::ModelLoadOptions o;

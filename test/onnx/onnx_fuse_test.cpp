@@ -13,12 +13,12 @@ namespace {
 OnnxBuilder decomposed(bool affine, float exponent = 2.0f) {
   OnnxBuilder b;
   b.input("x", {"N", "5", "16"});
-  auto& r1 = b.node("ReduceMean", {"x"}, {"mu"}, "/ln/ReduceMean");
+  auto &r1 = b.node("ReduceMean", {"x"}, {"mu"}, "/ln/ReduceMean");
   OnnxBuilder::attr(r1, "axes", std::vector<int64_t>{-1});
   b.node("Sub", {"x", "mu"}, {"d"}, "/ln/Sub");
   b.constant("two", exponent);
   b.node("Pow", {"d", "two"}, {"sq"}, "/ln/Pow");
-  auto& r2 = b.node("ReduceMean", {"sq"}, {"var"}, "/ln/ReduceMean_1");
+  auto &r2 = b.node("ReduceMean", {"sq"}, {"var"}, "/ln/ReduceMean_1");
   OnnxBuilder::attr(r2, "axes", std::vector<int64_t>{-1});
   b.constant("eps", 1e-5f);
   b.node("Add", {"var", "eps"}, {"ve"}, "/ln/Add");
@@ -40,7 +40,7 @@ OnnxBuilder decomposed(bool affine, float exponent = 2.0f) {
 TEST_CASE("the affine chain becomes one layer_norm named after the module") {
   Graph g = decomposed(true).load();
   REQUIRE(g.layers.size() == 1);
-  const Layer& l = g.layers[0];
+  const Layer &l = g.layers[0];
   CHECK(l.op == OpKind::layer_norm);
   CHECK(l.name == "/ln");
   CHECK(l.inputs == std::vector<std::string>{"x"});

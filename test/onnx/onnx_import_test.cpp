@@ -9,16 +9,16 @@ using namespace perfmodel;
 
 namespace {
 
-int64_t total_macs(const Graph& g) {
+int64_t total_macs(const Graph &g) {
   int64_t m = 0;
-  for (const auto& c : graph_cost(g, Pass::fwd))
+  for (const auto &c : graph_cost(g, Pass::fwd))
     m += c.fwd.macs;
   return m;
 }
 
-int64_t total_bytes(const Graph& g) {
+int64_t total_bytes(const Graph &g) {
   int64_t m = 0;
-  for (const auto& c : graph_cost(g, Pass::fwd))
+  for (const auto &c : graph_cost(g, Pass::fwd))
     m += c.fwd.bytes();
   return m;
 }
@@ -37,10 +37,10 @@ OnnxBuilder block() {
   b.init_i64("ax", {0});
   b.node("Unsqueeze", {"nh", "ax"}, {"u"});
   b.init_i64("rest", {6, 4});
-  auto& cat = b.node("Concat", {"u", "rest"}, {"shape"});
+  auto &cat = b.node("Concat", {"u", "rest"}, {"shape"});
   OnnxBuilder::attr(cat, "axis", int64_t{0});
   b.node("Reshape", {"h", "shape"}, {"r"}); // [B*2, 6, 4]
-  auto& t = b.node("Transpose", {"r"}, {"rt"});
+  auto &t = b.node("Transpose", {"r"}, {"rt"});
   OnnxBuilder::attr(t, "perm", std::vector<int64_t>{0, 2, 1});
   b.node("MatMul", {"r", "rt"}, {"att"}); // [B*2, 6, 6]
   b.node("Tile", {"att", "reps"}, {"y"}); // no rule: generic, batch in dim 0
@@ -69,8 +69,8 @@ TEST_CASE("converted graphs follow --batch: reshape gets -1, generic shapes get 
   Graph g = block().load({}, ".", &rep, /*portable=*/true);
   CHECK(rep.unmapped == std::vector<std::string>{"Tile"});
   CHECK(rep.not_portable.empty());
-  const Layer* reshape = nullptr;
-  for (const auto& l : g.layers)
+  const Layer *reshape = nullptr;
+  for (const auto &l : g.layers)
     if (l.op == OpKind::reshape)
       reshape = &l;
   REQUIRE(reshape);

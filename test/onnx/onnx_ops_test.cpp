@@ -9,9 +9,9 @@ using namespace perfmodel;
 
 namespace {
 
-const Layer& only(const Graph& g, OpKind op) {
-  const Layer* found = nullptr;
-  for (const auto& l : g.layers)
+const Layer &only(const Graph &g, OpKind op) {
+  const Layer *found = nullptr;
+  for (const auto &l : g.layers)
     if (l.op == op) {
       REQUIRE_MESSAGE(found == nullptr, "more than one layer of kind " << to_string(op));
       found = &l;
@@ -20,10 +20,10 @@ const Layer& only(const Graph& g, OpKind op) {
   return *found;
 }
 
-PassCost fwd(const Graph& g, const Layer& l) { return layer_cost(g, l, Pass::fwd).fwd; }
+PassCost fwd(const Graph &g, const Layer &l) { return layer_cost(g, l, Pass::fwd).fwd; }
 
 // One unary/binary op on x[N,4,6,6] producing y.
-Graph unary(const std::string& op, int opset = 13) {
+Graph unary(const std::string &op, int opset = 13) {
   OnnxBuilder b(opset);
   b.input("x", {"N", "4", "6", "6"});
   b.node(op, {"x"}, {"y"});
@@ -38,13 +38,13 @@ TEST_CASE("Conv: conv2d with boda's counting, params from the initializers") {
   b.input("x", {"N", "3", "8", "8"});
   b.init("w", {4, 3, 3, 3});
   b.init("b", {4});
-  auto& n = b.node("Conv", {"x", "w", "b"}, {"y"});
+  auto &n = b.node("Conv", {"x", "w", "b"}, {"y"});
   OnnxBuilder::attr(n, "pads", std::vector<int64_t>{1, 1, 1, 1});
   b.output("y");
   io::ModelLoadOptions o;
   o.batch = 2;
   Graph g = b.load(o);
-  const Layer& l = only(g, OpKind::conv2d);
+  const Layer &l = only(g, OpKind::conv2d);
   CHECK(g.tensor("y").shape == Shape{2, 4, 8, 8});
   CHECK(fwd(g, l).macs == 2 * 8 * 8 * 4 * 3 * 9);
   CHECK(fwd(g, l).flops == 2 * fwd(g, l).macs);
@@ -56,11 +56,11 @@ TEST_CASE("Conv: asymmetric pads, auto_pad and groups") {
   OnnxBuilder b;
   b.input("x", {"1", "4", "8", "8"});
   b.init("w", {4, 2, 3, 3});
-  auto& n = b.node("Conv", {"x", "w"}, {"y"});
+  auto &n = b.node("Conv", {"x", "w"}, {"y"});
   OnnxBuilder::attr(n, "pads", std::vector<int64_t>{0, 0, 1, 1});
   OnnxBuilder::attr(n, "strides", std::vector<int64_t>{2, 2});
   OnnxBuilder::attr(n, "group", int64_t{2});
-  auto& m = b.node("Conv", {"y", "w"}, {"z"});
+  auto &m = b.node("Conv", {"y", "w"}, {"z"});
   OnnxBuilder::attr(m, "auto_pad", std::string("SAME_UPPER"));
   OnnxBuilder::attr(m, "group", int64_t{2});
   b.output("z");
@@ -76,11 +76,11 @@ TEST_CASE("ConvTranspose: conv_transpose2d") {
   OnnxBuilder b;
   b.input("x", {"1", "4", "4", "4"});
   b.init("w", {4, 2, 2, 2});
-  auto& n = b.node("ConvTranspose", {"x", "w"}, {"y"});
+  auto &n = b.node("ConvTranspose", {"x", "w"}, {"y"});
   OnnxBuilder::attr(n, "strides", std::vector<int64_t>{2, 2});
   b.output("y");
   Graph g = b.load();
-  const Layer& l = only(g, OpKind::conv_transpose2d);
+  const Layer &l = only(g, OpKind::conv_transpose2d);
   CHECK(g.tensor("y").shape == Shape{1, 2, 8, 8});
   CHECK(fwd(g, l).macs == 4 * 4 * 4 * 2 * 2 * 2); // every input element x C_out x k*k
 }
@@ -90,7 +90,7 @@ TEST_CASE("Gemm with transB and MatMul + Add(bias) become linear layers") {
   b.input("x", {"N", "16"});
   b.init("w", {8, 16});
   b.init("c", {8});
-  auto& n = b.node("Gemm", {"x", "w", "c"}, {"h"});
+  auto &n = b.node("Gemm", {"x", "w", "c"}, {"h"});
   OnnxBuilder::attr(n, "transB", int64_t{1});
   b.init("w2", {8, 5});
   b.init("b2", {5});
@@ -117,7 +117,7 @@ TEST_CASE("MatMul of two activations: batched, broadcasting") {
   b.node("MatMul", {"a", "b"}, {"y"});
   b.output("y");
   Graph g = b.load();
-  const Layer& l = only(g, OpKind::matmul);
+  const Layer &l = only(g, OpKind::matmul);
   CHECK(g.tensor("y").shape == Shape{2, 3, 4, 6});
   CHECK(fwd(g, l).macs == 2 * 3 * 4 * 6 * 5);
 }
@@ -125,12 +125,12 @@ TEST_CASE("MatMul of two activations: batched, broadcasting") {
 TEST_CASE("BatchNormalization: running statistics are buffers, not params") {
   OnnxBuilder b;
   b.input("x", {"N", "4", "6", "6"});
-  for (const char* p : {"s", "bb", "mean", "var"})
+  for (const char *p : {"s", "bb", "mean", "var"})
     b.init(p, {4});
   b.node("BatchNormalization", {"x", "s", "bb", "mean", "var"}, {"y"});
   b.output("y");
   Graph g = b.load();
-  const Layer& l = only(g, OpKind::batch_norm);
+  const Layer &l = only(g, OpKind::batch_norm);
   CHECK(g.param_count() == 8);
   CHECK(l.params.size() == 4);
   CHECK(l.params[2].buffer);
@@ -145,7 +145,7 @@ TEST_CASE("LayerNormalization (opset 17) maps to layer_norm") {
   b.node("LayerNormalization", {"x", "g", "bt"}, {"y"});
   b.output("y");
   Graph g = b.load();
-  const Layer& l = only(g, OpKind::layer_norm);
+  const Layer &l = only(g, OpKind::layer_norm);
   CHECK(g.param_count() == 32);
   CHECK(fwd(g, l).flops == 8 * 7 * 16);
 }
@@ -154,11 +154,11 @@ TEST_CASE("activations: Relu, Sigmoid, Tanh, HardSigmoid, HardSwish, LeakyRelu")
   const std::vector<std::pair<std::string, int>> ops = {{"Relu", 1},      {"Sigmoid", 4},
                                                         {"Tanh", 5},      {"HardSigmoid", 4},
                                                         {"HardSwish", 5}, {"LeakyRelu", 2}};
-  for (const auto& [op, per_elem] : ops) {
+  for (const auto &[op, per_elem] : ops) {
     CAPTURE(op);
     const int opset = op == "HardSwish" ? 14 : 13;
     Graph g = unary(op, opset);
-    const Layer& l = only(g, OpKind::activation);
+    const Layer &l = only(g, OpKind::activation);
     CHECK(fwd(g, l).flops == per_elem * 4 * 36);
     CHECK(fwd(g, l).bytes() == 2 * 4 * 36 * 4);
   }
@@ -173,7 +173,7 @@ TEST_CASE("Clip(0, 6) is relu6; other bounds are clip") {
     b.node("Clip", {"x", "lo", "hi"}, {"y"});
     b.output("y");
     Graph g = b.load();
-    const Layer& l = only(g, OpKind::activation);
+    const Layer &l = only(g, OpKind::activation);
     CHECK(l.attrs.get_string("function", "") == (hi == 6.0f ? "relu6" : "clip"));
   }
 }
@@ -187,7 +187,7 @@ TEST_CASE("elementwise: Add/Sub/Mul/Div/Pow with scalar constants, Sqrt, Erf") {
     b.node(op, {"x", "k"}, {"y"});
     b.output("y");
     Graph g = b.load();
-    const Layer& l = only(g, OpKind::elementwise);
+    const Layer &l = only(g, OpKind::elementwise);
     CHECK(l.inputs.size() == 1); // the scalar is an attribute, not a tensor read
     CHECK(l.params.empty());
     CHECK(fwd(g, l).flops == 10);
@@ -215,11 +215,11 @@ TEST_CASE("elementwise with a weight operand counts it as params; Where reads th
 TEST_CASE("pools: MaxPool (ceil_mode), AveragePool, GlobalAveragePool") {
   OnnxBuilder b;
   b.input("x", {"1", "2", "7", "7"});
-  auto& mp = b.node("MaxPool", {"x"}, {"m"});
+  auto &mp = b.node("MaxPool", {"x"}, {"m"});
   OnnxBuilder::attr(mp, "kernel_shape", std::vector<int64_t>{3, 3});
   OnnxBuilder::attr(mp, "strides", std::vector<int64_t>{2, 2});
   OnnxBuilder::attr(mp, "ceil_mode", int64_t{1});
-  auto& ap = b.node("AveragePool", {"m"}, {"a"});
+  auto &ap = b.node("AveragePool", {"m"}, {"a"});
   OnnxBuilder::attr(ap, "kernel_shape", std::vector<int64_t>{2, 2});
   b.node("GlobalAveragePool", {"a"}, {"y"});
   b.output("y");
@@ -240,9 +240,9 @@ TEST_CASE("views and data movement: Reshape, Flatten, Squeeze, Unsqueeze, Transp
   b.init_i64("ax", {1});
   b.node("Unsqueeze", {"f", "ax"}, {"u"});
   b.node("Squeeze", {"u", "ax"}, {"s"});
-  auto& t = b.node("Transpose", {"s"}, {"t"});
+  auto &t = b.node("Transpose", {"s"}, {"t"});
   OnnxBuilder::attr(t, "perm", std::vector<int64_t>{1, 0});
-  auto& c = b.node("Concat", {"t", "t"}, {"y"});
+  auto &c = b.node("Concat", {"t", "t"}, {"y"});
   OnnxBuilder::attr(c, "axis", int64_t{0});
   b.output("y");
   io::ModelLoadOptions o;
@@ -251,7 +251,7 @@ TEST_CASE("views and data movement: Reshape, Flatten, Squeeze, Unsqueeze, Transp
   CHECK(g.tensor("r").shape == Shape{2, 6, 4});
   CHECK(g.tensor("f").shape == Shape{2, 24});
   CHECK(g.tensor("y").shape == Shape{48, 2});
-  for (const auto& l : g.layers) {
+  for (const auto &l : g.layers) {
     CAPTURE(l.name);
     const PassCost c = fwd(g, l);
     if (l.op == OpKind::reshape || l.op == OpKind::flatten)
@@ -269,13 +269,13 @@ TEST_CASE("Gather: embedding rows from a weight, constant index as a slice, Slic
   b.init("table", {100, 8});
   b.node("Gather", {"table", "ids"}, {"e"});
   b.init_i64("zero", {0}, true);
-  auto& gi = b.node("Gather", {"e", "zero"}, {"first"});
+  auto &gi = b.node("Gather", {"e", "zero"}, {"first"});
   OnnxBuilder::attr(gi, "axis", int64_t{1});
   b.init_i64("st", {1});
   b.init_i64("en", {3});
   b.init_i64("axs", {1});
   b.node("Slice", {"e", "st", "en", "axs"}, {"sl"});
-  auto& sp = b.node("Split", {"sl"}, {"s0", "s1"});
+  auto &sp = b.node("Split", {"sl"}, {"s0", "s1"});
   OnnxBuilder::attr(sp, "axis", int64_t{2});
   b.output("first");
   b.output("s0");
@@ -291,7 +291,7 @@ TEST_CASE("Gather: embedding rows from a weight, constant index as a slice, Slic
   CHECK(g.tensor("sl").shape == Shape{2, 2, 8});
   CHECK(g.tensor("s1").shape == Shape{2, 2, 4});
   int slices = 0;
-  for (const auto& l : g.layers)
+  for (const auto &l : g.layers)
     if (l.op == OpKind::slice)
       ++slices;
   CHECK(slices == 2); // Gather(constant index) and Slice
@@ -301,11 +301,11 @@ TEST_CASE("Softmax, ReduceMean, Dropout, Identity, Cast, Expand") {
   OnnxBuilder b;
   b.input("x", {"N", "3", "4"});
   b.node("Softmax", {"x"}, {"s"});
-  auto& r = b.node("ReduceMean", {"s"}, {"m"});
+  auto &r = b.node("ReduceMean", {"s"}, {"m"});
   OnnxBuilder::attr(r, "axes", std::vector<int64_t>{-1});
   b.node("Dropout", {"m"}, {"d"});
   b.node("Identity", {"d"}, {"i"});
-  auto& c = b.node("Cast", {"i"}, {"c"});
+  auto &c = b.node("Cast", {"i"}, {"c"});
   OnnxBuilder::attr(c, "to", int64_t{onnx::TensorProto::FLOAT16});
   b.init_i64("to", {2, 3, 4});
   b.node("Expand", {"c", "to"}, {"y"});

@@ -8,7 +8,7 @@ using namespace perfmodel;
 
 namespace {
 
-OnnxBuilder seq_model(const std::string& batch = "batch") {
+OnnxBuilder seq_model(const std::string &batch = "batch") {
   OnnxBuilder b;
   b.input("x", {batch, "seq", "8"});
   b.init("w", {8, 4});
@@ -41,7 +41,7 @@ TEST_CASE("an unset symbolic dim is an InputError naming it and the option") {
   try {
     seq_model().load();
     FAIL("expected an InputError");
-  } catch (const InputError& e) {
+  } catch (const InputError &e) {
     const std::string m = e.what();
     CHECK(m.find("test.onnx: error:") == 0);
     CHECK(m.find("'seq' (input 'x' dim 1)") != std::string::npos);

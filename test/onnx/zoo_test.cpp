@@ -5,8 +5,8 @@
 #include <fstream>
 #include <nlohmann/json.hpp>
 
-#include "perfmodel/onnx/load_model.hpp"
 #include "perfmodel/cost.hpp"
+#include "perfmodel/onnx/load_model.hpp"
 
 using namespace perfmodel;
 
@@ -15,9 +15,9 @@ TEST_CASE("every zoo model matches PyTorch's params and conv/matmul MACs") {
   REQUIRE(f.good());
   const auto ref = nlohmann::json::parse(f);
   CHECK(ref["schema"] == "perfmodel.zoo_reference/1");
-  const auto& models = ref["models"];
+  const auto &models = ref["models"];
   CHECK(models.size() == 10);
-  for (const auto& [name, r] : models.items()) {
+  for (const auto &[name, r] : models.items()) {
     CAPTURE(name);
     io::ModelLoadOptions o;
     o.batch = r["batch"].get<int64_t>();
@@ -39,15 +39,15 @@ TEST_CASE("every zoo model matches PyTorch's params and conv/matmul MACs") {
 }
 
 TEST_CASE("zoo models scale with --batch") {
-  for (const char* name : {"resnet50", "bert_base"}) {
+  for (const char *name : {"resnet50", "bert_base"}) {
     CAPTURE(name);
     io::ModelLoadOptions one, eight;
     eight.batch = 8;
     const Graph a = io::load_model(name, one), b = io::load_model(name, eight);
     int64_t ma = 0, mb = 0;
-    for (const auto& c : graph_cost(a, Pass::fwd))
+    for (const auto &c : graph_cost(a, Pass::fwd))
       ma += c.fwd.macs;
-    for (const auto& c : graph_cost(b, Pass::fwd))
+    for (const auto &c : graph_cost(b, Pass::fwd))
       mb += c.fwd.macs;
     CHECK(mb == 8 * ma);
   }

@@ -1,5 +1,6 @@
-// Tests of the host-state policy: probe drift and its tolerances, the faster convolution probe, when a
-// measurement or a calibration counts as taken in another state, and the nearest calibration.
+// Tests of the host-state policy: probe drift and its tolerances, the faster convolution probe,
+// when a measurement or a calibration counts as taken in another state, and the nearest
+// calibration.
 #include <doctest/doctest.h>
 
 #include <cmath>
@@ -147,8 +148,8 @@ TEST_CASE("worst_drift names the figure that sets measurement_severity") {
                     HostState{4e11, 5e10, 6e10, 1.2e11, 7e-7}, P) == "conv -15% before the passes");
   // compute 20% under after the passes: 2 tolerances, beyond the conv's 0.5
   CHECK(worst_drift(ref, HostState{4e11, 5e10, 6e10, 1.9e11, 7e-7},
-                    HostState{3.2e11, 5e10, 6e10, 2e11, 7e-7}, P) ==
-        "compute -20% after the passes");
+                    HostState{3.2e11, 5e10, 6e10, 2e11, 7e-7},
+                    P) == "compute -20% after the passes");
   // the threads placed otherwise: a round trip 3x the reference's (2 tolerances)
   CHECK(worst_drift(ref, std::nullopt, HostState{4e11, 5e10, 6e10, 2e11, 2.1e-6}, P) ==
         "core round trip +200% after the passes");
@@ -212,16 +213,16 @@ TEST_CASE("calibration_changed: any probe's placement, a third of them compute o
   CHECK_FALSE(calibration_changed(median, {}, P));
   // half the rounds in a slow spell: two clusters, their median between them
   std::vector<HostState> split;
-  for (double conv : {2.07e11, 2.23e11, 2.12e11, 2.15e11, 2.17e11, 1.78e11, 1.92e11, 1.87e11,
-                      1.81e11, 1.88e11})
+  for (double conv :
+       {2.07e11, 2.23e11, 2.12e11, 2.15e11, 2.17e11, 1.78e11, 1.92e11, 1.87e11, 1.81e11, 1.88e11})
     split.push_back(HostState{4.2e11, 5e10, 6e10, conv});
   const HostState split_median = median_state(split);
   CHECK(split_median.conv_flops_per_second == doctest::Approx(1.995e11));
   CHECK(calibration_changed(split_median, split, P));
   // one state's +-5% spread: steady
   std::vector<HostState> one_state;
-  for (double conv : {2.04e11, 2.14e11, 2.19e11, 2.08e11, 1.98e11, 2.13e11, 2.11e11, 1.79e11,
-                      1.76e11, 2.03e11})
+  for (double conv :
+       {2.04e11, 2.14e11, 2.19e11, 2.08e11, 1.98e11, 2.13e11, 2.11e11, 1.79e11, 1.76e11, 2.03e11})
     one_state.push_back(HostState{4.1e11, 5e10, 6e10, conv});
   CHECK_FALSE(calibration_changed(median_state(one_state), one_state, P));
   // no convolution probe (a calibration from before it): only the other figures count
@@ -258,12 +259,13 @@ TEST_CASE("median_state takes each probe figure's median") {
   CHECK(median_state({}).fp32_flops_per_second == 0);
 }
 
-TEST_CASE("steady_compute: a probe under 85% of the undisturbed FMA rate finds the host disturbed") {
+TEST_CASE(
+    "steady_compute: a probe under 85% of the undisturbed FMA rate finds the host disturbed") {
   CHECK(steady_compute({4.3e11, 5e10}, 4.4e11, P));
-  CHECK(steady_compute({3.74e11, 5e10}, 4.4e11, P));       // exactly 85%
+  CHECK(steady_compute({3.74e11, 5e10}, 4.4e11, P)); // exactly 85%
   CHECK_FALSE(steady_compute({3.7e11, 5e10}, 4.4e11, P));
   CHECK_FALSE(steady_compute({2.1e11, 3e10, 1.2e11}, 4.4e11, P)); // both vCPUs on one core
-  CHECK(steady_compute({1e9, 5e10}, 0, P));                  // no reference: nothing to judge
+  CHECK(steady_compute({1e9, 5e10}, 0, P));                       // no reference: nothing to judge
   CHECK(steady_compute({0, 0, 0, 1.8e11}, 4.4e11, P)); // a convolution-only probe: no FMA figure
 }
 
@@ -288,7 +290,8 @@ TEST_CASE("steady_probes: the FMA rule, and a convolution within 10% of the fast
   // calibrate's convolution-only probes inside the rounds (probe_conv): judged on the
   // convolution alone, and the fastest of them is the reference for every probe
   std::vector<HostState> mixed{HostState{3.4e11, 3e10, 4.3e10, 1.8e11}, HostState{0, 0, 0, 2.1e11},
-                               HostState{0, 0, 0, 1.85e11}, HostState{3.4e11, 3e10, 4.3e10, 1.95e11}};
+                               HostState{0, 0, 0, 1.85e11},
+                               HostState{3.4e11, 3e10, 4.3e10, 1.95e11}};
   CHECK(steady_probes(mixed, 3.5e11, P) == std::vector<bool>{false, true, false, true});
 }
 

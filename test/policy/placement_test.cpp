@@ -11,8 +11,8 @@ std::vector<double> same(size_t n, double v) { return std::vector<double>(n, v);
 } // namespace
 
 TEST_CASE("select_faster_placement: one placement throughout keeps every pass") {
-  const PassSelection s =
-      select_faster_placement({0.35e-6, 0.4e-6, 0.3e-6, 0.45e-6}, {0.04, 0.05, 0.045}, PlacementPolicy{});
+  const PassSelection s = select_faster_placement({0.35e-6, 0.4e-6, 0.3e-6, 0.45e-6},
+                                                  {0.04, 0.05, 0.045}, PlacementPolicy{});
   CHECK(s.kept == idx({0, 1, 2}));
   CHECK(s.reference_seconds == doctest::Approx(0.315e-6)); // the 10% quantile of the four
   CHECK_FALSE(s.kept_long_round_trip);
@@ -62,8 +62,8 @@ TEST_CASE("select_faster_placement: a placement with too few passes is not kept 
   // two passes in the short round trip, however fast, one straddling: the long one's five kept
   std::vector<double> probes = same(9, 1.5e-6);
   probes[0] = probes[1] = probes[2] = 0.3e-6;
-  const PassSelection s =
-      select_faster_placement(probes, {0.02, 0.02, 0.05, 0.05, 0.05, 0.05, 0.05, 0.05}, PlacementPolicy{});
+  const PassSelection s = select_faster_placement(
+      probes, {0.02, 0.02, 0.05, 0.05, 0.05, 0.05, 0.05, 0.05}, PlacementPolicy{});
   CHECK(s.kept_long_round_trip);
   CHECK(s.kept == idx({3, 4, 5, 6, 7}));
   CHECK_FALSE(s.all_kept_for_too_few);
@@ -85,9 +85,11 @@ TEST_CASE("select_faster_placement: too few passes in either placement keeps the
       {0.3e-6, 1.5e-6, 0.3e-6, 1.5e-6, 0.3e-6, 1.5e-6, 0.3e-6}, same(6, 0.04), PlacementPolicy{});
   CHECK(s.kept == idx({0, 1, 2, 3, 4, 5}));
   CHECK(s.all_kept_for_too_few);
-  // and with a single pass, which cannot reach PlacementPolicy::min_passes, it is kept when it qualifies
+  // and with a single pass, which cannot reach PlacementPolicy::min_passes, it is kept when it
+  // qualifies
   CHECK(select_faster_placement({0.3e-6, 0.31e-6}, {0.04}, PlacementPolicy{}).kept == idx({0}));
-  CHECK_FALSE(select_faster_placement({0.3e-6, 0.31e-6}, {0.04}, PlacementPolicy{}).all_kept_for_too_few);
+  CHECK_FALSE(
+      select_faster_placement({0.3e-6, 0.31e-6}, {0.04}, PlacementPolicy{}).all_kept_for_too_few);
 }
 
 TEST_CASE("select_faster_placement: fewer than two probes, or a pass count off by more, select "
@@ -107,8 +109,8 @@ TEST_CASE("PlacementPolicy: the defaults") {
 
 TEST_CASE("PlacementPolicy: a wider round-trip factor puts both placements in one") {
   // round trips 0.3 us and 0.75 us (2.5x): two placements by default, one within a factor of 3
-  const std::vector<double> probes = {0.3e-6, 0.3e-6, 0.3e-6, 0.3e-6, 0.75e-6,
-                                      0.75e-6, 0.75e-6, 0.75e-6};
+  const std::vector<double> probes = {0.3e-6,  0.3e-6,  0.3e-6,  0.3e-6,
+                                      0.75e-6, 0.75e-6, 0.75e-6, 0.75e-6};
   const std::vector<double> passes = {0.04, 0.04, 0.04, 0.05, 0.05, 0.05, 0.05};
   const PassSelection split = select_faster_placement(probes, passes, PlacementPolicy{});
   CHECK(split.kept == idx({0, 1, 2}));
@@ -121,8 +123,8 @@ TEST_CASE("PlacementPolicy: a wider round-trip factor puts both placements in on
 }
 
 TEST_CASE("PlacementPolicy: more passes needed per placement keeps them all") {
-  const std::vector<double> probes = {0.3e-6, 0.3e-6, 0.3e-6, 0.3e-6, 0.75e-6,
-                                      0.75e-6, 0.75e-6, 0.75e-6};
+  const std::vector<double> probes = {0.3e-6,  0.3e-6,  0.3e-6,  0.3e-6,
+                                      0.75e-6, 0.75e-6, 0.75e-6, 0.75e-6};
   const std::vector<double> passes = {0.04, 0.04, 0.04, 0.05, 0.05, 0.05, 0.05};
   PlacementPolicy strict;
   strict.min_passes = 4; // 3 passes in each placement: neither enough

@@ -16,8 +16,9 @@ std::vector<size_t> all(size_t n) {
 } // namespace
 
 TEST_CASE("select_quiet_passes: every probe quiet keeps every candidate") {
-  const QuietSelection s = select_quiet_passes({{0, 190e9}, {2, 185e9}, {4, 176e9}},
-                                               {0.05, 0.06, 0.055, 0.05}, all(4), 0, QuietPassPolicy{});
+  const QuietSelection s =
+      select_quiet_passes({{0, 190e9}, {2, 185e9}, {4, 176e9}}, {0.05, 0.06, 0.055, 0.05}, all(4),
+                          0, QuietPassPolicy{});
   CHECK(s.kept == idx({0, 1, 2, 3}));
   CHECK(s.reference_flops_per_second == 190e9);
   CHECK(s.quiet_passes == 4);
@@ -29,10 +30,9 @@ TEST_CASE("select_quiet_passes: every probe quiet keeps every candidate") {
 
 TEST_CASE("select_quiet_passes: a pass is quiet only with a quiet probe on either side") {
   // Probes before passes 0, 3, 6 and after the last (9); the one before pass 3 in a spell.
-  const std::vector<double> t = {0.060, 0.061, 0.080, 0.088, 0.086, 0.070,
-                                 0.060, 0.062, 0.061};
-  const QuietSelection s =
-      select_quiet_passes({{0, 190e9}, {3, 150e9}, {6, 188e9}, {9, 189e9}}, t, all(9), 0, QuietPassPolicy{});
+  const std::vector<double> t = {0.060, 0.061, 0.080, 0.088, 0.086, 0.070, 0.060, 0.062, 0.061};
+  const QuietSelection s = select_quiet_passes({{0, 190e9}, {3, 150e9}, {6, 188e9}, {9, 189e9}}, t,
+                                               all(9), 0, QuietPassPolicy{});
   CHECK(s.kept == idx({6, 7, 8}));
   CHECK(s.quiet_passes == 3);
   CHECK(s.spell_passes == 6);
@@ -44,10 +44,11 @@ TEST_CASE("select_quiet_passes: quiet means within the conv tolerance of the fas
   const double ref = 200e9, edge = (1 - QuietPassPolicy{}.conv_tolerance) * ref;
   const std::vector<double> t(6, 0.05);
   // at the edge: quiet
-  CHECK(select_quiet_passes({{0, ref}, {3, edge}, {6, ref}}, t, all(6), 0, QuietPassPolicy{}).quiet_passes == 6);
+  CHECK(select_quiet_passes({{0, ref}, {3, edge}, {6, ref}}, t, all(6), 0, QuietPassPolicy{})
+            .quiet_passes == 6);
   // just under it: the passes beside that probe are in a spell
-  const QuietSelection s = select_quiet_passes({{0, ref}, {2, edge * 0.999}, {4, ref}, {6, ref}},
-                                               t, all(6), 0, QuietPassPolicy{});
+  const QuietSelection s = select_quiet_passes({{0, ref}, {2, edge * 0.999}, {4, ref}, {6, ref}}, t,
+                                               all(6), 0, QuietPassPolicy{});
   // two quiet passes (4 and 5) are too few (QuietPassPolicy::min_passes): every candidate is kept
   CHECK(s.quiet_passes == 2);
   CHECK(s.spell_passes == 4);
@@ -68,14 +69,16 @@ TEST_CASE("select_quiet_passes: a calibration's faster figure finds a run wholly
   CHECK(s.all_kept_for_too_few);
   CHECK(s.kept == idx({0, 1, 2, 3}));
   // a slower calibration figure does not lower the bar set by the fastest probe
-  CHECK(select_quiet_passes(probes, t, all(4), 100e9, QuietPassPolicy{}).reference_flops_per_second == 145e9);
+  CHECK(
+      select_quiet_passes(probes, t, all(4), 100e9, QuietPassPolicy{}).reference_flops_per_second ==
+      145e9);
 }
 
 TEST_CASE("select_quiet_passes: only the candidates are judged and kept") {
   // The faster placement kept passes 1, 2, 3, 4 and 6 of 8; a spell from pass 4 on.
   const std::vector<double> t = {0.05, 0.05, 0.05, 0.05, 0.07, 0.07, 0.07, 0.07};
-  const QuietSelection s = select_quiet_passes(
-      {{0, 190e9}, {4, 185e9}, {6, 140e9}, {8, 150e9}}, t, idx({1, 2, 3, 4, 6}), 0, QuietPassPolicy{});
+  const QuietSelection s = select_quiet_passes({{0, 190e9}, {4, 185e9}, {6, 140e9}, {8, 150e9}}, t,
+                                               idx({1, 2, 3, 4, 6}), 0, QuietPassPolicy{});
   CHECK(s.kept == idx({1, 2, 3}));
   CHECK(s.quiet_passes == 3);
   CHECK(s.spell_passes == 2);
@@ -85,7 +88,7 @@ TEST_CASE("select_quiet_passes: probes that do not enclose the candidates judge 
   const std::vector<double> t = {0.05, 0.05, 0.05};
   for (const std::vector<PassProbe> &probes :
        {std::vector<PassProbe>{}, std::vector<PassProbe>{{0, 190e9}},
-        std::vector<PassProbe>{{1, 190e9}, {3, 150e9}},   // none before pass 0
+        std::vector<PassProbe>{{1, 190e9}, {3, 150e9}},    // none before pass 0
         std::vector<PassProbe>{{0, 190e9}, {2, 150e9}}}) { // none after pass 2
     const QuietSelection s = select_quiet_passes(probes, t, all(3), 0, QuietPassPolicy{});
     CHECK(s.kept == idx({0, 1, 2}));
@@ -117,8 +120,8 @@ TEST_CASE("passes_in_spell: fewer quiet passes than min_quiet_fraction of those 
   const QuietPassPolicy p;
   CHECK_FALSE(passes_in_spell(190e9, 10, 30, false, p)); // exactly a quarter: not a spell
   CHECK(passes_in_spell(190e9, 9, 31, false, p));
-  CHECK(passes_in_spell(190e9, 2, 0, true, p));       // all kept for too few
-  CHECK_FALSE(passes_in_spell(0, 0, 40, false, p));   // no calibration figure: not judged
+  CHECK(passes_in_spell(190e9, 2, 0, true, p));        // all kept for too few
+  CHECK_FALSE(passes_in_spell(0, 0, 40, false, p));    // no calibration figure: not judged
   CHECK_FALSE(passes_in_spell(190e9, 0, 0, false, p)); // nothing judged
   QuietPassPolicy lenient;
   lenient.min_quiet_fraction = 0.2;

@@ -32,8 +32,8 @@ TEST_CASE("MeasurementPolicy: the shared defaults agree") {
 TEST_CASE("too_few_counted: the uncounted cases' share or the counted runs' share") {
   const CalibrationRetryPolicy p;
   CHECK_FALSE(too_few_counted(700, 3456, 5, 192, p));
-  CHECK(too_few_counted(600, 3456, 5, 192, p));     // 17% of the runs counted
-  CHECK(too_few_counted(2000, 3456, 20, 192, p));   // 20 of 192 cases without a counted run
+  CHECK(too_few_counted(600, 3456, 5, 192, p));   // 17% of the runs counted
+  CHECK(too_few_counted(2000, 3456, 20, 192, p)); // 20 of 192 cases without a counted run
   CHECK_FALSE(too_few_counted(2000, 3456, 19, 192, p));
   CalibrationRetryPolicy lenient;
   lenient.min_counted_run_share = 0.15;
@@ -50,7 +50,8 @@ TEST_CASE("calibrate_again: while the last attempt changed and attempts are left
   CHECK_FALSE(calibrate_again({}, p));
 }
 
-TEST_CASE("kept_calibration: the first that held, else the largest counted share, later of equals") {
+TEST_CASE(
+    "kept_calibration: the first that held, else the largest counted share, later of equals") {
   CHECK(kept_calibration({{true, 10, 100}, {false, 5, 100}, {false, 90, 100}}) == 1);
   CHECK(kept_calibration({{true, 10, 100}, {true, 40, 100}, {true, 30, 100}}) == 1);
   CHECK(kept_calibration({{true, 40, 100}, {true, 40, 100}}) == 1);

@@ -92,7 +92,8 @@ TEST_CASE("unit hints: zero as unset, text width, JSON rounding and null") {
   const std::vector<C> cols = {
       C("seconds", "time", hint::si("s").rounded_in_json(1e9), &Layer::seconds),
       C("measured", "measured", hint::si("s"), &Layer::measured).null_in_json()};
-  const Grid g = make_grid(cols, std::vector<Layer>{{"a", 0, 1.23456789012e-3, 0, std::nullopt, true}});
+  const Grid g =
+      make_grid(cols, std::vector<Layer>{{"a", 0, 1.23456789012e-3, 0, std::nullopt, true}});
   CHECK(json_row(g, 0).dump() == R"({"seconds":0.001234568,"measured":null})");
 }
 
@@ -101,11 +102,12 @@ TEST_CASE("a span replaces a row's value-less cells in the text formats only") {
   const std::vector<C> cols = {{"name", "layer", hint::text(), &Layer::name},
                                {"measured", "measured", hint::si("s"), &Layer::measured},
                                {"fits", "fits", hint::flag("yes", "NO"), &Layer::fits}};
-  const std::vector<Layer> rows = {{"conv1", 0, 0, 0, 1e-3, true}, {"fc", 0, 0, 0, std::nullopt, true}};
-  const Grid g = make_grid(cols, rows, Style{},
-                           std::function<std::string(const Layer &)>([](const Layer &l) {
-                             return l.measured ? "" : "not measured: too short";
-                           }));
+  const std::vector<Layer> rows = {{"conv1", 0, 0, 0, 1e-3, true},
+                                   {"fc", 0, 0, 0, std::nullopt, true}};
+  const Grid g =
+      make_grid(cols, rows, Style{}, std::function<std::string(const Layer &)>([](const Layer &l) {
+                  return l.measured ? "" : "not measured: too short";
+                }));
   CHECK(table(g) == "layer  measured  fits\n"
                     "conv1  1.00ms    yes\n"
                     "fc     not measured: too short\n");

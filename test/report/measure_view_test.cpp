@@ -49,7 +49,8 @@ struct Fixture {
       run.layers.push_back(ml);
     }
     p.totals.predicted_seconds = 1.91e-3;
-    run.statistic = TimeStatistic::median; // the fixture's numbers are medians (p20 is the CLI's default)
+    run.statistic =
+        TimeStatistic::median; // the fixture's numbers are medians (p20 is the CLI's default)
     run.device = "cpu: test (2 threads)";
     run.executed_dtype = "fp32";
     run.threads = 2;
@@ -194,7 +195,8 @@ TEST_CASE("host probes: drift from the calibration's, flagged beyond the toleran
   CHECK(j["host_state"]["cross_core_tolerance"].get<double>() == doctest::Approx(0.25));
 }
 
-TEST_CASE("the cross-core probe: reported, and a thread placement unlike the calibration's is another state") {
+TEST_CASE("the cross-core probe: reported, and a thread placement unlike the calibration's is "
+          "another state") {
   Fixture f;
   f.run.host_reference = HostState{4.7e11, 4.5e10, 1.0e11};
   f.run.host_before = HostState{4.7e11, 4.5e10, 0.95e11};
@@ -264,7 +266,8 @@ TEST_CASE("the convolution probe: reported; a slow spell the FMA probe misses is
   CHECK(j["host_state"]["after"]["conv_flops_per_second"].get<double>() ==
         doctest::Approx(1.65e11));
   CHECK(j["host_state"]["drift_after"]["conv"].get<double>() == doctest::Approx(-0.25));
-  CHECK(j["host_state"]["conv_tolerance"].get<double>() == doctest::Approx(policy::HostStatePolicy{}.conv_tolerance));
+  CHECK(j["host_state"]["conv_tolerance"].get<double>() ==
+        doctest::Approx(policy::HostStatePolicy{}.conv_tolerance));
 }
 
 TEST_CASE("with several calibrations the report names the one used and lists them all") {
@@ -288,8 +291,8 @@ TEST_CASE("with several calibrations the report names the one used and lists the
 
 TEST_CASE("the passes kept in the faster placement: header, JSON; without the filter, all") {
   Fixture f;
-  const auto none = nlohmann::json::parse(render_measurement(make_measurement_view(f.p, f.run),
-                                                             Format::json));
+  const auto none =
+      nlohmann::json::parse(render_measurement(make_measurement_view(f.p, f.run), Format::json));
   CHECK(none["passes"] == nlohmann::json{{"filter", "all"}});
   PassPlacement pp;
   pp.passes_timed = 12;
@@ -364,8 +367,7 @@ TEST_CASE("the passes between quiet probes: header line, JSON, and a run spent i
   CHECK(j["passes"]["timed"] == 12);
   CHECK(j["passes"]["kept"] == 8);
   CHECK(j["passes"]["quiet"]["quiet_passes"] == 8);
-  CHECK(j["passes"]["quiet"]["spell_median_pass_seconds"].get<double>() ==
-        doctest::Approx(0.0581));
+  CHECK(j["passes"]["quiet"]["spell_median_pass_seconds"].get<double>() == doctest::Approx(0.0581));
   CHECK(j["passes"]["quiet"]["probes"].size() == 3);
   CHECK(j["passes"]["quiet"]["probes"][1]["before_pass"] == 6);
   CHECK(j["passes"]["quiet"]["probes"][1]["conv_flops_per_second"].get<double>() == 150e9);
@@ -418,8 +420,7 @@ TEST_CASE("table, CSV and Markdown show the same numbers") {
   CHECK(t.find("per-layer MAPE 15.0%") != std::string::npos);
   CHECK(t.find("noisy") != std::string::npos);
   const std::string c = render_measurement(v, Format::csv);
-  CHECK(c.rfind("layer,op,path,flops,bytes,predicted (s),measured median (s),median (s),", 0) ==
-        0);
+  CHECK(c.rfind("layer,op,path,flops,bytes,predicted (s),measured median (s),median (s),", 0) == 0);
   CHECK(c.find("l1,conv2d,gemm,2000,400,0.0008,0.001,0.001,") != std::string::npos);
   const std::string m = render_measurement(v, Format::md);
   CHECK(m.find("| l0 | conv2d |") != std::string::npos);

@@ -24,8 +24,10 @@ TEST_CASE("gp_quote: line breaks and control characters cannot end the command")
 
 TEST_CASE("gp_quote: UTF-8 kept, invalid bytes replaced, ']]>' broken up for SVG") {
   CHECK(gp_quote("caf\xc3\xa9") == "'caf\xc3\xa9'");
-  CHECK(gp_quote("bad\xff\xc3") == "'bad?" "?'");
-  CHECK(gp_quote("\xc0\xaf") == "'?" "?'"); // overlong encoding of '/'
+  CHECK(gp_quote("bad\xff\xc3") == "'bad?"
+                                   "?'");
+  CHECK(gp_quote("\xc0\xaf") == "'?"
+                                "?'"); // overlong encoding of '/'
   CHECK(gp_quote("a]]>b") == "'a]] >b'");
 }
 

@@ -58,7 +58,7 @@ TEST_CASE("sorting and top-N") {
 }
 
 TEST_CASE("the ten operators with the most time lost print, ranked") {
-  const LoadedTrace& t = shared_trace(0);
+  const LoadedTrace &t = shared_trace(0);
   report::TraceReport r;
   r.attainment = trace::attainment_view(t.trace, t.links, t.tree, v100());
   REQUIRE(r.attainment->rows.size() > 10);
@@ -68,8 +68,9 @@ TEST_CASE("the ten operators with the most time lost print, ranked") {
   std::string line;
   int ranked = 0;
   while (std::getline(in, line))
-    if (line.rfind(std::to_string(ranked + 1) + " ", 0) == 0) ++ranked;
+    if (line.rfind(std::to_string(ranked + 1) + " ", 0) == 0)
+      ++ranked;
   CHECK(ranked == 10);
   CHECK(s.find("aten::cudnn_convolution") != std::string::npos);
-  CHECK(s.find("\n11 ") == std::string::npos);  // --top 10
+  CHECK(s.find("\n11 ") == std::string::npos); // --top 10
 }

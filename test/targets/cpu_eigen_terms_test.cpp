@@ -55,7 +55,8 @@ TEST_CASE("a CPU calibration times a batch of convolutions as one call per image
     four.inputs[0].shape[0] = 4;
     infer_shapes(four);
     const Layer &l1 = one.layers[0], &l4 = four.layers[0];
-    const KernelFeatures f1 = layer_features(one, l1, layer_cost(one, l1, Pass::fwd), KernelPart::fwd);
+    const KernelFeatures f1 =
+        layer_features(one, l1, layer_cost(one, l1, Pass::fwd), KernelPart::fwd);
     const KernelFeatures f4 =
         layer_features(four, l4, layer_cost(four, l4, Pass::fwd), KernelPart::fwd);
     CHECK(f1.images == 1);
@@ -118,7 +119,8 @@ TEST_CASE("a CPU calibration charges a fused epilogue's passes over a column-spl
   // No charge where the executor splits rows (C[160 x 400], k = 160 <= 160 rows: the lines of
   // a row stay with one core), on one thread, or for another target's calibration.
   set_rate(c.classes.back().params, cpu_eigen::kEpilogue, 2e10);
-  CHECK(term_bytes(efficiency_terms(c, 1, 1, features(160, 160, 20, "relu", true)), cpu_eigen::kEpilogue) == 0);
+  CHECK(term_bytes(efficiency_terms(c, 1, 1, features(160, 160, 20, "relu", true)),
+                   cpu_eigen::kEpilogue) == 0);
   c.cores = 1;
   CHECK(term_bytes(efficiency_terms(c, 1, 1, relu), cpu_eigen::kEpilogue) == 0);
   c.cores = 2;
@@ -271,15 +273,15 @@ TEST_CASE("Eigen's panels: a partial tile costs the narrower panels that cover i
   // Panels of 16 rows: then one of 8 and one of 4, each as dear as a whole panel, then single
   // rows at a quarter of a panel (4 rows) each.
   CHECK(cpu_eigen::panel_extent(48, 16) == 48);
-  CHECK(cpu_eigen::panel_extent(49, 16) == 52);       // 3 panels + 1 row
-  CHECK(cpu_eigen::panel_extent(52, 16) == 64);       // 3 panels + a 4-row panel
-  CHECK(cpu_eigen::panel_extent(56, 16) == 64);       // 3 panels + an 8-row panel
-  CHECK(cpu_eigen::panel_extent(60, 16) == 80);       // + an 8-row and a 4-row panel
-  CHECK(cpu_eigen::panel_extent(63, 16) == 92);       // + 8, 4 and 3 single rows
-  CHECK(cpu_eigen::panel_extent(3, 16) == 12);        // 3 single rows
-  CHECK(cpu_eigen::panel_extent(196, 16) == 208);     // a 14x14 plane: 12 panels + a 4-row panel
-  CHECK(cpu_eigen::panel_extent(5, 4) == 8);          // tile 4: 1 panel + a 1-row (quarter) panel
-  CHECK(cpu_eigen::panel_extent(3, 2) == 4);          // no quarter panel under 4: whole panels
+  CHECK(cpu_eigen::panel_extent(49, 16) == 52);   // 3 panels + 1 row
+  CHECK(cpu_eigen::panel_extent(52, 16) == 64);   // 3 panels + a 4-row panel
+  CHECK(cpu_eigen::panel_extent(56, 16) == 64);   // 3 panels + an 8-row panel
+  CHECK(cpu_eigen::panel_extent(60, 16) == 80);   // + an 8-row and a 4-row panel
+  CHECK(cpu_eigen::panel_extent(63, 16) == 92);   // + 8, 4 and 3 single rows
+  CHECK(cpu_eigen::panel_extent(3, 16) == 12);    // 3 single rows
+  CHECK(cpu_eigen::panel_extent(196, 16) == 208); // a 14x14 plane: 12 panels + a 4-row panel
+  CHECK(cpu_eigen::panel_extent(5, 4) == 8);      // tile 4: 1 panel + a 1-row (quarter) panel
+  CHECK(cpu_eigen::panel_extent(3, 2) == 4);      // no quarter panel under 4: whole panels
   // The CPU target applies them to Eigen's products, not to the depthwise kernel.
   Calibration c = two_level_calibration();
   c.target = &cpu_eigen::target();

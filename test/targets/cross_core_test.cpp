@@ -4,10 +4,10 @@
 
 #include <limits>
 
+#include "../core/test_graphs.hpp"
 #include "perfmodel/calibration.hpp"
 #include "perfmodel/cost.hpp"
 #include "perfmodel/targets/cpu_eigen.hpp"
-#include "../core/test_graphs.hpp"
 
 using namespace perfmodel;
 using perfmodel::cpu_eigen::input_cross_core_bytes;
@@ -21,8 +21,7 @@ constexpr double kAnyCache = std::numeric_limits<double>::infinity();
 
 Layer conv3x3(const std::string &name, int64_t out, const std::string &input = "x") {
   return make_layer(name, "conv2d",
-                    {{"out_channels", out}, {"kernel", int64_t(3)}, {"pad", int64_t(1)}},
-                    {input});
+                    {{"out_channels", out}, {"kernel", int64_t(3)}, {"pad", int64_t(1)}}, {input});
 }
 
 std::vector<double> cross_core(const Graph &g, int threads, double cache_bytes) {
@@ -47,8 +46,8 @@ TEST_CASE("a GEMM that splits columns, read by ops that split elements or planes
   CHECK(cross[1] == doctest::Approx(0.25 * bytes_of_tensor(g, "c")).epsilon(0.01));
   CHECK(cross[2] == doctest::Approx(0.25 * bytes_of_tensor(g, "c")).epsilon(0.01));
   // The ReLU's output, read by a ReLU: the same elements on the same threads.
-  const Graph g2 = make_graph({{"x", {1, 64, 56, 56}}},
-                              {make_layer("r1", "relu", {}, {"x"}), make_layer("r2", "relu", {}, {"r1"})});
+  const Graph g2 = make_graph({{"x", {1, 64, 56, 56}}}, {make_layer("r1", "relu", {}, {"x"}),
+                                                         make_layer("r2", "relu", {}, {"r1"})});
   CHECK(cross_core(g2, 2, kAnyCache)[1] == 0);
 }
 
@@ -82,10 +81,10 @@ TEST_CASE("a GEMM wider than tall splits rows under 1024 columns: its ReLU reads
 
 TEST_CASE("a GEMM that splits rows reads all of its input on every thread") {
   // 1x1 convolution, 512 x 196 x 256: each thread reads the whole input, half of it the other's.
-  const Graph g = make_graph({{"x", {1, 256, 14, 14}}},
-                             {make_layer("r", "relu", {}, {"x"}),
-                              make_layer("p", "conv2d", {{"out_channels", int64_t(512)}, {"kernel", int64_t(1)}},
-                                         {"r"})});
+  const Graph g = make_graph(
+      {{"x", {1, 256, 14, 14}}},
+      {make_layer("r", "relu", {}, {"x"}),
+       make_layer("p", "conv2d", {{"out_channels", int64_t(512)}, {"kernel", int64_t(1)}}, {"r"})});
   CHECK(cross_core(g, 2, kAnyCache)[1] ==
         doctest::Approx(0.5 * bytes_of_tensor(g, "r")).epsilon(0.01));
 }
@@ -94,11 +93,11 @@ TEST_CASE("writing into a reused buffer the other core last touched counts too")
   // r0 -> 1x1 conv p (256 x 196 x 256: splits rows, so every thread reads all of r0's buffer)
   // -> r1, whose output takes r0's buffer back (the executor's plan): each thread writes its
   // half into lines both cores hold. r1's own input (p splits channels, batch 1) is local.
-  const Graph g = make_graph({{"x", {1, 256, 14, 14}}},
-                             {make_layer("r0", "relu", {}, {"x"}),
-                              make_layer("p", "conv2d", {{"out_channels", int64_t(256)},
-                                                         {"kernel", int64_t(1)}}, {"r0"}),
-                              make_layer("r1", "relu", {}, {"p"})});
+  const Graph g = make_graph(
+      {{"x", {1, 256, 14, 14}}},
+      {make_layer("r0", "relu", {}, {"x"}),
+       make_layer("p", "conv2d", {{"out_channels", int64_t(256)}, {"kernel", int64_t(1)}}, {"r0"}),
+       make_layer("r1", "relu", {}, {"p"})});
   const auto cross = cross_core(g, 2, kAnyCache);
   CHECK(cross[2] == doctest::Approx(0.5 * bytes_of_tensor(g, "r1")).epsilon(0.01));
   CHECK(cross[1] == doctest::Approx(0.5 * bytes_of_tensor(g, "r0")).epsilon(0.01)); // reads
@@ -112,9 +111,9 @@ TEST_CASE("writing into a reused buffer the other core last touched counts too")
 }
 
 TEST_CASE("one thread, a small GEMM on one thread, views and unknown ops") {
-  const Graph g = make_graph({{"x", {1, 64, 56, 56}}},
-                             {conv3x3("c", 64), make_layer("f", "flatten", {}, {"c"}),
-                              make_layer("r", "relu", {}, {"f"})});
+  const Graph g =
+      make_graph({{"x", {1, 64, 56, 56}}}, {conv3x3("c", 64), make_layer("f", "flatten", {}, {"c"}),
+                                            make_layer("r", "relu", {}, {"f"})});
   for (double v : cross_core(g, 1, kAnyCache))
     CHECK(v == 0);
   const auto two = cross_core(g, 2, kAnyCache);
@@ -122,8 +121,8 @@ TEST_CASE("one thread, a small GEMM on one thread, views and unknown ops") {
   // Through the view the ReLU reads the convolution's output: the same quarter.
   CHECK(two[2] == doctest::Approx(0.25 * bytes_of_tensor(g, "c")).epsilon(0.01));
   // 4 x 16 x 9 multiply-adds: the GEMM runs on the caller's thread alone, thread 1 reads it all.
-  const Graph small = make_graph({{"x", {1, 1, 4, 4}}},
-                                 {conv3x3("c", 4), make_layer("r", "relu", {}, {"c"})});
+  const Graph small =
+      make_graph({{"x", {1, 1, 4, 4}}}, {conv3x3("c", 4), make_layer("r", "relu", {}, {"c"})});
   CHECK(cross_core(small, 2, kAnyCache)[1] == 0); // 64 elements: one relu chunk, thread 0
 }
 

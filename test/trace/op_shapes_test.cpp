@@ -4,8 +4,8 @@
 
 #include <doctest/doctest.h>
 
-#include "perfmodel/trace/attainment.hpp"
 #include "perfmodel/cost.hpp"
+#include "perfmodel/trace/attainment.hpp"
 #include "trace_fixtures.hpp"
 
 using namespace perfmodel;

@@ -114,9 +114,8 @@ void check_against_plugin(int workers) {
   }
   const bool plugin_has =
       exp["recommendations"].get<std::string>().find("DataLoader") != std::string::npos;
-  const bool mine_has =
-      !ov.recommendations.empty() &&
-      ov.recommendations[0].kind == trace::Recommendation::Kind::dataloader;
+  const bool mine_has = !ov.recommendations.empty() &&
+                        ov.recommendations[0].kind == trace::Recommendation::Kind::dataloader;
   CHECK(plugin_has == mine_has);
   CHECK(ov.recommendations.size() == (plugin_has ? 1u : 0u));
 }

@@ -11,13 +11,13 @@
 #include <string>
 #include <vector>
 
+#include "perfmodel/hw_spec.hpp"
 #include "perfmodel/trace/attainment.hpp"
 #include "perfmodel/trace/links.hpp"
 #include "perfmodel/trace/op_table.hpp"
-#include "perfmodel/trace/overview.hpp"
 #include "perfmodel/trace/op_tree.hpp"
+#include "perfmodel/trace/overview.hpp"
 #include "perfmodel/trace/read_trace.hpp"
-#include "perfmodel/hw_spec.hpp"
 
 namespace perfmodel::test {
 

@@ -5,9 +5,9 @@
 // An isolated kernel microbenchmark can emulate the caches around a layer, but not which core
 // wrote which part of its input: in a network a batch norm reads a tensor half written by the
 // other core (the GEMM before it split its columns), and ran 1.4-4.6x what the isolated
-// microbenchmarks predict in ResNet-50 on the 2-core calibration host. These networks reproduce such producer / consumer
-// pairs with generic shapes: no layer of them has the shape of a layer of the models the
-// accuracy is judged on (test/calibrate/calibration_networks_test.cpp checks it).
+// microbenchmarks predict in ResNet-50 on the 2-core calibration host. These networks reproduce
+// such producer / consumer pairs with generic shapes: no layer of them has the shape of a layer of
+// the models the accuracy is judged on (test/calibrate/calibration_networks_test.cpp checks it).
 #pragma once
 
 #include <limits>
@@ -57,9 +57,10 @@ struct LayerTime {
 /// in the graph, untimed layers and layers that move nothing (views) are skipped. Sources read
 /// "<prefix><graph>:<layer>". `threads`: the threads the layers ran on, and `cache_bytes` the
 /// outermost cache of the hardware spec (their cross-core bytes, input_cross_core_bytes).
-std::vector<Sample> samples_from_layer_times(
-    const Graph &g, const std::vector<LayerTime> &times, const std::string &prefix,
-    int threads = 1, double cache_bytes = std::numeric_limits<double>::infinity());
+std::vector<Sample>
+samples_from_layer_times(const Graph &g, const std::vector<LayerTime> &times,
+                         const std::string &prefix, int threads = 1,
+                         double cache_bytes = std::numeric_limits<double>::infinity());
 
 /// `samples` with each calibration network layer (source "network:<graph>:<layer>") counted
 /// again by this build's rules (samples_from_layer_times on calibration_networks(), its time

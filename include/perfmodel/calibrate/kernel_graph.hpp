@@ -3,8 +3,8 @@
 #pragma once
 
 #include "perfmodel/calibrate/sample.hpp"
-#include "perfmodel/io/measurements_csv.hpp"
 #include "perfmodel/graph.hpp"
+#include "perfmodel/io/measurements_csv.hpp"
 
 namespace perfmodel::calibrate {
 

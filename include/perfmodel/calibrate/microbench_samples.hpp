@@ -13,8 +13,8 @@
 #include <vector>
 
 #include "perfmodel/calibrate/sample.hpp"
-#include "perfmodel/kernels/cpu/microbench.hpp"
 #include "perfmodel/host_state.hpp"
+#include "perfmodel/kernels/cpu/microbench.hpp"
 #include "perfmodel/time_statistic.hpp"
 
 namespace perfmodel::calibrate {

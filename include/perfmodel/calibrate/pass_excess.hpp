@@ -15,9 +15,9 @@ namespace perfmodel::calibrate {
 /// One network's timed passes, both figures in the same statistic (p20 by default).
 struct PassSample {
   std::string network;
-  int layers = 0;                // layers that run a kernel (views excluded)
-  double layer_sum_seconds = 0;  // sum of the layers' statistics
-  double pass_seconds = 0;       // the statistic of whole passes
+  int layers = 0;               // layers that run a kernel (views excluded)
+  double layer_sum_seconds = 0; // sum of the layers' statistics
+  double pass_seconds = 0;      // the statistic of whole passes
 };
 
 /// Least squares (Ceres, both parameters bounded at 0) on the relative residual

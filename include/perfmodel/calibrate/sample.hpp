@@ -19,19 +19,19 @@ struct Sample {
   OpClass op_class = OpClass::gemm;
   DType dtype = DType::fp32;
   KernelPart pass = KernelPart::fwd;
-  double flops = 0;              // boda counting rules (perfmodel::layer_cost)
-  double bytes = 0;              // compulsory traffic
-  std::optional<GemmShape> gemm; // GEMM-like calls, in the orientation of this pass
-  double lowered_bytes = 0;      // bytes of an im2col matrix, 0 when there is none
-  double reuse_bytes = 0;        // bytes moved since the inputs were written (0 when isolated)
-  double cross_core_bytes = 0;   // input bytes one thread read that another wrote (0 isolated)
-  double images = 1;             // a convolution's batch (KernelFeatures::images)
-  double plane_elements = 0;     // a windowed pool's input plane (KernelFeatures)
-  double epilogue_sweeps = 0;    // passes of a fused GEMM epilogue over C (KernelFeatures)
-  double weight_bytes = 0;       // a conv's weights, read cold once (KernelFeatures)
+  double flops = 0;                 // boda counting rules (perfmodel::layer_cost)
+  double bytes = 0;                 // compulsory traffic
+  std::optional<GemmShape> gemm;    // GEMM-like calls, in the orientation of this pass
+  double lowered_bytes = 0;         // bytes of an im2col matrix, 0 when there is none
+  double reuse_bytes = 0;           // bytes moved since the inputs were written (0 when isolated)
+  double cross_core_bytes = 0;      // input bytes one thread read that another wrote (0 isolated)
+  double images = 1;                // a convolution's batch (KernelFeatures::images)
+  double plane_elements = 0;        // a windowed pool's input plane (KernelFeatures)
+  double epilogue_sweeps = 0;       // passes of a fused GEMM epilogue over C (KernelFeatures)
+  double weight_bytes = 0;          // a conv's weights, read cold once (KernelFeatures)
   double strided_lowered_bytes = 0; // an im2col matrix gathered with a stride (KernelFeatures)
-  double seconds = 0;            // measured time of the call(s) (median of the runs)
-  std::string source;            // "microbench:gemm/fp32/256x256x256", "file.csv:12", ...
+  double seconds = 0;               // measured time of the call(s) (median of the runs)
+  std::string source;               // "microbench:gemm/fp32/256x256x256", "file.csv:12", ...
 
   /// The inverse of features(): every count the efficiency model sees, taken from `f`.
   void set_features(const KernelFeatures &f) {
@@ -51,9 +51,18 @@ struct Sample {
   }
 
   KernelFeatures features() const {
-    return KernelFeatures{op_class,       dtype,           flops,        bytes,
-                          gemm,           lowered_bytes,   reuse_bytes,  cross_core_bytes,
-                          images,         plane_elements,  epilogue_sweeps, weight_bytes,
+    return KernelFeatures{op_class,
+                          dtype,
+                          flops,
+                          bytes,
+                          gemm,
+                          lowered_bytes,
+                          reuse_bytes,
+                          cross_core_bytes,
+                          images,
+                          plane_elements,
+                          epilogue_sweeps,
+                          weight_bytes,
                           strided_lowered_bytes};
   }
 };
@@ -65,7 +74,7 @@ struct Sample {
 /// input_cross_core_bytes, `weights_cached` whether its graph's weights stayed cached between
 /// passes (weights_stay_cached).
 Sample sample_from_layer(const Graph &g, const Layer &layer, KernelPart pass, double seconds,
-                         std::string source, double reuse_bytes = 0,
-                         double cross_core_bytes = 0, bool weights_cached = false);
+                         std::string source, double reuse_bytes = 0, double cross_core_bytes = 0,
+                         bool weights_cached = false);
 
 } // namespace perfmodel::calibrate

@@ -8,6 +8,6 @@
 namespace perfmodel::io {
 
 /// `spec` is a path or a bare name found in models/ (.yaml, then .onnx).
-Graph load_model(const std::string& spec, const ModelLoadOptions& opts);
+Graph load_model(const std::string &spec, const ModelLoadOptions &opts);
 
 } // namespace perfmodel::io

@@ -25,12 +25,12 @@ struct OnnxFile {
 /// Maps `path`, strips initializer payloads over kKeepPayloadBytes, parses the rest, validates
 /// payload sizes against dims and checks external data files (existence and size, never their
 /// content except small integer tensors shape inference needs). Throws InputError("path: ...").
-OnnxFile read_onnx_file(const std::string& path);
+OnnxFile read_onnx_file(const std::string &path);
 
 /// Same on bytes already in memory (tests); `path` names them in errors, `dir` resolves external
 /// data.
-OnnxFile parse_onnx_bytes(const uint8_t* data, size_t size, const std::string& path,
-                          const std::string& dir);
+OnnxFile parse_onnx_bytes(const uint8_t *data, size_t size, const std::string &path,
+                          const std::string &dir);
 
 /// Bytes per element of an ONNX TensorProto data type; 0 for strings and unknown types.
 int64_t onnx_element_bytes(int32_t data_type);

@@ -16,7 +16,7 @@ struct OnnxImportOptions {
   /// scales with the batch, so a converted YAML reloads at any --batch (`perfmodel convert`).
   bool batch_portable = false;
   /// Where the one-line warning about ops without a rule goes (nullptr: nowhere).
-  std::FILE* warnings = stderr;
+  std::FILE *warnings = stderr;
 };
 
 struct OnnxImportReport {
@@ -25,11 +25,11 @@ struct OnnxImportReport {
 };
 
 /// Imports an .onnx file. Throws InputError("path: error: ...") for bad files and models.
-Graph import_onnx(const std::string& path, const ModelLoadOptions& opts,
-                  const OnnxImportOptions& iopts = {}, OnnxImportReport* report = nullptr);
+Graph import_onnx(const std::string &path, const ModelLoadOptions &opts,
+                  const OnnxImportOptions &iopts = {}, OnnxImportReport *report = nullptr);
 
 /// Same from a parsed file (tests build models in memory).
-Graph import_onnx(onnx_import::OnnxFile file, const ModelLoadOptions& opts,
-                  const OnnxImportOptions& iopts = {}, OnnxImportReport* report = nullptr);
+Graph import_onnx(onnx_import::OnnxFile file, const ModelLoadOptions &opts,
+                  const OnnxImportOptions &iopts = {}, OnnxImportReport *report = nullptr);
 
 } // namespace perfmodel::io

@@ -9,9 +9,9 @@
 #include <vector>
 
 #include "perfmodel/host_state.hpp"
-#include "perfmodel/time_statistic.hpp"
 #include "perfmodel/policy/host_state_policy.hpp"
 #include "perfmodel/policy/quiet_passes.hpp"
+#include "perfmodel/time_statistic.hpp"
 
 namespace perfmodel::policy {
 
@@ -40,35 +40,35 @@ struct PassPlacement {
   bool kept_long_round_trip = false;       // the faster placement is the long round trip's
   int short_passes = 0, long_passes = 0;   // passes with both probes in each placement
   double short_median_seconds = 0, long_median_seconds = 0; // their median pass times (0: none)
-  bool all_kept_for_too_few = false;       // too few passes in either placement: all kept
+  bool all_kept_for_too_few = false; // too few passes in either placement: all kept
 };
 
 /// Of those passes, the ones between quiet convolution probes (`measure --passes quiet`,
 /// policy/quiet_passes.hpp).
 struct QuietPasses {
   int passes_timed = 0;
-  int candidates = 0;  // the passes judged: the faster placement's, or every timed pass
-  int passes_kept = 0; // the statistics' passes
-  double interval_seconds = 0;             // between the probes
+  int candidates = 0;          // the passes judged: the faster placement's, or every timed pass
+  int passes_kept = 0;         // the statistics' passes
+  double interval_seconds = 0; // between the probes
   double reference_flops_per_second = 0;   // the fastest probe, or the calibration's figure
   double calibration_flops_per_second = 0; // the calibration's convolution figure (0: none)
   double tolerance = 0;                    // a quiet probe is within this fraction of it
   int quiet_passes = 0, spell_passes = 0;  // candidates between quiet probes, the others
   double quiet_median_seconds = 0, spell_median_seconds = 0; // their median pass times (0: none)
-  bool all_kept_for_too_few = false;       // too few quiet passes: every candidate kept
-  std::vector<size_t> probe_before_pass;   // each probe: the timed passes before it
+  bool all_kept_for_too_few = false;     // too few quiet passes: every candidate kept
+  std::vector<size_t> probe_before_pass; // each probe: the timed passes before it
   std::vector<double> probe_flops_per_second;
-  std::vector<double> pass_seconds;        // every timed pass, in order
+  std::vector<double> pass_seconds; // every timed pass, in order
 };
 
 struct MeasurementRun {
   std::string device;         // "cpu (2 threads)"
   std::string executed_dtype; // the executor's data type
   int threads = 1;
-  std::string buffers = "reuse";  // the executor's memory plan: "reuse" or "distinct"
-  double activation_bytes = 0;    // the layer outputs' buffers under that plan
-  double workspace_bytes = 0;     // the layers' workspaces under that plan
-  std::string calibration;          // "" = pure roofline
+  std::string buffers = "reuse"; // the executor's memory plan: "reuse" or "distinct"
+  double activation_bytes = 0;   // the layer outputs' buffers under that plan
+  double workspace_bytes = 0;    // the layers' workspaces under that plan
+  std::string calibration;       // "" = pure roofline
   /// Every --calibration given when there were several; `calibration` is the one predicted
   /// with (the nearest host state, policy/host_state_policy.hpp nearest_state).
   std::vector<std::string> calibration_candidates;
@@ -97,7 +97,7 @@ struct MeasurementRun {
 struct HostCheck {
   std::optional<HostState> reference, before, after;
   std::optional<HostDrift> drift_before, drift_after; // with a reference and that probe
-  HostStatePolicy policy; // the tolerances the probes were judged by
+  HostStatePolicy policy;                             // the tolerances the probes were judged by
   bool drifted = false; // measurement_changed: a probe beyond tolerance, before or after
   bool changed = false; // drifted or passes_in_spell
   /// With --passes quiet and a calibration's convolution figure, the passes ran in a slow spell

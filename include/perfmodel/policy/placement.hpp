@@ -24,13 +24,13 @@ struct PlacementPolicy {
 };
 
 struct PassSelection {
-  std::vector<size_t> kept;     // indices of the passes kept, ascending
-  double reference_seconds = 0; // the reference round trip (reference_quantile)
+  std::vector<size_t> kept;          // indices of the passes kept, ascending
+  double reference_seconds = 0;      // the reference round trip (reference_quantile)
   bool kept_long_round_trip = false; // the placement kept is the long round trip's
   /// Median pass time in each placement (0: no pass had both probes in it).
   double short_median_seconds = 0, long_median_seconds = 0;
   size_t short_passes = 0, long_passes = 0; // passes with both probes in each placement
-  bool all_kept_for_too_few = false; // neither placement had min_passes: all kept
+  bool all_kept_for_too_few = false;        // neither placement had min_passes: all kept
 };
 
 /// `round_trips` holds n + 1 probes for n passes: probe i was taken just before pass i, probe n

@@ -36,10 +36,10 @@ struct PassProbe {
 /// The reference is the fastest probe of the measurement, or the calibration's convolution
 /// figure where that is faster.
 struct QuietSelection {
-  std::vector<size_t> kept;      // indices of the passes kept, ascending
+  std::vector<size_t> kept;              // indices of the passes kept, ascending
   double reference_flops_per_second = 0; // the fastest probe, or the outside reference
-  size_t quiet_passes = 0;       // candidate passes with a quiet probe on either side
-  size_t spell_passes = 0;       // the other candidates
+  size_t quiet_passes = 0;               // candidate passes with a quiet probe on either side
+  size_t spell_passes = 0;               // the other candidates
   double quiet_median_seconds = 0, spell_median_seconds = 0; // 0 where there is none
   bool all_kept_for_too_few = false; // fewer than min_passes quiet: all candidates kept
 };
@@ -61,8 +61,8 @@ QuietSelection select_quiet_passes(const std::vector<PassProbe> &probes,
 /// (`calibration_flops_per_second` > 0) ran in a slow spell: some were judged and either all
 /// were kept for too few quiet ones or the quiet ones are fewer than p.min_quiet_fraction of
 /// those judged.
-bool passes_in_spell(double calibration_flops_per_second, size_t quiet_passes,
-                     size_t spell_passes, bool all_kept_for_too_few, const QuietPassPolicy &p);
+bool passes_in_spell(double calibration_flops_per_second, size_t quiet_passes, size_t spell_passes,
+                     bool all_kept_for_too_few, const QuietPassPolicy &p);
 
 /// The median of the convolution probes among a measurement's passes against the reference's
 /// convolution figure: median / reference - 1 (nullopt: no probes, or a reference without it).

@@ -20,8 +20,8 @@ std::string si(double v, std::string_view unit);
 std::string pct(double fraction, int decimals = 1, bool sign = false);
 
 /// A Markdown table (cells escaped with md_cell), ending with a newline.
-std::string md_table(const std::vector<std::string>& header,
-                     const std::vector<std::vector<std::string>>& rows);
+std::string md_table(const std::vector<std::string> &header,
+                     const std::vector<std::vector<std::string>> &rows);
 
 /// A raw SI number for CSV: the shortest text that reads back to the same double.
 std::string raw(double v);
@@ -32,4 +32,4 @@ std::string csv_field(std::string_view s);
 /// A Markdown table cell: escapes '|' and newlines.
 std::string md_cell(std::string_view s);
 
-}  // namespace perfmodel::report
+} // namespace perfmodel::report

@@ -15,6 +15,6 @@
 
 namespace perfmodel::report {
 
-std::string render_hw(const HwSpec& hw, Format f);
+std::string render_hw(const HwSpec &hw, Format f);
 
-}  // namespace perfmodel::report
+} // namespace perfmodel::report

@@ -14,8 +14,8 @@
 #include <string>
 #include <vector>
 
-#include "perfmodel/roofline.hpp"
 #include "perfmodel/report/format.hpp"
+#include "perfmodel/roofline.hpp"
 
 namespace perfmodel::report {
 

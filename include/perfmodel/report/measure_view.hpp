@@ -18,10 +18,10 @@
 #include <vector>
 
 #include "perfmodel/calibration.hpp"
-#include "perfmodel/predict.hpp"
-#include "perfmodel/time_statistic.hpp"
 #include "perfmodel/policy/measurement.hpp"
+#include "perfmodel/predict.hpp"
 #include "perfmodel/report/format.hpp"
+#include "perfmodel/time_statistic.hpp"
 
 namespace perfmodel::report {
 
@@ -45,7 +45,7 @@ struct MeasurementRow {
   std::string name, op, path, bound;
   double flops = 0, bytes = 0, predicted_seconds = 0;
   MeasuredStats measured;
-  double measured_seconds = 0;  // the run's statistic (median, p20 or min) of the layer's times
+  double measured_seconds = 0; // the run's statistic (median, p20 or min) of the layer's times
   std::optional<double> error; // predicted / measured - 1 (when measured > 0)
   bool in_summary = false;     // measured at >= min_layer_seconds
 };

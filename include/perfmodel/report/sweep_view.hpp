@@ -15,8 +15,8 @@
 
 #include <string>
 
-#include "perfmodel/sweep.hpp"
 #include "perfmodel/report/format.hpp"
+#include "perfmodel/sweep.hpp"
 
 namespace perfmodel::report {
 

@@ -13,12 +13,12 @@
 #include <string>
 #include <vector>
 
-#include "perfmodel/trace/links.hpp"
-#include "perfmodel/trace/op_shapes.hpp"
-#include "perfmodel/trace/op_tree.hpp"
 #include "perfmodel/calibration.hpp"
 #include "perfmodel/hw_spec.hpp"
 #include "perfmodel/roofline.hpp"
+#include "perfmodel/trace/links.hpp"
+#include "perfmodel/trace/op_shapes.hpp"
+#include "perfmodel/trace/op_tree.hpp"
 
 namespace perfmodel::trace {
 

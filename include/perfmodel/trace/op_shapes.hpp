@@ -22,9 +22,9 @@
 #include <utility>
 #include <vector>
 
+#include "perfmodel/graph.hpp"
 #include "perfmodel/trace/op_tree.hpp"
 #include "perfmodel/trace/trace.hpp"
-#include "perfmodel/graph.hpp"
 
 namespace perfmodel::trace {
 

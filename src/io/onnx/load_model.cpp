@@ -1,12 +1,12 @@
 // Model loading by format: .onnx goes to the ONNX importer, everything else is model YAML.
 #include "perfmodel/onnx/load_model.hpp"
 
-#include "perfmodel/onnx/onnx_import.hpp"
 #include "perfmodel/io/resources.hpp"
+#include "perfmodel/onnx/onnx_import.hpp"
 
 namespace perfmodel::io {
 
-Graph load_model(const std::string& spec, const ModelLoadOptions& opts) {
+Graph load_model(const std::string &spec, const ModelLoadOptions &opts) {
   const std::string path = resolve_resource(spec, "models", {".yaml", ".onnx"});
   const bool onnx = path.size() > 5 && path.compare(path.size() - 5, 5, ".onnx") == 0;
   return onnx ? import_onnx(path, opts) : read_model_yaml(path, opts);

@@ -9,14 +9,14 @@ namespace perfmodel::io::onnx_import {
 
 namespace {
 
-const onnx::AttributeProto* find_attr(const onnx::NodeProto& n, const std::string& name) {
-  for (const auto& a : n.attribute())
+const onnx::AttributeProto *find_attr(const onnx::NodeProto &n, const std::string &name) {
+  for (const auto &a : n.attribute())
     if (a.name() == name)
       return &a;
   return nullptr;
 }
 
-template <typename T> std::vector<double> raw_as(const std::string& raw) {
+template <typename T> std::vector<double> raw_as(const std::string &raw) {
   std::vector<double> out(raw.size() / sizeof(T));
   for (size_t i = 0; i < out.size(); ++i) {
     T v;
@@ -28,30 +28,30 @@ template <typename T> std::vector<double> raw_as(const std::string& raw) {
 
 } // namespace
 
-int64_t attr_int(const onnx::NodeProto& n, const std::string& name, int64_t fallback) {
-  const auto* a = find_attr(n, name);
+int64_t attr_int(const onnx::NodeProto &n, const std::string &name, int64_t fallback) {
+  const auto *a = find_attr(n, name);
   return a && a->has_i() ? a->i() : fallback;
 }
 
-double attr_float(const onnx::NodeProto& n, const std::string& name, double fallback) {
-  const auto* a = find_attr(n, name);
+double attr_float(const onnx::NodeProto &n, const std::string &name, double fallback) {
+  const auto *a = find_attr(n, name);
   return a && a->has_f() ? a->f() : fallback;
 }
 
-std::string attr_string(const onnx::NodeProto& n, const std::string& name,
-                        const std::string& fallback) {
-  const auto* a = find_attr(n, name);
+std::string attr_string(const onnx::NodeProto &n, const std::string &name,
+                        const std::string &fallback) {
+  const auto *a = find_attr(n, name);
   return a && a->has_s() ? a->s() : fallback;
 }
 
-std::optional<std::vector<int64_t>> attr_ints(const onnx::NodeProto& n, const std::string& name) {
-  const auto* a = find_attr(n, name);
+std::optional<std::vector<int64_t>> attr_ints(const onnx::NodeProto &n, const std::string &name) {
+  const auto *a = find_attr(n, name);
   if (!a)
     return std::nullopt;
   return std::vector<int64_t>(a->ints().begin(), a->ints().end());
 }
 
-std::optional<std::vector<double>> tensor_values(const onnx::TensorProto& t) {
+std::optional<std::vector<double>> tensor_values(const onnx::TensorProto &t) {
   if (t.data_location() == onnx::TensorProto::EXTERNAL)
     return std::nullopt;
   int64_t n = 1;
@@ -97,7 +97,7 @@ std::optional<std::vector<double>> tensor_values(const onnx::TensorProto& t) {
   return v;
 }
 
-bool Context::is_weight(const std::string& name) const {
+bool Context::is_weight(const std::string &name) const {
   auto it = inits.find(name);
   if (it == inits.end())
     return false;
@@ -110,7 +110,7 @@ bool Context::is_weight(const std::string& name) const {
   return fp && n > 1;
 }
 
-const TensorInfo& Context::info(const std::string& name) const {
+const TensorInfo &Context::info(const std::string &name) const {
   auto it = shapes.tensors.find(name);
   if (it == shapes.tensors.end() || !it->second.known)
     throw InputError(SourceLoc{path},
@@ -118,11 +118,11 @@ const TensorInfo& Context::info(const std::string& name) const {
   return it->second;
 }
 
-DType Context::dtype_of(const std::string& name) const {
+DType Context::dtype_of(const std::string &name) const {
   return to_dtype(info(name).elem_type, path, name);
 }
 
-std::optional<std::vector<double>> Context::values(const std::string& name) const {
+std::optional<std::vector<double>> Context::values(const std::string &name) const {
   if (auto it = inits.find(name); it != inits.end())
     return tensor_values(*it->second);
   if (auto it = constants.find(name); it != constants.end())
@@ -132,14 +132,14 @@ std::optional<std::vector<double>> Context::values(const std::string& name) cons
   return std::nullopt;
 }
 
-const std::vector<int>& Context::users(const std::string& name) const {
+const std::vector<int> &Context::users(const std::string &name) const {
   static const std::vector<int> none;
   auto it = consumers.find(name);
   return it == consumers.end() ? none : it->second;
 }
 
-Layer Context::new_layer(const onnx::NodeProto& n, int index, OpKind op,
-                         const std::string& suffix) {
+Layer Context::new_layer(const onnx::NodeProto &n, int index, OpKind op,
+                         const std::string &suffix) {
   Layer l;
   std::string base = n.name().empty() ? n.op_type() + "_" + std::to_string(index) : n.name();
   base += suffix;
@@ -154,8 +154,8 @@ Layer Context::new_layer(const onnx::NodeProto& n, int index, OpKind op,
   return l;
 }
 
-TensorDesc Context::param_desc(const std::string& tensor, const std::string& name, bool buffer) {
-  const TensorInfo& ti = info(tensor);
+TensorDesc Context::param_desc(const std::string &tensor, const std::string &name, bool buffer) {
+  const TensorInfo &ti = info(tensor);
   if (!owned.insert(tensor).second)
     buffer = true;
   TensorDesc t{name, ti.shape, to_dtype(ti.elem_type, path, tensor), buffer};
@@ -164,7 +164,7 @@ TensorDesc Context::param_desc(const std::string& tensor, const std::string& nam
   return t;
 }
 
-void Context::add_operand(Layer& l, const std::string& name, const std::string& role) {
+void Context::add_operand(Layer &l, const std::string &name, const std::string &role) {
   if (name.empty())
     return;
   if (is_act(name)) {
@@ -176,10 +176,10 @@ void Context::add_operand(Layer& l, const std::string& name, const std::string& 
   l.params.push_back(param_desc(name, role.empty() ? name : l.name + "." + role, !is_weight(name)));
 }
 
-void Context::finish(Layer& l, const std::vector<std::string>& outputs) {
+void Context::finish(Layer &l, const std::vector<std::string> &outputs) {
   l.outputs.clear();
   l.output_shapes.clear();
-  for (const auto& o : outputs) {
+  for (const auto &o : outputs) {
     l.outputs.push_back(o);
     l.output_shapes.push_back(declared(info(o).shape));
     activations.insert(o);
@@ -192,7 +192,7 @@ void Context::finish(Layer& l, const std::vector<std::string>& outputs) {
   graph.layers.push_back(std::move(l));
 }
 
-void Context::add_generic(const onnx::NodeProto& n, int index, const std::string& why,
+void Context::add_generic(const onnx::NodeProto &n, int index, const std::string &why,
                           int max_inputs) {
   if (!why.empty())
     unmapped.insert(why);
@@ -200,7 +200,7 @@ void Context::add_generic(const onnx::NodeProto& n, int index, const std::string
   for (int i = 0; i < n.input_size() && i < max_inputs; ++i)
     add_operand(l, n.input(i));
   std::vector<std::string> outs;
-  for (const auto& o : n.output())
+  for (const auto &o : n.output())
     if (!o.empty())
       outs.push_back(o);
   finish(l, outs);

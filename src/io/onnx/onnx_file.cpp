@@ -30,24 +30,24 @@ constexpr uint32_t kTensorRawData = 9, kTensorFloatData = 4, kTensorDoubleData =
 enum class Level { model, graph, tensor };
 
 struct Stripper {
-  const std::string& path;
+  const std::string &path;
   std::vector<int64_t> payload_bytes; // per initializer, in file order: bytes of its data field
   std::vector<uint32_t> payload_field;
   int64_t skipped = 0;
 
-  [[noreturn]] void fail(const std::string& what) const {
+  [[noreturn]] void fail(const std::string &what) const {
     throw InputError(SourceLoc{path}, "not a valid ONNX model: " + what);
   }
 
-  static void append_varint(std::string& out, uint64_t v) {
+  static void append_varint(std::string &out, uint64_t v) {
     uint8_t buf[10];
-    uint8_t* end = CodedOutputStream::WriteVarint64ToArray(v, buf);
-    out.append(reinterpret_cast<const char*>(buf), static_cast<size_t>(end - buf));
+    uint8_t *end = CodedOutputStream::WriteVarint64ToArray(v, buf);
+    out.append(reinterpret_cast<const char *>(buf), static_cast<size_t>(end - buf));
   }
 
   // Copies one message, descending into ModelProto.graph and GraphProto.initializer and
   // leaving out large tensor payloads.
-  void copy(const uint8_t* p, size_t n, Level level, std::string& out) {
+  void copy(const uint8_t *p, size_t n, Level level, std::string &out) {
     CodedInputStream in(p, static_cast<int>(n));
     in.SetRecursionLimit(INT_MAX);
     for (;;) {
@@ -81,7 +81,7 @@ struct Stripper {
       if (!ok)
         fail("the file is truncated");
       if (wire != 2) {
-        out.append(reinterpret_cast<const char*>(p + tag_start),
+        out.append(reinterpret_cast<const char *>(p + tag_start),
                    static_cast<size_t>(in.CurrentPosition() - tag_start));
         continue;
       }
@@ -113,23 +113,23 @@ struct Stripper {
           continue;
         }
       }
-      out.append(reinterpret_cast<const char*>(p + tag_start),
+      out.append(reinterpret_cast<const char *>(p + tag_start),
                  static_cast<size_t>(body + len - tag_start));
     }
   }
 };
 
-std::string join(const std::string& dir, const std::string& rel) {
+std::string join(const std::string &dir, const std::string &rel) {
   return dir.empty() || dir == "." ? rel : dir + "/" + rel;
 }
 
 // External data: the file must exist and hold offset + numel x element size bytes; small
 // integer tensors are read (shape inference needs their values), nothing else.
-void check_external(onnx::TensorProto& t, const std::string& path, const std::string& dir,
+void check_external(onnx::TensorProto &t, const std::string &path, const std::string &dir,
                     int64_t need) {
   std::string location;
   int64_t offset = 0, length = -1;
-  for (const auto& kv : t.external_data()) {
+  for (const auto &kv : t.external_data()) {
     if (kv.key() == "location")
       location = kv.value();
     else if (kv.key() == "offset")
@@ -201,8 +201,8 @@ int64_t onnx_element_bytes(int32_t data_type) {
   }
 }
 
-OnnxFile parse_onnx_bytes(const uint8_t* data, size_t size, const std::string& path,
-                          const std::string& dir) {
+OnnxFile parse_onnx_bytes(const uint8_t *data, size_t size, const std::string &path,
+                          const std::string &dir) {
   OnnxFile f;
   f.path = path;
   f.dir = dir;
@@ -220,11 +220,11 @@ OnnxFile parse_onnx_bytes(const uint8_t* data, size_t size, const std::string& p
     throw InputError(SourceLoc{path}, "not a valid ONNX model: protobuf cannot parse it");
   if (!f.model.has_graph() || f.model.graph().node_size() == 0)
     throw InputError(SourceLoc{path}, "not a valid ONNX model: it has no graph nodes");
-  auto* g = f.model.mutable_graph();
+  auto *g = f.model.mutable_graph();
   if (static_cast<size_t>(g->initializer_size()) != s.payload_bytes.size())
     throw InputError(SourceLoc{path}, "not a valid ONNX model: initializer count differs");
   for (int i = 0; i < g->initializer_size(); ++i) {
-    auto& t = *g->mutable_initializer(i);
+    auto &t = *g->mutable_initializer(i);
     const int64_t elem = onnx_element_bytes(t.data_type());
     int64_t n = 1;
     for (int64_t d : t.dims()) {
@@ -250,7 +250,7 @@ OnnxFile parse_onnx_bytes(const uint8_t* data, size_t size, const std::string& p
   return f;
 }
 
-OnnxFile read_onnx_file(const std::string& path) {
+OnnxFile read_onnx_file(const std::string &path) {
   const int fd = ::open(path.c_str(), O_RDONLY | O_CLOEXEC);
   if (fd < 0)
     throw InputError(SourceLoc{path}, std::string("cannot read: ") + std::strerror(errno));
@@ -260,14 +260,14 @@ OnnxFile read_onnx_file(const std::string& path) {
     throw InputError(SourceLoc{path}, "not a regular file");
   }
   const size_t size = static_cast<size_t>(st.st_size);
-  void* map = size ? ::mmap(nullptr, size, PROT_READ, MAP_PRIVATE, fd, 0) : nullptr;
+  void *map = size ? ::mmap(nullptr, size, PROT_READ, MAP_PRIVATE, fd, 0) : nullptr;
   ::close(fd);
   if (size && map == MAP_FAILED)
     throw InputError(SourceLoc{path}, std::string("cannot map: ") + std::strerror(errno));
   const auto slash = path.find_last_of('/');
   const std::string dir = slash == std::string::npos ? "." : path.substr(0, slash);
   try {
-    OnnxFile f = parse_onnx_bytes(static_cast<const uint8_t*>(map), size, path, dir);
+    OnnxFile f = parse_onnx_bytes(static_cast<const uint8_t *>(map), size, path, dir);
     if (size)
       ::munmap(map, size);
     return f;

@@ -27,7 +27,7 @@ bool is_int(int32_t t) {
          t == onnx::TensorProto::UINT8;
 }
 
-std::optional<Value> from_tensor(const onnx::TensorProto& t) {
+std::optional<Value> from_tensor(const onnx::TensorProto &t) {
   auto v = tensor_values(t);
   if (!v)
     return std::nullopt;
@@ -36,7 +36,7 @@ std::optional<Value> from_tensor(const onnx::TensorProto& t) {
 
 // Numpy broadcasting of two small values through a binary function.
 template <typename F>
-std::optional<Value> broadcast(const Value& a, const Value& b, int32_t type, F f) {
+std::optional<Value> broadcast(const Value &a, const Value &b, int32_t type, F f) {
   const size_t rank = std::max(a.dims.size(), b.dims.size());
   Shape out(rank, 1);
   for (size_t i = 0; i < rank; ++i) {
@@ -68,9 +68,9 @@ std::optional<Value> broadcast(const Value& a, const Value& b, int32_t type, F f
 
 // Structural ops on small 1-D integer tensors (Reshape reads only Constant/initializer shapes
 // in ONNX 1.12, so the Shape -> Gather -> Unsqueeze -> Concat chains must become constants).
-std::optional<Value> structural(const onnx::NodeProto& n, const std::vector<Value>& in,
-                                const TensorInfo* out) {
-  const std::string& op = n.op_type();
+std::optional<Value> structural(const onnx::NodeProto &n, const std::vector<Value> &in,
+                                const TensorInfo *out) {
+  const std::string &op = n.op_type();
   auto with_dims = [&](Value v) -> std::optional<Value> {
     if (!out || !out->known || numel(out->shape) != static_cast<int64_t>(v.v.size()))
       return std::nullopt;
@@ -81,7 +81,7 @@ std::optional<Value> structural(const onnx::NodeProto& n, const std::vector<Valu
     return with_dims(in[0]);
   if (op == "Concat") {
     Value r{{0}, in[0].type, {}};
-    for (const auto& v : in) {
+    for (const auto &v : in) {
       if (v.dims.size() > 1)
         return std::nullopt;
       r.v.insert(r.v.end(), v.v.begin(), v.v.end());
@@ -138,9 +138,9 @@ std::optional<Value> structural(const onnx::NodeProto& n, const std::vector<Valu
   return std::nullopt;
 }
 
-std::optional<Value> evaluate(const onnx::NodeProto& n, const std::vector<Value>& in,
-                              const TensorInfo* out) {
-  const std::string& op = n.op_type();
+std::optional<Value> evaluate(const onnx::NodeProto &n, const std::vector<Value> &in,
+                              const TensorInfo *out) {
+  const std::string &op = n.op_type();
   if (auto v = structural(n, in, out))
     return v;
   const bool integer = !in.empty() && is_int(in[0].type);
@@ -150,13 +150,13 @@ std::optional<Value> evaluate(const onnx::NodeProto& n, const std::vector<Value>
     Value r = in[0];
     r.type = static_cast<int32_t>(attr_int(n, "to", onnx::TensorProto::INT64));
     if (is_int(r.type))
-      for (auto& x : r.v)
+      for (auto &x : r.v)
         x = std::trunc(x);
     return r;
   }
   if ((op == "Neg" || op == "Abs" || op == "Floor" || op == "Ceil") && in.size() == 1) {
     Value r = in[0];
-    for (auto& x : r.v)
+    for (auto &x : r.v)
       x = op == "Neg"     ? -x
           : op == "Abs"   ? std::fabs(x)
           : op == "Floor" ? std::floor(x)
@@ -193,7 +193,7 @@ std::optional<Value> evaluate(const onnx::NodeProto& n, const std::vector<Value>
   if (op == "ConstantOfShape" && in.size() == 1) {
     Value r{Shape(in[0].v.begin(), in[0].v.end()), onnx::TensorProto::FLOAT, {}};
     double fill = 0;
-    for (const auto& a : n.attribute())
+    for (const auto &a : n.attribute())
       if (a.name() == "value" && a.has_t()) {
         auto v = tensor_values(a.t());
         if (v && v->size() == 1)
@@ -208,16 +208,16 @@ std::optional<Value> evaluate(const onnx::NodeProto& n, const std::vector<Value>
   return std::nullopt;
 }
 
-void to_constant(onnx::NodeProto& n, const Value& v) {
+void to_constant(onnx::NodeProto &n, const Value &v) {
   const std::string out = n.output(0), name = n.name();
   n.Clear();
   n.set_op_type("Constant");
   n.set_name(name);
   n.add_output(out);
-  auto* a = n.add_attribute();
+  auto *a = n.add_attribute();
   a->set_name("value");
   a->set_type(onnx::AttributeProto::TENSOR);
-  auto* t = a->mutable_t();
+  auto *t = a->mutable_t();
   for (int64_t d : v.dims)
     t->add_dims(d);
   const bool integer = is_int(v.type);
@@ -236,13 +236,13 @@ void to_constant(onnx::NodeProto& n, const Value& v) {
 
 } // namespace
 
-int fold_shape_values(onnx::ModelProto& m, const ShapeResult& r) {
-  auto* g = m.mutable_graph();
+int fold_shape_values(onnx::ModelProto &m, const ShapeResult &r) {
+  auto *g = m.mutable_graph();
   std::unordered_map<std::string, Value> known;
-  for (const auto& t : g->initializer())
+  for (const auto &t : g->initializer())
     if (auto v = from_tensor(t))
       known[t.name()] = std::move(*v);
-  for (const auto& [name, vals] : r.values) {
+  for (const auto &[name, vals] : r.values) {
     auto it = r.tensors.find(name);
     if (it == r.tensors.end() || !it->second.known)
       continue;
@@ -251,9 +251,9 @@ int fold_shape_values(onnx::ModelProto& m, const ShapeResult& r) {
       known.emplace(name, std::move(v));
   }
   int folded = 0;
-  for (auto& n : *g->mutable_node()) {
+  for (auto &n : *g->mutable_node()) {
     if (n.op_type() == "Constant") {
-      for (const auto& a : n.attribute())
+      for (const auto &a : n.attribute())
         if (a.name() == "value" && a.has_t())
           if (auto v = from_tensor(a.t()))
             known[n.output(0)] = std::move(*v);
@@ -293,7 +293,7 @@ int fold_shape_values(onnx::ModelProto& m, const ShapeResult& r) {
     }
     std::vector<Value> in;
     bool ok = true;
-    for (const auto& i : n.input()) {
+    for (const auto &i : n.input()) {
       auto it = known.find(i);
       if (it == known.end() || numel(it->second.dims) > kMaxElements) {
         ok = false;

@@ -12,6 +12,6 @@ namespace perfmodel::io::onnx_import {
 /// Folds every node whose inputs all have known values (initializers, Constant nodes, ONNX's
 /// propagated shape data in `r`) but whose outputs do not, for the ops it knows. Returns how many
 /// nodes became Constants.
-int fold_shape_values(onnx::ModelProto& m, const ShapeResult& r);
+int fold_shape_values(onnx::ModelProto &m, const ShapeResult &r);
 
 } // namespace perfmodel::io::onnx_import

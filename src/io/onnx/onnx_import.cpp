@@ -15,47 +15,47 @@ namespace {
 
 // Every node input must exist before the node: a graph input, an initializer or the output
 // of an earlier node (ONNX requires topological order). Catches missing initializers.
-void check_defined(const onnx::GraphProto& g, const std::string& path) {
+void check_defined(const onnx::GraphProto &g, const std::string &path) {
   std::set<std::string> known;
-  for (const auto& in : g.input())
+  for (const auto &in : g.input())
     known.insert(in.name());
-  for (const auto& t : g.initializer())
+  for (const auto &t : g.initializer())
     known.insert(t.name());
   for (int i = 0; i < g.node_size(); ++i) {
-    const auto& n = g.node(i);
-    for (const auto& in : n.input())
+    const auto &n = g.node(i);
+    for (const auto &in : n.input())
       if (!in.empty() && !known.count(in))
         throw InputError(SourceLoc{path},
                          "node '" + (n.name().empty() ? std::to_string(i) : n.name()) + "' (" +
                              n.op_type() + "): input '" + in +
                              "' is not a graph input, an initializer or the output of an "
                              "earlier node");
-    for (const auto& o : n.output())
+    for (const auto &o : n.output())
       known.insert(o);
   }
 }
 
-std::string stem(const std::string& path) {
+std::string stem(const std::string &path) {
   std::string s = path.substr(path.find_last_of('/') + 1);
   if (s.size() > 5 && s.compare(s.size() - 5, 5, ".onnx") == 0)
     s.resize(s.size() - 5);
   return s;
 }
 
-void build(Context& c) {
-  const auto& g = c.g;
-  Graph& out = c.graph;
-  for (const auto& t : g.initializer())
+void build(Context &c) {
+  const auto &g = c.g;
+  Graph &out = c.graph;
+  for (const auto &t : g.initializer())
     c.inits[t.name()] = &t;
-  for (const auto& t : g.initializer())
+  for (const auto &t : g.initializer())
     if (c.is_weight(t.name())) {
       out.dtype = to_dtype(t.data_type(), c.path, t.name());
       break;
     }
-  for (const auto& in : g.input()) {
+  for (const auto &in : g.input()) {
     if (c.inits.count(in.name()))
       continue;
-    const TensorInfo& ti = c.info(in.name());
+    const TensorInfo &ti = c.info(in.name());
     out.inputs.push_back(
         TensorDesc{in.name(), ti.shape, to_dtype(ti.elem_type, c.path, in.name())});
     c.activations.insert(in.name());
@@ -64,25 +64,25 @@ void build(Context& c) {
     throw InputError(SourceLoc{c.path}, "the model has no inputs");
   for (int i = 0; i < g.node_size(); ++i) {
     std::set<std::string> seen;
-    for (const auto& in : g.node(i).input())
+    for (const auto &in : g.node(i).input())
       if (!in.empty() && seen.insert(in).second)
         c.consumers[in].push_back(i);
   }
-  for (const auto& n : g.node()) // fusion looks ahead at constants (LayerNorm's eps)
+  for (const auto &n : g.node()) // fusion looks ahead at constants (LayerNorm's eps)
     if (n.op_type() == "Constant")
-      for (const auto& a : n.attribute())
+      for (const auto &a : n.attribute())
         if (a.name() == "value" && a.has_t())
           c.constants[n.output(0)] = &a.t();
   c.skip.assign(static_cast<size_t>(g.node_size()), false);
   for (int i = 0; i < g.node_size(); ++i) {
     if (c.skip[i])
       continue;
-    const auto& n = g.node(i);
-    const std::string& op = n.op_type();
+    const auto &n = g.node(i);
+    const std::string &op = n.op_type();
     if (op == "Constant")
       continue;
     bool any_act = false, any_weight = false;
-    for (const auto& in : n.input()) {
+    for (const auto &in : n.input()) {
       any_act = any_act || c.is_act(in);
       any_weight = any_weight || c.is_weight(in);
     }
@@ -105,16 +105,16 @@ void build(Context& c) {
 
 // Shapes that scale with the batch (found by inferring again at batch+1): reshape targets get
 // -1 there, declared shapes of generic ops get a batch factor ([N, 1, 768]).
-void make_portable(Graph& g, const ShapeResult& next, int64_t batch, OnnxImportReport& rep) {
-  for (auto& l : g.layers) {
+void make_portable(Graph &g, const ShapeResult &next, int64_t batch, OnnxImportReport &rep) {
+  for (auto &l : g.layers) {
     if (l.op != OpKind::reshape && l.op != OpKind::generic)
       continue;
     for (size_t o = 0; o < l.outputs.size(); ++o) {
       auto it = next.tensors.find(l.outputs[o]);
       if (it == next.tensors.end() || !it->second.known)
         continue;
-      DeclaredShape& a = l.output_shapes.at(o);
-      const Shape& b = it->second.shape;
+      DeclaredShape &a = l.output_shapes.at(o);
+      const Shape &b = it->second.shape;
       std::vector<size_t> differ;
       for (size_t d = 0; d < a.size() && d < b.size(); ++d)
         if (a[d].value != b[d])
@@ -123,7 +123,7 @@ void make_portable(Graph& g, const ShapeResult& next, int64_t batch, OnnxImportR
         continue;
       if (l.op == OpKind::reshape && differ.size() == 1) {
         Shape target;
-        for (const auto& d : a)
+        for (const auto &d : a)
           target.push_back(d.value);
         target[differ[0]] = -1;
         l.attrs.set("shape", target);
@@ -146,10 +146,10 @@ void make_portable(Graph& g, const ShapeResult& next, int64_t batch, OnnxImportR
 
 } // namespace
 
-Graph import_onnx(OnnxFile f, const ModelLoadOptions& opts, const OnnxImportOptions& iopts,
-                  OnnxImportReport* report) {
+Graph import_onnx(OnnxFile f, const ModelLoadOptions &opts, const OnnxImportOptions &iopts,
+                  OnnxImportReport *report) {
   OnnxImportReport local;
-  OnnxImportReport& rep = report ? *report : local;
+  OnnxImportReport &rep = report ? *report : local;
   const std::string path = f.path;
   check_defined(f.model.graph(), path);
   if (opts.batch && *opts.batch < 1)
@@ -159,7 +159,7 @@ Graph import_onnx(OnnxFile f, const ModelLoadOptions& opts, const OnnxImportOpti
     probe = f.model;
   bind_input_dims(f.model, path, opts.batch, opts.dims);
   Context c(f.model.graph(), path);
-  for (const auto& os : f.model.opset_import())
+  for (const auto &os : f.model.opset_import())
     if (os.domain().empty() || os.domain() == "ai.onnx")
       c.opset = os.version();
   c.shapes = infer_onnx_shapes(f.model, path);
@@ -176,7 +176,7 @@ Graph import_onnx(OnnxFile f, const ModelLoadOptions& opts, const OnnxImportOpti
   infer_shapes(g);
   if (!rep.unmapped.empty() && iopts.warnings) {
     std::string list;
-    for (const auto& s : rep.unmapped)
+    for (const auto &s : rep.unmapped)
       list += (list.empty() ? "" : ", ") + s;
     std::fprintf(iopts.warnings,
                  "%s: warning: no counting rule for %s; counted by the bytes they read and "
@@ -188,8 +188,8 @@ Graph import_onnx(OnnxFile f, const ModelLoadOptions& opts, const OnnxImportOpti
   return g;
 }
 
-Graph import_onnx(const std::string& path, const ModelLoadOptions& opts,
-                  const OnnxImportOptions& iopts, OnnxImportReport* report) {
+Graph import_onnx(const std::string &path, const ModelLoadOptions &opts,
+                  const OnnxImportOptions &iopts, OnnxImportReport *report) {
   return import_onnx(read_onnx_file(path), opts, iopts, report);
 }
 

@@ -9,21 +9,21 @@ namespace perfmodel::io::onnx_import {
 
 namespace {
 
-std::vector<std::string> first_output(const onnx::NodeProto& n) { return {n.output(0)}; }
+std::vector<std::string> first_output(const onnx::NodeProto &n) { return {n.output(0)}; }
 
-std::string input(const onnx::NodeProto& n, int i) { return i < n.input_size() ? n.input(i) : ""; }
+std::string input(const onnx::NodeProto &n, int i) { return i < n.input_size() ? n.input(i) : ""; }
 
 // Window geometry shared by Conv, ConvTranspose and the pools: kernel, stride, dilation and
 // pads ([top, left] when symmetric, [top, left, bottom, right] otherwise); auto_pad resolved
 // from the inferred output size.
-void window(Context& c, const onnx::NodeProto& n, Layer& l, const Shape& kernel, bool dilations) {
+void window(Context &c, const onnx::NodeProto &n, Layer &l, const Shape &kernel, bool dilations) {
   auto stride = attr_ints(n, "strides").value_or(std::vector<int64_t>{1, 1});
   auto dil = attr_ints(n, "dilations").value_or(std::vector<int64_t>{1, 1});
   std::vector<int64_t> pads = attr_ints(n, "pads").value_or(std::vector<int64_t>{0, 0, 0, 0});
   const std::string autopad = attr_string(n, "auto_pad", "NOTSET");
   if (autopad == "SAME_UPPER" || autopad == "SAME_LOWER") {
-    const Shape& in = c.info(n.input(0)).shape;
-    const Shape& out = c.info(n.output(0)).shape;
+    const Shape &in = c.info(n.input(0)).shape;
+    const Shape &out = c.info(n.output(0)).shape;
     for (int i = 0; i < 2; ++i) {
       const int64_t total = std::max<int64_t>(0, (out[2 + i] - 1) * stride[i] +
                                                      dil[i] * (kernel[i] - 1) + 1 - in[2 + i]);
@@ -44,11 +44,11 @@ void window(Context& c, const onnx::NodeProto& n, Layer& l, const Shape& kernel,
     l.attrs.set("pad", pads);
 }
 
-void conv(Context& c, const onnx::NodeProto& n, int index, bool transposed) {
+void conv(Context &c, const onnx::NodeProto &n, int index, bool transposed) {
   const std::string x = n.input(0), w = input(n, 1), b = input(n, 2);
   if (!c.is_act(x) || w.empty() || c.is_act(w))
     return c.add_generic(n, index, n.op_type() + " (computed weights)");
-  const Shape& ws = c.info(w).shape;
+  const Shape &ws = c.info(w).shape;
   if (ws.size() != 4 || c.info(x).shape.size() != 4)
     return c.add_generic(n, index, n.op_type() + " (not 2-D)");
   const int64_t groups = attr_int(n, "group", 1);
@@ -65,8 +65,8 @@ void conv(Context& c, const onnx::NodeProto& n, int index, bool transposed) {
     auto op = attr_ints(n, "output_padding").value_or(std::vector<int64_t>{0, 0});
     l.attrs.set("output_padding", op);
     if (attr_ints(n, "output_shape")) { // pads follow from the requested output size
-      const Shape& in = c.info(x).shape;
-      const Shape& out = c.info(n.output(0)).shape;
+      const Shape &in = c.info(x).shape;
+      const Shape &out = c.info(n.output(0)).shape;
       auto st = l.attrs.get_ints("stride", {1, 1}, 2), d = l.attrs.get_ints("dilation", {1, 1}, 2);
       std::vector<int64_t> pads(4);
       for (int i = 0; i < 2; ++i) {
@@ -86,10 +86,10 @@ void conv(Context& c, const onnx::NodeProto& n, int index, bool transposed) {
 
 // A constant B ([in, out], or [out, in] with transB) makes a linear layer; its weight is
 // described as [out, in] like the IR's linear rule (same elements, same bytes).
-void linear(Context& c, const onnx::NodeProto& n, int index, const std::string& a,
-            const std::string& b, bool trans_b, const std::string& bias,
-            const std::vector<std::string>& outputs) {
-  const Shape& bs = c.info(b).shape;
+void linear(Context &c, const onnx::NodeProto &n, int index, const std::string &a,
+            const std::string &b, bool trans_b, const std::string &bias,
+            const std::vector<std::string> &outputs) {
+  const Shape &bs = c.info(b).shape;
   const int64_t out = trans_b ? bs[0] : bs[1], in = trans_b ? bs[1] : bs[0];
   Layer l = c.new_layer(n, index, OpKind::linear);
   l.inputs = {a};
@@ -106,7 +106,7 @@ void linear(Context& c, const onnx::NodeProto& n, int index, const std::string& 
   c.finish(l, outputs);
 }
 
-void matmul(Context& c, const onnx::NodeProto& n, int index) {
+void matmul(Context &c, const onnx::NodeProto &n, int index) {
   const std::string a = n.input(0), b = n.input(1);
   if (!c.is_act(a))
     return c.add_generic(n, index, "MatMul (constant first operand)");
@@ -115,7 +115,7 @@ void matmul(Context& c, const onnx::NodeProto& n, int index) {
     l.inputs = {a, b};
     return c.finish(l, first_output(n));
   }
-  const Shape& bs = c.info(b).shape;
+  const Shape &bs = c.info(b).shape;
   if (bs.size() != 2) {
     Layer l = c.new_layer(n, index, OpKind::matmul);
     l.inputs = {a};
@@ -124,9 +124,9 @@ void matmul(Context& c, const onnx::NodeProto& n, int index) {
   }
   // MatMul + Add(bias vector) as exported for nn.Linear on 3-D inputs: one linear layer.
   std::string bias, out = n.output(0);
-  const auto& users = c.users(out);
+  const auto &users = c.users(out);
   if (users.size() == 1) {
-    const auto& add = c.g.node(users[0]);
+    const auto &add = c.g.node(users[0]);
     if (add.op_type() == "Add" && add.input_size() == 2) {
       const std::string other = add.input(0) == out ? add.input(1) : add.input(0);
       if (!c.is_act(other) && c.is_weight(other) && numel(c.info(other).shape) == bs[1] &&
@@ -140,7 +140,7 @@ void matmul(Context& c, const onnx::NodeProto& n, int index) {
   linear(c, n, index, a, b, false, bias, {out});
 }
 
-void gemm(Context& c, const onnx::NodeProto& n, int index) {
+void gemm(Context &c, const onnx::NodeProto &n, int index) {
   const std::string a = n.input(0), b = n.input(1), bias = input(n, 2);
   const bool trans_b = attr_int(n, "transB", 0) != 0;
   if (attr_int(n, "transA", 0) || !c.is_act(a) || c.is_act(b) || (!bias.empty() && c.is_act(bias)))
@@ -151,19 +151,19 @@ void gemm(Context& c, const onnx::NodeProto& n, int index) {
   linear(c, n, index, a, b, trans_b, bias, first_output(n));
 }
 
-void batch_norm(Context& c, const onnx::NodeProto& n, int index) {
+void batch_norm(Context &c, const onnx::NodeProto &n, int index) {
   for (int i = 1; i < 5; ++i)
     if (c.is_act(input(n, i)) || input(n, i).empty())
       return c.add_generic(n, index, "BatchNormalization (computed statistics)");
   Layer l = c.new_layer(n, index, OpKind::batch_norm);
   l.inputs = {n.input(0)};
-  const char* roles[] = {"weight", "bias", "running_mean", "running_var"};
+  const char *roles[] = {"weight", "bias", "running_mean", "running_var"};
   for (int i = 1; i < 5; ++i)
     l.params.push_back(c.param_desc(n.input(i), l.name + "." + roles[i - 1], i >= 3));
   c.finish(l, first_output(n));
 }
 
-void unary(Context& c, const onnx::NodeProto& n, int index, OpKind op, const std::string& fn) {
+void unary(Context &c, const onnx::NodeProto &n, int index, OpKind op, const std::string &fn) {
   Layer l = c.new_layer(n, index, op);
   l.attrs.set("function", fn);
   l.inputs = {n.input(0)};
@@ -172,7 +172,7 @@ void unary(Context& c, const onnx::NodeProto& n, int index, OpKind op, const std
   c.finish(l, first_output(n));
 }
 
-void clip(Context& c, const onnx::NodeProto& n, int index) {
+void clip(Context &c, const onnx::NodeProto &n, int index) {
   double lo = attr_float(n, "min", -1e300), hi = attr_float(n, "max", 1e300);
   if (auto v = c.values(input(n, 1)); v && v->size() == 1)
     lo = (*v)[0];
@@ -181,15 +181,15 @@ void clip(Context& c, const onnx::NodeProto& n, int index) {
   unary(c, n, index, OpKind::activation, lo == 0.0 && hi == 6.0 ? "relu6" : "clip");
 }
 
-void elementwise(Context& c, const onnx::NodeProto& n, int index, const std::string& fn) {
+void elementwise(Context &c, const onnx::NodeProto &n, int index, const std::string &fn) {
   Layer l = c.new_layer(n, index, OpKind::elementwise);
   l.attrs.set("function", fn);
-  for (const auto& in : n.input())
+  for (const auto &in : n.input())
     c.add_operand(l, in);
   c.finish(l, first_output(n));
 }
 
-void reduce(Context& c, const onnx::NodeProto& n, int index, const std::string& fn) {
+void reduce(Context &c, const onnx::NodeProto &n, int index, const std::string &fn) {
   Layer l = c.new_layer(n, index, OpKind::reduce);
   l.attrs.set("function", fn);
   l.inputs = {n.input(0)};
@@ -206,7 +206,7 @@ void reduce(Context& c, const onnx::NodeProto& n, int index, const std::string& 
   c.finish(l, first_output(n));
 }
 
-void pool(Context& c, const onnx::NodeProto& n, int index, OpKind op) {
+void pool(Context &c, const onnx::NodeProto &n, int index, OpKind op) {
   if (c.info(n.input(0)).shape.size() != 4)
     return c.add_generic(n, index, n.op_type() + " (not 2-D)");
   auto k = attr_ints(n, "kernel_shape").value_or(std::vector<int64_t>{});
@@ -222,17 +222,17 @@ void pool(Context& c, const onnx::NodeProto& n, int index, OpKind op) {
 }
 
 // Reshape-like views (Reshape, Squeeze, Unsqueeze): the target is the inferred output shape.
-void view(Context& c, const onnx::NodeProto& n, int index, const std::string& out,
-          const std::string& suffix = "", const std::string& in = "") {
+void view(Context &c, const onnx::NodeProto &n, int index, const std::string &out,
+          const std::string &suffix = "", const std::string &in = "") {
   Layer l = c.new_layer(n, index, OpKind::reshape, suffix);
   l.inputs = {in.empty() ? n.input(0) : in};
   l.attrs.set("shape", c.info(out).shape);
   c.finish(l, {out});
 }
 
-void slice_layer(Context& c, const onnx::NodeProto& n, int index, const std::string& in,
-                 const std::string& out, std::vector<int64_t> starts, std::vector<int64_t> ends,
-                 std::vector<int64_t> axes, std::vector<int64_t> steps, const Shape& out_shape) {
+void slice_layer(Context &c, const onnx::NodeProto &n, int index, const std::string &in,
+                 const std::string &out, std::vector<int64_t> starts, std::vector<int64_t> ends,
+                 std::vector<int64_t> axes, std::vector<int64_t> steps, const Shape &out_shape) {
   Layer l = c.new_layer(n, index, OpKind::slice);
   l.inputs = {in};
   l.attrs.set("starts", starts);
@@ -248,9 +248,9 @@ void slice_layer(Context& c, const onnx::NodeProto& n, int index, const std::str
 }
 
 // Slice: the constant starts/ends/axes/steps when known, else the extent of the inferred output.
-void slice(Context& c, const onnx::NodeProto& n, int index) {
-  const Shape& in = c.info(n.input(0)).shape;
-  const Shape& out = c.info(n.output(0)).shape;
+void slice(Context &c, const onnx::NodeProto &n, int index) {
+  const Shape &in = c.info(n.input(0)).shape;
+  const Shape &out = c.info(n.output(0)).shape;
   std::vector<int64_t> s, e, a, st;
   auto starts = c.values(input(n, 1)), ends = c.values(input(n, 2));
   auto axes = c.values(input(n, 3)), steps = c.values(input(n, 4));
@@ -275,7 +275,7 @@ void slice(Context& c, const onnx::NodeProto& n, int index) {
 
 // Gather of constant indices from an activation: a slice (plus a view dropping the axis for a
 // scalar index), so it reads only the picked rows. Embedding lookups read rows of a weight.
-void gather(Context& c, const onnx::NodeProto& n, int index) {
+void gather(Context &c, const onnx::NodeProto &n, int index) {
   const std::string data = n.input(0), idx = n.input(1);
   const int64_t axis = attr_int(n, "axis", 0);
   if (!c.is_act(data)) {
@@ -291,10 +291,10 @@ void gather(Context& c, const onnx::NodeProto& n, int index) {
     l.inputs = {data, idx};
     return c.finish(l, first_output(n));
   }
-  const Shape& ds = c.info(data).shape;
+  const Shape &ds = c.info(data).shape;
   const int64_t ax = axis < 0 ? axis + int64_t(ds.size()) : axis;
   auto v = c.values(idx);
-  const Shape& is = c.info(idx).shape;
+  const Shape &is = c.info(idx).shape;
   if (!v || v->empty() || is.size() > 1)
     return c.add_generic(n, index, "Gather (computed indices)");
   std::vector<int64_t> k;
@@ -312,22 +312,22 @@ void gather(Context& c, const onnx::NodeProto& n, int index) {
   view(c, n, index, n.output(0), "/squeeze", mid);
 }
 
-void split(Context& c, const onnx::NodeProto& n, int index) {
+void split(Context &c, const onnx::NodeProto &n, int index) {
   Layer l = c.new_layer(n, index, OpKind::split);
   l.inputs = {n.input(0)};
   const int64_t axis = attr_int(n, "axis", 0);
-  const Shape& in = c.info(n.input(0)).shape;
+  const Shape &in = c.info(n.input(0)).shape;
   const int64_t ax = axis < 0 ? axis + int64_t(in.size()) : axis;
   std::vector<int64_t> sizes;
   std::vector<std::string> outs(n.output().begin(), n.output().end());
-  for (const auto& o : outs)
+  for (const auto &o : outs)
     sizes.push_back(c.info(o).shape.at(ax));
   l.attrs.set("axis", axis);
   l.attrs.set("split", sizes);
   c.finish(l, outs);
 }
 
-void simple(Context& c, const onnx::NodeProto& n, int index, OpKind op) {
+void simple(Context &c, const onnx::NodeProto &n, int index, OpKind op) {
   Layer l = c.new_layer(n, index, op);
   l.inputs = {n.input(0)};
   if (op == OpKind::softmax)
@@ -346,7 +346,7 @@ void simple(Context& c, const onnx::NodeProto& n, int index, OpKind op) {
   c.finish(l, first_output(n));
 }
 
-const std::map<std::string, std::string>& activation_ops() {
+const std::map<std::string, std::string> &activation_ops() {
   static const std::map<std::string, std::string> m = {
       {"Relu", "relu"},           {"Sigmoid", "sigmoid"},         {"Tanh", "tanh"},
       {"Gelu", "gelu"},           {"HardSigmoid", "hardsigmoid"}, {"HardSwish", "hardswish"},
@@ -354,7 +354,7 @@ const std::map<std::string, std::string>& activation_ops() {
   return m;
 }
 
-const std::map<std::string, std::string>& elementwise_ops() {
+const std::map<std::string, std::string> &elementwise_ops() {
   static const std::map<std::string, std::string> m = {
       {"Add", "add"}, {"Sub", "sub"},     {"Mul", "mul"},
       {"Div", "div"}, {"Pow", "pow"},     {"Max", "max"},
@@ -366,8 +366,8 @@ const std::map<std::string, std::string>& elementwise_ops() {
 
 } // namespace
 
-void map_node(Context& c, const onnx::NodeProto& n, int index) {
-  const std::string& op = n.op_type();
+void map_node(Context &c, const onnx::NodeProto &n, int index) {
+  const std::string &op = n.op_type();
   if (!n.domain().empty() && n.domain() != "ai.onnx")
     return c.add_generic(n, index, n.domain() + "." + op);
   if (op == "Conv")
@@ -421,7 +421,7 @@ void map_node(Context& c, const onnx::NodeProto& n, int index) {
   if (op == "Reshape" || op == "Squeeze" || op == "Unsqueeze")
     return view(c, n, index, n.output(0));
   if (op == "Concat") {
-    for (const auto& in : n.input())
+    for (const auto &in : n.input())
       if (!c.is_act(in))
         return c.add_generic(n, index, "Concat (constant input)");
     Layer l = c.new_layer(n, index, OpKind::concat);

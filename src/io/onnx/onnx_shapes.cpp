@@ -10,24 +10,24 @@
 
 namespace perfmodel::io::onnx_import {
 
-void bind_input_dims(onnx::ModelProto& m, const std::string& path, std::optional<int64_t> batch,
-                     const std::map<std::string, int64_t>& dims) {
-  auto* g = m.mutable_graph();
+void bind_input_dims(onnx::ModelProto &m, const std::string &path, std::optional<int64_t> batch,
+                     const std::map<std::string, int64_t> &dims) {
+  auto *g = m.mutable_graph();
   std::set<std::string> inits;
-  for (const auto& t : g->initializer())
+  for (const auto &t : g->initializer())
     inits.insert(t.name());
   std::vector<std::string> missing;
   std::set<std::string> used;
-  for (auto& in : *g->mutable_input()) {
+  for (auto &in : *g->mutable_input()) {
     if (inits.count(in.name()))
       continue;
     if (!in.type().has_tensor_type())
       throw InputError(SourceLoc{path}, "input '" + in.name() + "' is not a tensor");
-    auto* tt = in.mutable_type()->mutable_tensor_type();
+    auto *tt = in.mutable_type()->mutable_tensor_type();
     if (!tt->has_shape())
       throw InputError(SourceLoc{path}, "input '" + in.name() + "' has no shape");
     for (int i = 0; i < tt->shape().dim_size(); ++i) {
-      auto* d = tt->mutable_shape()->mutable_dim(i);
+      auto *d = tt->mutable_shape()->mutable_dim(i);
       const std::string param = d->has_dim_param() ? d->dim_param() : "";
       if (i == 0 && batch) {
         d->set_dim_value(*batch);
@@ -52,21 +52,21 @@ void bind_input_dims(onnx::ModelProto& m, const std::string& path, std::optional
   }
   if (!missing.empty()) {
     std::string list;
-    for (const auto& s : missing)
+    for (const auto &s : missing)
       list += (list.empty() ? "" : ", ") + s;
     throw InputError(SourceLoc{path}, "symbolic dimension(s) without a value: " + list +
                                           "; set them with --dim NAME=VALUE");
   }
   // Shapes stored by the exporter may contradict the bound dims: ONNX recomputes them.
   g->clear_value_info();
-  for (auto& out : *g->mutable_output())
+  for (auto &out : *g->mutable_output())
     if (out.type().has_tensor_type())
       out.mutable_type()->mutable_tensor_type()->clear_shape();
 }
 
 namespace {
 
-TensorInfo info_of(const onnx::TypeProto& t) {
+TensorInfo info_of(const onnx::TypeProto &t) {
   TensorInfo ti;
   if (!t.has_tensor_type())
     return ti;
@@ -74,7 +74,7 @@ TensorInfo info_of(const onnx::TypeProto& t) {
   if (!t.tensor_type().has_shape())
     return ti;
   ti.known = true;
-  for (const auto& d : t.tensor_type().shape().dim()) {
+  for (const auto &d : t.tensor_type().shape().dim()) {
     if (!d.has_dim_value() || d.dim_value() < 0)
       ti.known = false;
     ti.shape.push_back(d.has_dim_value() ? d.dim_value() : -1);
@@ -86,40 +86,40 @@ TensorInfo info_of(const onnx::TypeProto& t) {
 
 namespace {
 
-ShapeResult infer_once(onnx::ModelProto& m, const std::string& path) {
+ShapeResult infer_once(onnx::ModelProto &m, const std::string &path) {
   std::unordered_map<std::string, onnx::TensorShapeProto> data;
   try {
     onnx::ShapeInferenceOptions options(/*check_type=*/false, /*error_mode=*/1,
                                         /*data_propagation=*/true);
     onnx::shape_inference::InferShapes(m, onnx::OpSchemaRegistry::Instance(), options, &data);
-  } catch (const std::exception& e) {
+  } catch (const std::exception &e) {
     std::string msg = e.what();
     while (!msg.empty() && (msg.back() == '\n' || msg.back() == ' '))
       msg.pop_back();
-    for (auto& c : msg)
+    for (auto &c : msg)
       if (c == '\n')
         c = ' ';
     throw InputError(SourceLoc{path}, "ONNX shape inference failed: " + msg);
   }
   ShapeResult r;
-  const auto& g = m.graph();
-  for (const auto& v : g.input())
+  const auto &g = m.graph();
+  for (const auto &v : g.input())
     r.tensors[v.name()] = info_of(v.type());
-  for (const auto& v : g.value_info())
+  for (const auto &v : g.value_info())
     r.tensors[v.name()] = info_of(v.type());
-  for (const auto& v : g.output())
+  for (const auto &v : g.output())
     r.tensors[v.name()] = info_of(v.type());
-  for (const auto& t : g.initializer()) {
+  for (const auto &t : g.initializer()) {
     TensorInfo ti;
     ti.elem_type = t.data_type();
     ti.known = true;
     ti.shape.assign(t.dims().begin(), t.dims().end());
     r.tensors[t.name()] = ti;
   }
-  for (const auto& [name, shape] : data) {
+  for (const auto &[name, shape] : data) {
     std::vector<int64_t> vals;
     bool ok = true;
-    for (const auto& d : shape.dim()) {
+    for (const auto &d : shape.dim()) {
       if (!d.has_dim_value())
         ok = false;
       vals.push_back(d.dim_value());
@@ -132,7 +132,7 @@ ShapeResult infer_once(onnx::ModelProto& m, const std::string& path) {
 
 } // namespace
 
-ShapeResult infer_onnx_shapes(onnx::ModelProto& m, const std::string& path) {
+ShapeResult infer_onnx_shapes(onnx::ModelProto &m, const std::string &path) {
   // ONNX propagates shape values through Shape/Gather/Concat/... but not Div, Equal, Where:
   // fold those once their inputs are known and infer again, until nothing changes.
   for (;;) {
@@ -143,7 +143,7 @@ ShapeResult infer_onnx_shapes(onnx::ModelProto& m, const std::string& path) {
   }
 }
 
-DType to_dtype(int32_t elem_type, const std::string& path, const std::string& tensor) {
+DType to_dtype(int32_t elem_type, const std::string &path, const std::string &tensor) {
   switch (elem_type) {
   case onnx::TensorProto::FLOAT:
     return DType::fp32;

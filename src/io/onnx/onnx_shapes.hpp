@@ -27,14 +27,14 @@ struct ShapeResult {
 
 /// Sets dim 0 of every graph input to `batch` (default: 1 where symbolic) and every other
 /// symbolic dim from `dims`; InputError naming the unset dims and the --dim option otherwise.
-void bind_input_dims(onnx::ModelProto& m, const std::string& path, std::optional<int64_t> batch,
-                     const std::map<std::string, int64_t>& dims);
+void bind_input_dims(onnx::ModelProto &m, const std::string &path, std::optional<int64_t> batch,
+                     const std::map<std::string, int64_t> &dims);
 
 /// Runs onnx::shape_inference::InferShapes (strict, with data propagation) on `m` (modified:
 /// value_info is replaced) and collects the shapes. InputError with ONNX's message on failure.
-ShapeResult infer_onnx_shapes(onnx::ModelProto& m, const std::string& path);
+ShapeResult infer_onnx_shapes(onnx::ModelProto &m, const std::string &path);
 
 /// Maps an ONNX element type to perfmodel's DType; InputError for strings and unknown types.
-DType to_dtype(int32_t elem_type, const std::string& path, const std::string& tensor);
+DType to_dtype(int32_t elem_type, const std::string &path, const std::string &tensor);
 
 } // namespace perfmodel::io::onnx_import

@@ -4,11 +4,11 @@
 #include <limits>
 #include <string>
 
-#include "perfmodel/io/files.hpp"
 #include "io/trace/event_sax.hpp"
-#include "perfmodel/trace/gzip.hpp"
 #include "io/trace/json_locate.hpp"
 #include "perfmodel/error.hpp"
+#include "perfmodel/io/files.hpp"
+#include "perfmodel/trace/gzip.hpp"
 
 namespace perfmodel::io {
 namespace {

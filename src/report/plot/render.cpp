@@ -14,8 +14,8 @@
 #include <cstdlib>
 #include <cstring>
 
-#include "perfmodel/io/files.hpp"
 #include "perfmodel/error.hpp"
+#include "perfmodel/io/files.hpp"
 
 namespace perfmodel::report::plot {
 namespace {

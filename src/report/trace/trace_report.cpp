@@ -39,7 +39,8 @@ std::string render_trace(const TraceReport &r, Format f) {
   if (f == Format::md)
     out += "# Trace " + md_cell(r.file) + "\n\n";
   for (size_t i = 0; i < tables.size(); ++i)
-    out += f == Format::csv ? (i ? "\n" : "") + csv(tables[i].grid) : text(tables[i], f == Format::md);
+    out +=
+        f == Format::csv ? (i ? "\n" : "") + csv(tables[i].grid) : text(tables[i], f == Format::md);
   return out;
 }
 

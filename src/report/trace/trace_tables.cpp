@@ -16,7 +16,8 @@ Unit measured() { return hint::si("s").rounded_in_json(1e9); }
 
 // The CSV's first column names the view, so that the tables of --view all can be told apart.
 template <class Row> Column<Row> view_column(const char *view) {
-  return Column<Row>("view", "view", hint::text(), [view](const Row &) { return view; }, kCsv);
+  return Column<Row>(
+      "view", "view", hint::text(), [view](const Row &) { return view; }, kCsv);
 }
 
 } // namespace
@@ -44,11 +45,12 @@ TraceTable overview_table(const trace::Overview &o) {
   using S = trace::StepTimes;
   static const char *const keys[] = {"kernel",  "memcpy",     "memset",   "communication",
                                      "runtime", "dataloader", "cpu_exec", "other"};
-  std::vector<Column<S>> cols = {view_column<S>("overview"), {"step", "step", hint::text(), &S::step}};
+  std::vector<Column<S>> cols = {view_column<S>("overview"),
+                                 {"step", "step", hint::text(), &S::step}};
   const auto &roles = trace::role_names();
   for (size_t i = 0; i < roles.size(); ++i)
-    cols.push_back({keys[i], roles[i], measured(),
-                    [i](const S &s) { return trace::role_values(s)[i]; }});
+    cols.push_back(
+        {keys[i], roles[i], measured(), [i](const S &s) { return trace::role_values(s)[i]; }});
   cols.push_back({"total", "Total", measured(), &S::total});
   std::vector<S> rows = o.steps;
   rows.push_back(o.average);
@@ -109,7 +111,8 @@ std::vector<TraceTable> attainment_tables(const trace::AttainmentView &v) {
   const bool cal = !v.rows.empty() && v.rows[0].calibrated_seconds >= 0;
   const std::vector<C> rows = {
       view_column<R>("attainment"),
-      C("rank", "#", hint::count(), [](const R &, size_t i) { return i + 1; }, kText | kCsv)
+      C(
+          "rank", "#", hint::count(), [](const R &, size_t i) { return i + 1; }, kText | kCsv)
           .csv_as("rank"),
       {"name", "operator", hint::text(), &R::name},
       {"op", "as", hint::text(), &R::op},
@@ -120,16 +123,21 @@ std::vector<TraceTable> attainment_tables(const trace::AttainmentView &v) {
       {"device_seconds", "device", measured(), &R::device_seconds},
       {"roofline_seconds", "roofline", hint::si("s"), &R::roofline_seconds},
       C("fraction_of_roofline", "of roofline", hint::percent(),
-        [](const R &r) { return r.fraction_of_roofline(); })
-          .csv_as("fraction of roofline"),
-      C("time_lost_seconds", "lost", hint::si("s"), [](const R &r) { return r.time_lost(); })
-          .csv_as("time lost (s)"),
+        [](const R &r) {
+          return r.fraction_of_roofline();
+        }).csv_as("fraction of roofline"),
+      C("time_lost_seconds", "lost", hint::si("s"),
+        [](const R &r) {
+          return r.time_lost();
+        }).csv_as("time lost (s)"),
       C("achieved_flops_per_second", "FLOP/s", hint::si("F/s"),
-        [](const R &r) { return r.achieved_flops_per_second(); })
-          .csv_as("achieved (FLOP/s)"),
+        [](const R &r) {
+          return r.achieved_flops_per_second();
+        }).csv_as("achieved (FLOP/s)"),
       C("achieved_bytes_per_second", "B/s", hint::si("B/s"),
-        [](const R &r) { return r.achieved_bytes_per_second(); })
-          .csv_as("achieved (B/s)"),
+        [](const R &r) {
+          return r.achieved_bytes_per_second();
+        }).csv_as("achieved (B/s)"),
       {"bound", "bound", hint::text(), [](const R &r) { return to_string(r.bound); }},
       {"calibrated_seconds", "calibrated", hint::si("s"),
        [](const R &r) -> Value {
@@ -169,10 +177,14 @@ std::vector<TraceTable> attainment_tables(const trace::AttainmentView &v) {
                si(v.modelled_seconds, "s") + " of " + si(v.device_seconds, "s") + " device time",
            make_grid(rows, v.rows, kStyle),
            {}},
-          {"attainment_summary", "Roofline attainment per layer kind and pass",
-           make_grid(summary, v.summary, kStyle), {}},
-          {"unattributed", "Device activity not attributed to a modelled operator",
-           make_grid(unattributed, v.unattributed, kStyle), {}}};
+          {"attainment_summary",
+           "Roofline attainment per layer kind and pass",
+           make_grid(summary, v.summary, kStyle),
+           {}},
+          {"unattributed",
+           "Device activity not attributed to a modelled operator",
+           make_grid(unattributed, v.unattributed, kStyle),
+           {}}};
 }
 
 } // namespace perfmodel::report

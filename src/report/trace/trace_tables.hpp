@@ -6,8 +6,8 @@
 #include <string>
 #include <vector>
 
-#include "report/columns.hpp"
 #include "perfmodel/report/trace/trace_report.hpp"
+#include "report/columns.hpp"
 
 namespace perfmodel::report {
 

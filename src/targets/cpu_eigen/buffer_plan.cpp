@@ -1,4 +1,5 @@
-// The executor's `reuse` memory plan, followed layer by layer (include/perfmodel/targets/cpu_eigen/buffer_plan.hpp).
+// The executor's `reuse` memory plan, followed layer by layer
+// (include/perfmodel/targets/cpu_eigen/buffer_plan.hpp).
 #include "perfmodel/targets/cpu_eigen/buffer_plan.hpp"
 
 #include <algorithm>
@@ -45,7 +46,8 @@ BufferAssignment plan_reused_buffers(const Graph &g) {
   std::vector<std::pair<int, size_t>> held; // buffer id, last reader: in the order taken
   auto elements_of = [&](const std::string &t) {
     const auto it = g.tensors.find(t);
-    return it == g.tensors.end() ? size_t(1) : size_t(std::max<int64_t>(numel(it->second.shape), 1));
+    return it == g.tensors.end() ? size_t(1)
+                                 : size_t(std::max<int64_t>(numel(it->second.shape), 1));
   };
   for (size_t i = 0; i < n; ++i) {
     const Layer &l = g.layers[i];

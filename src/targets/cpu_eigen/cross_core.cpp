@@ -45,7 +45,7 @@ struct Split {
     im2col, // the input of an im2col, block = one image's group of `channels` planes
   } kind = units;
   int64_t unit = 1, units_count = 1, grain = 1; // units
-  int64_t m = 0, n = 0, k = 0;                 // gemm_*: the product's dimensions
+  int64_t m = 0, n = 0, k = 0;                  // gemm_*: the product's dimensions
   // im2col: the input plane (h*w), its height and width, the output's height and width
   int64_t plane = 1, in_h = 1, in_w = 1, out_h = 1, out_w = 1;
 };
@@ -68,9 +68,8 @@ int owner(const Split &s, int64_t e, int threads) {
     if (!gemm_parallel(s, threads))
       return 0;
     const int64_t q = e % (s.m * s.n);
-    return gemm_splits_rows(s.m, s.n, s.k, threads)
-               ? chunk_of(q / s.n, s.m, kGemmRowGrain, threads)
-               : gemm_column_thread(s, q % s.n, threads);
+    return gemm_splits_rows(s.m, s.n, s.k, threads) ? chunk_of(q / s.n, s.m, kGemmRowGrain, threads)
+                                                    : gemm_column_thread(s, q % s.n, threads);
   }
   case Split::gemm_b: // a row split reads all of B on every thread
     if (!gemm_parallel(s, threads))
@@ -80,9 +79,8 @@ int owner(const Split &s, int64_t e, int threads) {
   case Split::gemm_a: // a column split reads all of A on every thread
     if (!gemm_parallel(s, threads))
       return 0;
-    return gemm_splits_rows(s.m, s.n, s.k, threads)
-               ? chunk_of(e / s.k, s.m, kGemmRowGrain, threads)
-               : kEveryThread;
+    return gemm_splits_rows(s.m, s.n, s.k, threads) ? chunk_of(e / s.k, s.m, kGemmRowGrain, threads)
+                                                    : kEveryThread;
   case Split::im2col: {
     // Each thread lowers the columns of the product it computes (conv.cpp): all of them where
     // the product splits its rows; else the input pixel's output position (scaled to the
@@ -280,11 +278,10 @@ double cross_fraction(const Split &writer, const Split &reader, int64_t numel, i
   return samples > 0 ? double(*std::max_element(cross.begin(), cross.end())) / samples : 0.0;
 }
 
-
 // The fields that decide a split, for memoising cross_fraction (networks repeat their shapes).
 auto key_of(const Split &s) {
-  return std::tuple(int(s.kind), s.unit, s.units_count, s.grain, s.m, s.n, s.k, s.plane,
-                    s.in_h, s.in_w, s.out_h, s.out_w);
+  return std::tuple(int(s.kind), s.unit, s.units_count, s.grain, s.m, s.n, s.k, s.plane, s.in_h,
+                    s.in_w, s.out_h, s.out_w);
 }
 
 } // namespace
@@ -354,7 +351,8 @@ std::vector<double> input_cross_core_bytes(const Graph &g, const std::vector<Lay
       if (touches.distance(t.layer, i, t.tensor) > cache_bytes)
         continue;
       const int64_t overlap = std::min(numel, t.numel);
-      const double bytes = double(g.tensors.at(l.outputs[k]).bytes()) * double(overlap) / double(numel);
+      const double bytes =
+          double(g.tensors.at(l.outputs[k]).bytes()) * double(overlap) / double(numel);
       out[i] += fraction(t.split, *ws, overlap) * bytes;
     }
     // What this layer leaves behind.

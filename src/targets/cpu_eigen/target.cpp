@@ -31,8 +31,7 @@ constexpr double kGatherStart = 3e10, kGatherMin = 1e9, kGatherMax = 1e13;
 // The classes whose kernel is Eigen's product: a partial tile is paid as panels (the depthwise
 // convolutions are a kernel of ours, vectorised along the row by the compiler: whole tiles).
 bool eigen_product(OpClass c) {
-  return c == OpClass::gemm || c == OpClass::gemv || c == OpClass::conv ||
-         c == OpClass::pointwise;
+  return c == OpClass::gemm || c == OpClass::gemv || c == OpClass::conv || c == OpClass::pointwise;
 }
 
 double given_rate(const TermFitInputs &in, const TargetTerm &t) {

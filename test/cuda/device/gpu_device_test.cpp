@@ -5,15 +5,15 @@
 #include <cmath>
 #include <string>
 
-#include "perfmodel/kernels/cuda/gpu_bench.hpp"
 #include "kernels/cuda/nvml_energy.hpp"
+#include "perfmodel/kernels/cuda/gpu_bench.hpp"
 
 using namespace perfmodel;
 namespace kg = perfmodel::kernels::cuda;
 
 namespace {
 
-kg::GpuBenchResult run_one(const kg::GpuBenchCase& c) {
+kg::GpuBenchResult run_one(const kg::GpuBenchCase &c) {
   kg::GpuBenchOptions o;
   o.warmup = 2;
   o.iters = 5;
@@ -67,7 +67,7 @@ TEST_CASE("cuBLAS GEMM matches a CPU reference (fp32 exactly-ish, tf32/fp16 loos
 
 TEST_CASE("bandwidth, FMA and launch benchmarks measure positive, bounded rates") {
   const auto dev = kg::query_device(0);
-  for (const char* v : {"read", "copy", "triad"}) {
+  for (const char *v : {"read", "copy", "triad"}) {
     const auto r = run_one(kg::bandwidth_case(v, 256 << 20));
     REQUIRE_MESSAGE(r.skipped.empty(), r.skipped);
     CHECK(r.bytes_per_second() > 1e10);
@@ -92,7 +92,7 @@ TEST_CASE("bandwidth, FMA and launch benchmarks measure positive, bounded rates"
 }
 
 TEST_CASE("cuBLAS and cuDNN cases run and beat no peak") {
-  for (const char* v : {"fp32", "tf32", "fp16"}) {
+  for (const char *v : {"fp32", "tf32", "fp16"}) {
     const auto r = run_one(kg::gemm_case(v, {1024, 1024, 1024, 1}));
     if (!r.skipped.empty()) {
       MESSAGE(v << " skipped: " << r.skipped);
@@ -106,7 +106,7 @@ TEST_CASE("cuBLAS and cuDNN cases run and beat no peak") {
   kg::ConvDims d;
   d.batch = 8, d.c = 64, d.h = d.w = 28, d.out_channels = 64;
   d.kernel_h = d.kernel_w = 3, d.pad_h = d.pad_w = 1;
-  for (const char* v : {"fp32", "tf32", "fp16"}) {
+  for (const char *v : {"fp32", "tf32", "fp16"}) {
     const auto r = run_one(kg::conv_case(v, d));
     if (std::string(v) == "tf32" && !r.skipped.empty()) {
       MESSAGE("tf32 skipped: " << r.skipped); // compute capability < 8.0

@@ -9,11 +9,11 @@
 #include <string>
 #include <vector>
 
+#include "perfmodel/graph.hpp"
+#include "perfmodel/host_state.hpp"
 #include "perfmodel/kernels/cpu/buffer_pool.hpp"
 #include "perfmodel/kernels/cpu/tensor.hpp"
 #include "perfmodel/kernels/cpu/timing.hpp"
-#include "perfmodel/graph.hpp"
-#include "perfmodel/host_state.hpp"
 #include "perfmodel/policy/measurement_policy.hpp"
 
 namespace perfmodel::kernels::cpu {
@@ -23,10 +23,10 @@ using TensorStore = std::map<std::string, Tensor>;
 
 /// One layer ready to run: the kernel call with every pointer, weight and workspace resolved.
 struct PreparedLayer {
-  std::string path;          // the code path: "im2col+gemm", "gemm", "depthwise", "view", ...
-  std::function<void()> run; // one execution; never allocates
-  std::vector<Tensor> owned; // weights and workspace the run refers to
-  int64_t workspace_floats = 0; // scratch the run needs (an im2col matrix), owned or shared
+  std::string path;              // the code path: "im2col+gemm", "gemm", "depthwise", "view", ...
+  std::function<void()> run;     // one execution; never allocates
+  std::vector<Tensor> owned;     // weights and workspace the run refers to
+  int64_t workspace_floats = 0;  // scratch the run needs (an im2col matrix), owned or shared
   bool activation_fused = false; // the layer's fused activation runs inside `run` (GEMM epilogue)
 };
 
@@ -111,8 +111,8 @@ struct LayerMeasurement {
 };
 
 struct GraphMeasurement {
-  std::vector<LayerMeasurement> layers; // graph order
-  TimingStats network;                  // whole forward passes, layer after layer
+  std::vector<LayerMeasurement> layers;             // graph order
+  TimingStats network;                              // whole forward passes, layer after layer
   std::optional<HostState> host_before, host_after; // with MeasureOptions::probe_host
   /// With MeasureOptions::faster_placement: the round trips probed around the timed passes
   /// (one before each, one after the last) and the passes the statistics were computed over.
@@ -128,8 +128,8 @@ struct GraphMeasurement {
     std::vector<policy::PassProbe> probes;
     policy::QuietSelection selection;
     int passes_timed = 0;
-    std::vector<double> pass_seconds; // every timed pass, in order
-    double interval_seconds = 0;      // MeasureOptions::quiet_probe_interval_seconds
+    std::vector<double> pass_seconds;              // every timed pass, in order
+    double interval_seconds = 0;                   // MeasureOptions::quiet_probe_interval_seconds
     double outside_reference_flops_per_second = 0; // ...::quiet_reference_flops_per_second
   };
   std::optional<Quiet> quiet;

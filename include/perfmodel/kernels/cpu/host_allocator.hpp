@@ -23,7 +23,7 @@ inline constexpr size_t kHugePageThresholdBytes = size_t(1) << 20;
 /// entry points (microbenchmarks, measure) so that both run in the same allocator state.
 void retain_freed_heap_memory();
 
-void *host_allocate(size_t bytes);        // throws std::bad_alloc
+void *host_allocate(size_t bytes); // throws std::bad_alloc
 void host_free(void *p, size_t bytes) noexcept;
 
 template <class T> struct HostAllocator {

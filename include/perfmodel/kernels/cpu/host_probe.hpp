@@ -8,8 +8,8 @@
 
 #include <cstdint>
 
-#include "perfmodel/kernels/cpu/microbench.hpp"
 #include "perfmodel/host_state.hpp"
+#include "perfmodel/kernels/cpu/microbench.hpp"
 #include "perfmodel/policy/measurement_policy.hpp"
 
 namespace perfmodel::kernels::cpu {

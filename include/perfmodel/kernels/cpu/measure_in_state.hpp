@@ -6,8 +6,8 @@
 #include <optional>
 #include <string>
 
-#include "perfmodel/kernels/cpu/executor.hpp"
 #include "perfmodel/host_state.hpp"
+#include "perfmodel/kernels/cpu/executor.hpp"
 #include "perfmodel/policy/host_state_policy.hpp"
 
 namespace perfmodel::kernels::cpu {
@@ -25,9 +25,10 @@ struct StateMeasurement {
 /// by `host_policy`), up to `attempts` measurements in all. Without a reference, one
 /// measurement. `on_retry(attempt, best)` is called before each further attempt with the
 /// least-drifted attempt so far.
-StateMeasurement measure_graph_in_state(
-    const Graph &g, MeasureOptions opts, const std::optional<HostState> &reference, int attempts,
-    const policy::HostStatePolicy &host_policy,
-    const std::function<void(int, const StateMeasurement &)> &on_retry = {});
+StateMeasurement
+measure_graph_in_state(const Graph &g, MeasureOptions opts,
+                       const std::optional<HostState> &reference, int attempts,
+                       const policy::HostStatePolicy &host_policy,
+                       const std::function<void(int, const StateMeasurement &)> &on_retry = {});
 
 } // namespace perfmodel::kernels::cpu

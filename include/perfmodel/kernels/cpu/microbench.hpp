@@ -9,8 +9,8 @@
 #include <string_view>
 #include <vector>
 
-#include "perfmodel/kernels/cpu/timing.hpp"
 #include "perfmodel/dtype.hpp"
+#include "perfmodel/kernels/cpu/timing.hpp"
 
 namespace perfmodel::kernels::cpu {
 
@@ -85,7 +85,7 @@ struct MicrobenchOptions {
   /// Spreading a case over the whole run averages out the seconds-long slow spells of a shared
   /// host (2x on memory-bound kernels on a shared host) instead of catching one of them whole.
   int rounds = 0;
-  std::string only;   // run only cases whose name contains this ("" = all)
+  std::string only; // run only cases whose name contains this ("" = all)
   /// The outermost cache's capacity (the hw spec's level before DRAM; 0 = unknown). A lowered
   /// convolution whose input, output and im2col workspace fit in it is timed with the
   /// workspace as the previous call left it, larger ones with it evicted (microbench.cpp,
@@ -124,8 +124,7 @@ CountedRuns counted_runs(const std::vector<BenchResult> &results);
 /// Whether a lowered convolution of `input`, `output` and `workspace` elements (fp32) is timed
 /// with its im2col workspace as the previous call left it: they all fit in `cache_bytes`
 /// (MicrobenchOptions::cache_bytes; 0 = unknown: evicted).
-bool conv_workspace_stays_cached(double input, double output, double workspace,
-                                 double cache_bytes);
+bool conv_workspace_stays_cached(double input, double output, double workspace, double cache_bytes);
 
 /// A convolution case of the plan: batch x c x hw x hw input, `oc` outputs, a `k`x`k` kernel at
 /// `stride` with "same" padding, `groups` groups; a bias, no fused activation. Named

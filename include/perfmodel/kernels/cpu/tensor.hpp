@@ -6,8 +6,8 @@
 #include <memory>
 #include <vector>
 
-#include "perfmodel/kernels/cpu/host_allocator.hpp"
 #include "perfmodel/graph.hpp"
+#include "perfmodel/kernels/cpu/host_allocator.hpp"
 
 namespace perfmodel::kernels::cpu {
 

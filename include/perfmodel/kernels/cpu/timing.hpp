@@ -5,8 +5,8 @@
 #include <string>
 #include <vector>
 
-#include "perfmodel/time_statistic.hpp"
 #include "perfmodel/policy/quantile.hpp"
+#include "perfmodel/time_statistic.hpp"
 
 namespace perfmodel::kernels::cpu {
 

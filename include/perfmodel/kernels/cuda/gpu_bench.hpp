@@ -13,9 +13,9 @@
 #include <string>
 #include <vector>
 
+#include "perfmodel/dtype.hpp"
 #include "perfmodel/kernels/cpu/microbench.hpp"
 #include "perfmodel/kernels/cpu/timing.hpp"
-#include "perfmodel/dtype.hpp"
 
 namespace perfmodel::kernels::cuda {
 
@@ -89,41 +89,41 @@ struct GpuBenchOptions {
   int iters = 0;    // 0 = the plan's default (quick 5, full 15)
   std::string only; // run only cases whose name contains this ("" = all)
   std::string nvml_soname = "libnvidia-ml.so.1"; // "" = no energy readings
-  std::function<void(size_t, size_t, const GpuBenchCase&)> progress;
+  std::function<void(size_t, size_t, const GpuBenchCase &)> progress;
 };
 
 /// The quick or full plan, in run order (no device needed).
-std::vector<GpuBenchCase> gpu_bench_plan(const GpuBenchOptions& opts);
+std::vector<GpuBenchCase> gpu_bench_plan(const GpuBenchOptions &opts);
 
 /// Plan builders (exposed for tests and for custom sweeps).
-GpuBenchCase bandwidth_case(const std::string& variant, int64_t working_set_bytes);
-GpuBenchCase fma_case(const std::string& variant);
-GpuBenchCase gemm_case(const std::string& variant, GemmDims d);
-GpuBenchCase conv_case(const std::string& variant, ConvDims d);
+GpuBenchCase bandwidth_case(const std::string &variant, int64_t working_set_bytes);
+GpuBenchCase fma_case(const std::string &variant);
+GpuBenchCase gemm_case(const std::string &variant, GemmDims d);
+GpuBenchCase conv_case(const std::string &variant, ConvDims d);
 GpuBenchCase launch_case();
 
 /// Statistics of event timings: `ms` holds one elapsed time (milliseconds) per sample, each
 /// covering `inner` calls; the result is seconds per call.
-TimingStats stats_from_event_ms(const std::vector<float>& ms, int warmup, int inner);
+TimingStats stats_from_event_ms(const std::vector<float> &ms, int warmup, int inner);
 
 /// Calls per timed sample so that one sample lasts about `target_seconds` (at least 1, at most
 /// `max_inner`): CUDA events resolve ~0.5 us, so microsecond kernels are batched.
 int choose_inner(double seconds_per_call, double target_seconds = 2e-4, int max_inner = 1000);
 
 /// Runs the whole plan on opts.device. Throws RuntimeFailure when there is no device.
-std::vector<GpuBenchResult> run_gpu_microbenchmarks(const GpuBenchOptions& opts);
+std::vector<GpuBenchResult> run_gpu_microbenchmarks(const GpuBenchOptions &opts);
 
 /// Runs one case (device selected by opts.device). Cases that cannot run come back skipped.
-GpuBenchResult run_gpu_bench(const GpuBenchCase& c, const GpuBenchOptions& opts);
+GpuBenchResult run_gpu_bench(const GpuBenchCase &c, const GpuBenchOptions &opts);
 
 /// One GEMM, C = A B^T with A [m x k], B [n x k], row-major, in `dtype` (fp32, tf32 or fp16;
 /// fp16 rounds the inputs), batch 1. For checking cuBLAS against a CPU reference.
-std::vector<float> gemm_on_device(const GemmDims& d, DType dtype, const std::vector<float>& a,
-                                  const std::vector<float>& b, int device = 0);
+std::vector<float> gemm_on_device(const GemmDims &d, DType dtype, const std::vector<float> &a,
+                                  const std::vector<float> &b, int device = 0);
 
 /// The GPU result as a CPU BenchResult (name prefixed "cuda/") so that the calibration code
 /// turns it into a fit sample; nullopt for skipped or unmeasured results.
-std::optional<cpu::BenchResult> as_bench_result(const GpuBenchResult& r);
-std::vector<cpu::BenchResult> as_bench_results(const std::vector<GpuBenchResult>& rs);
+std::optional<cpu::BenchResult> as_bench_result(const GpuBenchResult &r);
+std::vector<cpu::BenchResult> as_bench_results(const std::vector<GpuBenchResult> &rs);
 
 } // namespace perfmodel::kernels::cuda

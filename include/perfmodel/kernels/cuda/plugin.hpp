@@ -18,20 +18,20 @@
 #include <string>
 #include <vector>
 
+#include "perfmodel/error.hpp"
 #include "perfmodel/kernels/cpu/microbench.hpp"
 #include "perfmodel/kernels/cuda/gpu_bench.hpp"
-#include "perfmodel/error.hpp"
 
 namespace perfmodel::cuda_plugin {
 
 /// Raised with every change to Backend or to the types it passes.
 inline constexpr int kAbiVersion = 1;
 /// The entry point's name: `Backend* perfmodel_cuda_plugin_v1()`.
-inline constexpr const char* kEntryPoint = "perfmodel_cuda_plugin_v1";
+inline constexpr const char *kEntryPoint = "perfmodel_cuda_plugin_v1";
 /// The plugin's file name, searched next to the executable and in the install's lib/perfmodel.
-inline constexpr const char* kFileName = "libperfmodel_cuda.so";
+inline constexpr const char *kFileName = "libperfmodel_cuda.so";
 /// The environment variable that names the plugin (a file, or the folder that holds it).
-inline constexpr const char* kPathVariable = "PERFMODEL_CUDA_PLUGIN";
+inline constexpr const char *kPathVariable = "PERFMODEL_CUDA_PLUGIN";
 
 /// The outcome of one plugin call.
 struct Status {
@@ -53,16 +53,16 @@ struct MicrobenchRun {
 
 /// The calls the binary makes (kernels/cuda/gpu_bench.hpp says what each does).
 class Backend {
- public:
+public:
   /// build_key() as the plugin was compiled; a static string.
-  virtual const char* build_key() const noexcept = 0;
+  virtual const char *build_key() const noexcept = 0;
   /// kernels::cuda::query_device(index).
-  virtual Status query_device(int index, kernels::cuda::DeviceInfo& out) noexcept = 0;
+  virtual Status query_device(int index, kernels::cuda::DeviceInfo &out) noexcept = 0;
   /// The device query of opts.device, then run_gpu_microbenchmarks(opts).
-  virtual Status run_microbenchmarks(const kernels::cuda::GpuBenchOptions& opts,
-                                     MicrobenchRun& out) noexcept = 0;
+  virtual Status run_microbenchmarks(const kernels::cuda::GpuBenchOptions &opts,
+                                     MicrobenchRun &out) noexcept = 0;
 
- protected:
+protected:
   ~Backend() = default; // owned by the plugin
 };
 
@@ -77,6 +77,6 @@ inline std::string build_key() {
 }
 
 /// The entry point's type.
-using EntryPoint = Backend* (*)();
+using EntryPoint = Backend *(*)();
 
 } // namespace perfmodel::cuda_plugin

@@ -2,8 +2,8 @@
 // line per hardware / dtype / pass; points that do not fit in device memory are ringed.
 #pragma once
 
-#include "perfmodel/sweep.hpp"
 #include "perfmodel/report/plot/gnuplot.hpp"
+#include "perfmodel/sweep.hpp"
 
 namespace perfmodel::report::plot {
 

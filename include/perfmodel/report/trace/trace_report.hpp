@@ -14,10 +14,10 @@
 #include <string>
 #include <vector>
 
+#include "perfmodel/report/format.hpp"
 #include "perfmodel/trace/attainment.hpp"
 #include "perfmodel/trace/op_table.hpp"
 #include "perfmodel/trace/overview.hpp"
-#include "perfmodel/report/format.hpp"
 
 namespace perfmodel::report {
 
