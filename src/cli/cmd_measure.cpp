@@ -51,16 +51,11 @@ struct MeasureArgs {
   OutputOptions out;
 };
 
+// This CPU's model name, as io/host_hw reads /proc/cpuinfo for the fingerprint and the spec.
 std::string cpu_name() {
-  std::ifstream f("/proc/cpuinfo");
-  std::string line;
-  while (std::getline(f, line))
-    if (line.rfind("model name", 0) == 0) {
-      const auto colon = line.find(':');
-      if (colon != std::string::npos)
-        return line.substr(line.find_first_not_of(' ', colon + 1));
-    }
-  return "unknown CPU";
+  const auto fields = io::cpuinfo_fields(io::read_cpuinfo(), {"model name"});
+  const auto it = fields.find("model name");
+  return it == fields.end() || it->second.empty() ? "unknown CPU" : it->second;
 }
 
 std::string device_str(int threads) {
