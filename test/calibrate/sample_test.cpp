@@ -2,7 +2,7 @@
 #include <doctest/doctest.h>
 
 #include "perfmodel/calibrate/sample.hpp"
-#include "test/core/test_graphs.hpp"
+#include "../core/test_graphs.hpp"
 
 using namespace perfmodel;
 using namespace perfmodel::calibrate;

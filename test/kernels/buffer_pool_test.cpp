@@ -9,7 +9,7 @@
 #include "perfmodel/kernels/cpu/buffer_pool.hpp"
 #include "perfmodel/kernels/cpu/executor.hpp"
 #include "perfmodel/kernels/cpu/parallel.hpp"
-#include "test/kernels/test_layer.hpp"
+#include "test_layer.hpp"
 
 using namespace perfmodel;
 using namespace perfmodel::kernels::cpu;

@@ -3,7 +3,7 @@
 
 #include "perfmodel/kernels/cpu/conv.hpp"
 #include "perfmodel/kernels/cpu/parallel.hpp"
-#include "test/kernels/reference.hpp"
+#include "reference.hpp"
 
 using namespace perfmodel::kernels::cpu;
 

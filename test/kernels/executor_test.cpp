@@ -7,8 +7,8 @@
 
 #include "perfmodel/kernels/cpu/executor.hpp"
 #include "perfmodel/kernels/cpu/parallel.hpp"
-#include "test/kernels/reference.hpp"
-#include "test/kernels/test_layer.hpp"
+#include "reference.hpp"
+#include "test_layer.hpp"
 
 using namespace perfmodel;
 using namespace perfmodel::kernels::cpu;

@@ -9,7 +9,7 @@
 #include "perfmodel/kernels/cpu/gemm.hpp"
 #include "perfmodel/kernels/cpu/parallel.hpp"
 #include "perfmodel/kernels/cpu/tensor.hpp"
-#include "test/kernels/reference.hpp"
+#include "reference.hpp"
 
 using namespace perfmodel::kernels::cpu;
 

@@ -2,7 +2,7 @@
 #include <doctest/doctest.h>
 
 #include "perfmodel/kernels/cpu/measure_in_state.hpp"
-#include "test/kernels/test_layer.hpp"
+#include "test_layer.hpp"
 
 using namespace perfmodel;
 using namespace perfmodel::kernels::cpu;

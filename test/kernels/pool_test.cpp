@@ -5,7 +5,7 @@
 
 #include "perfmodel/kernels/cpu/pool.hpp"
 #include "perfmodel/kernels/cpu/tensor.hpp"
-#include "test/kernels/reference.hpp"
+#include "reference.hpp"
 
 using namespace perfmodel::kernels::cpu;
 

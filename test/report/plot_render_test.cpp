@@ -12,8 +12,8 @@
 
 #include "perfmodel/report/plot/render.hpp"
 #include "perfmodel/report/plot/roofline_plot.hpp"
-#include "test/core/sweep_fixtures.hpp"
-#include "test/report/xml_check.hpp"
+#include "../core/sweep_fixtures.hpp"
+#include "xml_check.hpp"
 
 using namespace perfmodel;
 using namespace perfmodel::report::plot;

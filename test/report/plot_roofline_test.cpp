@@ -4,7 +4,7 @@
 #include <sstream>
 
 #include "perfmodel/report/plot/roofline_plot.hpp"
-#include "test/core/sweep_fixtures.hpp"
+#include "../core/sweep_fixtures.hpp"
 
 using namespace perfmodel;
 using namespace perfmodel::report::plot;

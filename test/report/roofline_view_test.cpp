@@ -4,7 +4,7 @@
 #include <nlohmann/json.hpp>
 
 #include "perfmodel/report/roofline_view.hpp"
-#include "test/core/sweep_fixtures.hpp"
+#include "../core/sweep_fixtures.hpp"
 
 using namespace perfmodel;
 
