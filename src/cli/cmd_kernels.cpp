@@ -16,6 +16,7 @@ namespace {
 struct KernelsArgs {
   std::string hw;
   std::string calibration;
+  bool calibration_other_hardware = false; // --calibration-for-other-hardware
   std::string input;
   OutputOptions out;
 };
@@ -50,7 +51,7 @@ int run_kernels(const KernelsArgs &a) {
   const HwSpec hw = io::load_hw(a.hw);
   std::optional<Calibration> cal;
   if (!a.calibration.empty())
-    cal = io::load_calibration(a.calibration);
+    cal = load_calibration_for(a.calibration, hw, a.calibration_other_hardware);
   const auto rows = io::read_measurements_csv(a.input);
 
   report::KernelsView v;
@@ -97,6 +98,7 @@ void register_kernels(CLI::App &app, Runner &run) {
   cmd->add_option("--hw", a->hw, "Hardware: a .yaml path or a name in hw_specs/")->required();
   cmd->add_option("--calibration", a->calibration,
                   "Calibration: a .yaml path or a name in calibration/ (default: pure roofline)");
+  add_other_hardware_flag(cmd, a->calibration_other_hardware);
   cmd->add_option("--input,-i", a->input, "Measurement CSV")->required();
   add_output_options(cmd, a->out);
   cmd->callback([a, &run] { run = [a] { return run_kernels(*a); }; });

@@ -14,7 +14,8 @@ namespace {
 
 struct PredictArgs {
   std::string hw;
-  std::string calibration; // "" = pure roofline
+  std::string calibration;                 // "" = pure roofline
+  bool calibration_other_hardware = false; // --calibration-for-other-hardware
   ModelOptions model;
   std::string pass = "fwd";
   std::optional<double> power, runtime;
@@ -35,7 +36,7 @@ int run_predict(const PredictArgs &a) {
   po.runtime_seconds = a.runtime;
   std::optional<Calibration> cal;
   if (!a.calibration.empty())
-    cal = io::load_calibration(a.calibration);
+    cal = load_calibration_for(a.calibration, hw, a.calibration_other_hardware);
   po.calibration = cal ? &*cal : nullptr;
   const Prediction p = predict(g, hw, po);
   report::PredictionViewOptions vo;
@@ -65,6 +66,7 @@ void register_predict(CLI::App &app, Runner &run) {
   cmd->add_option("--calibration", a->calibration,
                   "Calibration (a .yaml path or a name in calibration/): time layers with the "
                   "fitted efficiency model instead of the roofline");
+  add_other_hardware_flag(cmd, a->calibration_other_hardware);
   cmd->add_option("--pass", a->pass, "fwd (inference) or train (fwd + bwd-data + bwd-weight)")
       ->check(CLI::IsMember({"fwd", "train"}))
       ->capture_default_str();

@@ -22,6 +22,7 @@ struct RooflineArgs {
   ModelOptions model;
   std::string pass = "fwd";
   std::string calibration;
+  bool calibration_other_hardware = false; // --calibration-for-other-hardware
   std::string measured;
   int label_top = 8;
   bool keep_script = false;
@@ -42,7 +43,7 @@ int run_roofline(const RooflineArgs &a) {
   po.pass = *pass;
   std::optional<Calibration> cal;
   if (!a.calibration.empty()) {
-    cal = io::load_calibration(a.calibration);
+    cal = load_calibration_for(a.calibration, hw, a.calibration_other_hardware);
     po.calibration = &*cal;
   }
   std::map<std::string, double> measured;
@@ -100,6 +101,7 @@ void register_roofline(CLI::App &app, Runner &run) {
       ->capture_default_str();
   cmd->add_option("--calibration", a->calibration,
                   "Calibration: a .yaml path or a name in calibration/ (fitted efficiency)");
+  add_other_hardware_flag(cmd, a->calibration_other_hardware);
   cmd->add_option("--measured", a->measured,
                   "Measured layer times: `perfmodel measure --format json` output (drawn hollow)");
   cmd->add_option("--label-top", a->label_top, "Label the N slowest layers (0 = none)")

@@ -24,6 +24,7 @@ struct SweepArgs {
   std::string pass = "fwd";
   std::vector<std::string> dims;
   std::string calibration;
+  bool calibration_other_hardware = false; // --calibration-for-other-hardware
   std::string plot;
   bool keep_script = false;
   bool print_script = false;
@@ -63,7 +64,7 @@ int run_sweep_cmd(const SweepArgs &a) {
   if (!a.calibration.empty()) {
     if (spec.hardware.size() != 1)
       throw InputError("--calibration fits one device: give exactly one --hw with it");
-    cal = io::load_calibration(a.calibration);
+    cal = load_calibration_for(a.calibration, spec.hardware[0], a.calibration_other_hardware);
     spec.calibration = &*cal;
   }
   ModelOptions mo;
@@ -117,6 +118,7 @@ void register_sweep(CLI::App &app, Runner &run) {
   cmd->add_option("--dim", a->dims, "Set a symbolic ONNX dimension: --dim seq=128 (repeatable)");
   cmd->add_option("--calibration", a->calibration,
                   "Calibration (.yaml path or name in calibration/); needs exactly one --hw");
+  add_other_hardware_flag(cmd, a->calibration_other_hardware);
   cmd->add_option("--plot", a->plot,
                   "Also draw latency, throughput and energy per sample vs batch: FILE.svg|png|pdf");
   cmd->add_flag("--keep-script", a->keep_script,

@@ -19,6 +19,7 @@ struct TraceArgs {
   std::string file;
   std::string hw;
   std::string calibration;
+  bool calibration_other_hardware = false; // --calibration-for-other-hardware
   std::string view = "all";
   std::string sort;
   int top = 10;
@@ -44,7 +45,7 @@ int run_trace(const TraceArgs &a) {
     hw = io::load_hw(a.hw);
   std::optional<Calibration> cal;
   if (!a.calibration.empty())
-    cal = io::load_calibration(a.calibration);
+    cal = load_calibration_for(a.calibration, *hw, a.calibration_other_hardware);
   const trace::Trace t = io::read_trace(a.file);
   const trace::Links links = trace::link_events(t);
 
@@ -94,6 +95,7 @@ void register_trace(CLI::App &app, Runner &run) {
   cmd->add_option("--hw", a->hw, "Hardware for the attainment view: a .yaml path or a name");
   cmd->add_option("--calibration", a->calibration,
                   "Calibration (.yaml or name): adds the calibrated time to the attainment view");
+  add_other_hardware_flag(cmd, a->calibration_other_hardware);
   // `efficiency`: the attainment view's earlier name (the word now means the calibrated
   // efficiency model only): still accepted.
   cmd->add_option("--view", a->view, "overview, operators, kernels, attainment or all")

@@ -4,7 +4,9 @@
 #include <cstdio>
 
 #include "perfmodel/error.hpp"
+#include "perfmodel/io/calibration_yaml.hpp"
 #include "perfmodel/io/files.hpp"
+#include "perfmodel/io/resources.hpp"
 
 namespace perfmodel::cli {
 
@@ -60,6 +62,24 @@ io::ModelLoadOptions load_options(const ModelOptions &o) {
     lo.dims[kv.substr(0, eq)] = v;
   }
   return lo;
+}
+
+void add_other_hardware_flag(CLI::App *cmd, bool &allow) {
+  cmd->add_flag("--calibration-for-other-hardware", allow,
+                "Apply --calibration although it was fitted for another hardware spec than --hw "
+                "(its rates describe that hardware)");
+}
+
+Calibration load_calibration_for(const std::string &spec, const HwSpec &hw, bool other_hardware) {
+  const std::string path = io::resolve_resource(spec, "calibration", {".yaml", ".yml"});
+  Calibration cal = io::read_calibration_yaml(path);
+  if (!other_hardware && !cal.hardware.empty() && cal.hardware != hw.name)
+    throw InputError(SourceLoc{path, 0, 0},
+                     "calibration fitted for hardware '" + cal.hardware + "' (target " +
+                         std::string(cal.execution_target().name()) + "), not for '" + hw.name +
+                         "': its rates describe that hardware; use a calibration of " + hw.name +
+                         " or pass --calibration-for-other-hardware to apply it anyway");
+  return cal;
 }
 
 } // namespace perfmodel::cli

@@ -8,6 +8,8 @@
 #include <string>
 #include <vector>
 
+#include "perfmodel/calibration.hpp"
+#include "perfmodel/hw_spec.hpp"
 #include "perfmodel/io/model_yaml.hpp"
 #include "perfmodel/report/format.hpp"
 
@@ -35,5 +37,14 @@ struct ModelOptions {
 };
 void add_model_options(CLI::App *cmd, ModelOptions &o, bool with_batch = true);
 io::ModelLoadOptions load_options(const ModelOptions &o);
+
+/// --calibration-for-other-hardware: lets a calibration fitted for another hardware spec drive
+/// the prediction for this one (by default that is an input error: its rates describe the
+/// hardware it was fitted on, not this one).
+void add_other_hardware_flag(CLI::App *cmd, bool &allow);
+/// The calibration `spec` names (a .yaml path or a name in calibration/), for predictions on
+/// `hw`. One whose `hardware:` names another spec is an input error at the calibration file that
+/// names both, unless `other_hardware`; a calibration that names none is taken as it is.
+Calibration load_calibration_for(const std::string &spec, const HwSpec &hw, bool other_hardware);
 
 } // namespace perfmodel::cli
