@@ -60,8 +60,14 @@ Signature evaluate(OpModel m, const HwSpec &hw, const Calibration *cal) {
   s.op = l.op_name + " " + std::string(to_string(m.part));
   s.flops = static_cast<double>(part.total.flops);
   s.bytes = static_cast<double>(part.total.bytes());
-  s.roofline = tm.seconds;
-  s.bound = tm.bound;
+  // A kernel's device time does not hold its launch: the roofline it is judged against is the
+  // kernel's work alone, max(compute, memory), without the spec's launch overhead. Only a kernel
+  // that does fewer operations than the counting rules (Winograd, a fused or skipped op) can
+  // then run faster than its roofline.
+  s.roofline = std::max(tm.compute_seconds, tm.memory_seconds);
+  s.bound = s.roofline <= 0                           ? Bound::none
+            : tm.compute_seconds >= tm.memory_seconds ? Bound::compute
+                                                      : Bound::memory;
   if (cal) {
     std::vector<KernelPart> kps;
     if (m.part == OpPart::fwd)
