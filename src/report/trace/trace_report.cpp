@@ -33,7 +33,7 @@ std::string render_trace(const TraceReport &r, Format f) {
   if (r.kernels)
     tables.push_back(kernels_table(*r.kernels));
   if (r.attainment)
-    for (auto &t : attainment_tables(*r.attainment))
+    for (auto &t : attainment_tables(*r.attainment, r.attainment_order))
       tables.push_back(std::move(t));
   std::string out;
   if (f == Format::md)

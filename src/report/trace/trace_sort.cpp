@@ -104,7 +104,9 @@ bool sort_and_limit(TraceReport &r, const std::string &key, size_t top) {
   if (r.kernels)
     found |= apply(*r.kernels, kernel_keys(), key, top);
   if (r.attainment) {
-    found |= apply(r.attainment->rows, eff_keys(), key, top);
+    const bool sorted = apply(r.attainment->rows, eff_keys(), key, top);
+    r.attainment_order = sorted ? key : attainment_sort_keys().front();
+    found |= sorted;
     auto &s = r.attainment->summary;
     auto &u = r.attainment->unattributed;
     if (top > 0 && s.size() > top)

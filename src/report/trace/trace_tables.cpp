@@ -103,7 +103,8 @@ TraceTable kernels_table(const std::vector<trace::KernelRow> &ks) {
   return {"kernels", "Kernels", make_grid(cols, ks, kStyle), {}};
 }
 
-std::vector<TraceTable> attainment_tables(const trace::AttainmentView &v) {
+std::vector<TraceTable> attainment_tables(const trace::AttainmentView &v,
+                                          const std::string &order) {
   using R = trace::AttainmentRow;
   using C = Column<R>;
   // The calibrated time: a column where the first row has one; JSON gives it on every row that
@@ -172,9 +173,11 @@ std::vector<TraceTable> attainment_tables(const trace::AttainmentView &v) {
       {"device_seconds", "device", measured(), &U::seconds},
   };
   return {{"attainment",
-           "Roofline attainment on " + v.hardware +
-               ": operators ranked by time lost (device - roofline); modelled " +
-               si(v.modelled_seconds, "s") + " of " + si(v.device_seconds, "s") + " device time",
+           "Roofline attainment on " + v.hardware + ": operators ranked by " +
+               (order == "time_lost" ? std::string("time lost (device - roofline)")
+                                     : "--sort " + order) +
+               "; modelled " + si(v.modelled_seconds, "s") + " of " + si(v.device_seconds, "s") +
+               " device time",
            make_grid(rows, v.rows, kStyle),
            {}},
           {"attainment_summary",

@@ -23,7 +23,9 @@ TraceTable overview_table(const trace::Overview &o);
 TraceTable operators_table(const std::vector<trace::OperatorRow> &ops);
 TraceTable kernels_table(const std::vector<trace::KernelRow> &ks);
 /// The attainment rows, the summary per layer kind and pass, and the unattributed activity.
-std::vector<TraceTable> attainment_tables(const trace::AttainmentView &v);
+/// `order`: the key the rows are sorted by (TraceReport::attainment_order), named in the title.
+std::vector<TraceTable> attainment_tables(const trace::AttainmentView &v,
+                                          const std::string &order = "time_lost");
 
 /// "11.8% of the step time is spent loading input data (DataLoader): ..."
 std::string recommendation_text(const trace::Recommendation &r);

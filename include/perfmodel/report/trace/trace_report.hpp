@@ -27,6 +27,8 @@ struct TraceReport {
   std::optional<std::vector<trace::OperatorRow>> operators;
   std::optional<std::vector<trace::KernelRow>> kernels;
   std::optional<trace::AttainmentView> attainment;
+  /// The key the attainment rows are ordered by (sort_and_limit; its title says it).
+  std::string attainment_order = "time_lost";
 };
 
 /// Sort keys each view accepts (the first is the default).
