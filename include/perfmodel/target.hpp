@@ -40,6 +40,7 @@ enum class TermJoin { memory, serial };
 /// in views; its bytes come from ExecutionTarget::term_bytes.
 struct TargetTerm {
   std::string key;
+  std::string header; // a short column header for views ("epilogue")
   TermJoin join = TermJoin::serial;
   std::string description; // one line, for docs and views
 };

@@ -153,7 +153,9 @@ Calibration fit_calibration(const std::vector<Sample> &samples, const FitOptions
   std::map<std::pair<int, int>, ClassCalibration> fitted;
   const std::pair<int, int> streams{int(OpClass::data_movement), int(DType::fp32)};
   const std::string stream_term(cal.execution_target().dram_stream_term());
-  if (!stream_term.empty() && !(opts.given_term_rates[stream_term] > 0) && groups.count(streams) &&
+  const auto known = opts.given_term_rates.find(stream_term);
+  const bool stream_rate_given = known != opts.given_term_rates.end() && known->second > 0;
+  if (!stream_term.empty() && !stream_rate_given && groups.count(streams) &&
       int(groups[streams].size()) >= opts.min_samples) {
     fitted[streams] = fit_class(groups[streams], opts);
     opts.given_term_rates[stream_term] = fitted[streams].params.bytes_per_second.back();

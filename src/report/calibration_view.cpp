@@ -1,9 +1,11 @@
 // Fit summary of a calibration, rendered as a table, CSV, Markdown or JSON.
 #include "perfmodel/report/calibration_view.hpp"
 
+#include <algorithm>
 #include <fmt/format.h>
 #include <nlohmann/json.hpp>
 
+#include "perfmodel/targets/registry.hpp"
 #include "report/columns.hpp"
 
 namespace perfmodel::report {
@@ -13,14 +15,30 @@ namespace {
 using K = ClassCalibration;
 
 // The summary columns: one bandwidth per memory level of the calibration.
+// The terms of every execution target, each key once, in the registry's order: the views show
+// the same columns whatever the calibration's target (a term it lacks is "-", or 0 in JSON).
+const std::vector<TargetTerm> &every_target_term() {
+  static const std::vector<TargetTerm> all = [] {
+    std::vector<TargetTerm> v;
+    for (const ExecutionTarget *t : targets::all())
+      for (const TargetTerm &term : t->terms())
+        if (std::none_of(v.begin(), v.end(),
+                         [&](const TargetTerm &x) { return x.key == term.key; }))
+          v.push_back(term);
+    return v;
+  }();
+  return all;
+}
+
 std::vector<Column<K>> summary_columns(const Calibration &cal) {
   using C = Column<K>;
   auto gemm_only = [](auto text) {
     return [text](const K &c) { return is_gemm_class(c.op_class) ? text(c.params) : "-"; };
   };
-  // A rate of the target's term `key` (0, shown "-", where the target has no such term).
-  auto rate = [&cal](const char *key, const char *header) {
-    return C(key, header, hint::si("B/s").unset_when_zero(),
+  // A rate of a target's term (0, shown "-", where the calibration's target has no such term).
+  auto rate = [&cal](const TargetTerm &t) {
+    const std::string key = t.key;
+    return C(key, t.header, hint::si("B/s").unset_when_zero(),
              [&cal, key](const K &c) { return cal.term_rate(c.params, key); })
         .missing_as("-");
   };
@@ -49,14 +67,13 @@ std::vector<Column<K>> summary_columns(const Calibration &cal) {
       {"overlap", "overlap", hint::number(4), [](const K &c) { return c.params.overlap; }},
       {"overhead_seconds", "overhead", hint::si("s"),
        [](const K &c) { return c.params.overhead_seconds; }},
-      rate("cross_core_bytes_per_second", "cross-core"),
-      rate("epilogue_bytes_per_second", "epilogue"),
-      rate("weight_bytes_per_second", "weights"),
-      rate("strided_lowering_bytes_per_second", "gather"),
-      {"mape", "MAPE", hint::percent(2), [](const K &c) { return c.stats.mape; }},
-      {"max_error", "max error", hint::percent(2), [](const K &c) { return c.stats.max_error; }},
   };
   cols.insert(cols.end(), rest.begin(), rest.end());
+  for (const TargetTerm &t : every_target_term())
+    cols.push_back(rate(t));
+  cols.push_back({"mape", "MAPE", hint::percent(2), [](const K &c) { return c.stats.mape; }});
+  cols.push_back(
+      {"max_error", "max error", hint::percent(2), [](const K &c) { return c.stats.max_error; }});
   return cols;
 }
 
@@ -99,24 +116,20 @@ std::string render_calibration(const Calibration &cal, Format f) {
     j["classes"] = nlohmann::ordered_json::array();
     for (const auto &c : cal.classes) {
       const EfficiencyParams &p = c.params;
-      nlohmann::ordered_json cj{
-          {"op_class", std::string(to_string(c.op_class))},
-          {"dtype", std::string(to_string(c.dtype))},
-          {"peak_flops_per_second", p.peak_flops_per_second},
-          {"m_half", p.m_half},
-          {"n_half", p.n_half},
-          {"k_half", p.k_half},
-          {"tile_m", p.tile_m},
-          {"tile_n", p.tile_n},
-          {"bytes_per_second", p.bytes_per_second},
-          {"lowering_factor", p.lowering_factor},
-          {"overlap", p.overlap},
-          {"overhead_seconds", p.overhead_seconds},
-          {"cross_core_bytes_per_second", cal.term_rate(p, "cross_core_bytes_per_second")},
-          {"epilogue_bytes_per_second", cal.term_rate(p, "epilogue_bytes_per_second")},
-          {"weight_bytes_per_second", cal.term_rate(p, "weight_bytes_per_second")},
-          {"strided_lowering_bytes_per_second",
-           cal.term_rate(p, "strided_lowering_bytes_per_second")}};
+      nlohmann::ordered_json cj{{"op_class", std::string(to_string(c.op_class))},
+                                {"dtype", std::string(to_string(c.dtype))},
+                                {"peak_flops_per_second", p.peak_flops_per_second},
+                                {"m_half", p.m_half},
+                                {"n_half", p.n_half},
+                                {"k_half", p.k_half},
+                                {"tile_m", p.tile_m},
+                                {"tile_n", p.tile_n},
+                                {"bytes_per_second", p.bytes_per_second},
+                                {"lowering_factor", p.lowering_factor},
+                                {"overlap", p.overlap},
+                                {"overhead_seconds", p.overhead_seconds}};
+      for (const TargetTerm &t : every_target_term())
+        cj[t.key] = cal.term_rate(p, t.key);
       fit_json(c.stats, cj["fit"]);
       j["classes"].push_back(cj);
     }

@@ -47,13 +47,13 @@ public:
 
   const std::vector<TargetTerm> &terms() const override {
     static const std::vector<TargetTerm> t = {
-        {"cross_core_bytes_per_second", TermJoin::memory,
+        {"cross_core_bytes_per_second", "cross-core", TermJoin::memory,
          "rate at which one thread reads data another core wrote and still holds in its cache"},
-        {"epilogue_bytes_per_second", TermJoin::serial,
+        {"epilogue_bytes_per_second", "epilogue", TermJoin::serial,
          "rate of a fused epilogue's passes (bias, clamp) over a column-split C"},
-        {"weight_bytes_per_second", TermJoin::serial,
+        {"weight_bytes_per_second", "weights", TermJoin::serial,
          "rate of a convolution's first read of its weights from DRAM"},
-        {"strided_lowering_bytes_per_second", TermJoin::serial,
+        {"strided_lowering_bytes_per_second", "gather", TermJoin::serial,
          "rate at which im2col gathers a matrix strided along the width, element by element"},
     };
     return t;
