@@ -21,8 +21,11 @@ bool layer_has_bias(const Layer &l);
 std::optional<std::pair<float, float>> fused_clamp(const std::string &activation);
 
 /// The passes over C that the epilogue of a layer's forward product makes besides the product
-/// itself: one for a bias, one for a fused clamp. conv2d and linear only (a transposed
-/// convolution adds its bias after col2im and fuses no clamp; matmul has neither).
+/// itself: one for a bias, one for a fused clamp, and one per element-wise step inference
+/// fusion put after the product (perfmodel/fusion.hpp: an activation, a residual add; a folded
+/// batch norm is none, its shift is the bias). conv2d and linear; matmul for fused steps only
+/// (it has no bias or clamp); none for a transposed convolution (it adds its bias after
+/// col2im, not over C).
 int epilogue_sweeps(const Layer &l);
 
 } // namespace perfmodel

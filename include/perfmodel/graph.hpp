@@ -58,6 +58,28 @@ private:
   std::map<std::string, AttrValue> values_;
 };
 
+/// A layer that inference fusion (perfmodel/fusion.hpp) merged into the layer before it in a
+/// fused group: what it was, and what it reads besides the value fused into it.
+struct FusedPart {
+  std::string name;                  // the original layer's name
+  OpKind op = OpKind::generic;       // activation, elementwise or batch_norm
+  std::string op_name;               // its op type as written ("BatchNormalization", "Relu")
+  std::string function;              // an activation's or element-wise op's function, else ""
+  std::vector<std::string> operands; // tensors it reads besides the fused value (each is also
+                                     // in Layer::inputs, after the head's own inputs)
+  bool folded = false; // a batch norm folded into a GEMM's weights and bias: no step at run time
+};
+
+/// What fusion merged into a layer (empty for a layer as written): the layer's own op is the
+/// head, `head_name` and `head_inputs` its name and inputs before fusion, `parts` the layers
+/// after it, in order. The fused layer's outputs are the last part's.
+struct FusionRecord {
+  std::string head_name;
+  std::vector<std::string> head_inputs; // the op's own inputs: Layer::inputs begins with them
+  std::vector<FusedPart> parts;
+  bool empty() const { return parts.empty(); }
+};
+
 struct Layer {
   std::string name;
   OpKind op = OpKind::generic;
@@ -71,6 +93,10 @@ struct Layer {
   std::string activation;                   // fused activation ("relu", ...), "" for none
   DType dtype = DType::fp32;                // compute data type
   SourceLoc loc;                            // where it was defined
+  FusionRecord fused;                       // set by fusion only (perfmodel/fusion.hpp)
+  /// How many of `inputs` the layer's own op reads (all of them unless fusion appended the
+  /// operands of its parts).
+  size_t op_input_count() const { return fused.empty() ? inputs.size() : fused.head_inputs.size(); }
 };
 
 struct Graph {

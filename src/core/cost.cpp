@@ -84,7 +84,7 @@ GemmShape gemm_shape(const Graph &g, const Layer &l) {
     return {numel(in) / in.back(), out.back(), in.back(), 1};
   case OpKind::matmul: {
     Shape a = in;
-    Shape b = l.inputs.size() >= 2 ? g.tensor(l.inputs[1]).shape : l.params.at(0).shape;
+    Shape b = l.op_input_count() >= 2 ? g.tensor(l.inputs[1]).shape : l.params.at(0).shape;
     if (a.size() == 1)
       a.insert(a.begin(), 1);
     if (b.size() == 1)
@@ -98,9 +98,8 @@ GemmShape gemm_shape(const Graph &g, const Layer &l) {
   }
 }
 
-int64_t per_element_flops(const Layer &l) {
-  const std::string fn = l.attrs.get_string("function", "");
-  switch (l.op) {
+int64_t per_element_flops(OpKind op, const std::string &fn) {
+  switch (op) {
   case OpKind::activation:
     return activation_flops_per_element(fn).value_or(0);
   case OpKind::elementwise:
@@ -145,7 +144,7 @@ PassCost forward(const Graph &g, const Layer &l, Pass pass, std::optional<GemmSh
   case OpKind::batch_norm:
   case OpKind::layer_norm:
   case OpKind::softmax:
-    c.flops = outs * per_element_flops(l);
+    c.flops = outs * per_element_flops(l.op, l.attrs.get_string("function", ""));
     break;
   case OpKind::slice:
     c.bytes_input = c.bytes_output; // reads only the slice
@@ -175,7 +174,13 @@ PassCost forward(const Graph &g, const Layer &l, Pass pass, std::optional<GemmSh
     break;
   }
   // A fused activation (l.activation) is applied to the output in registers: not counted,
-  // as in boda.
+  // as in boda. So are the epilogue steps inference fusion gave a GEMM-like layer (the bias
+  // and activation rule); the parts of an element-wise chain keep their FLOPs, each over the
+  // chain's output (every part has its shape). A folded batch norm does no work at run time.
+  if (!is_gemm_like(l.op))
+    for (const FusedPart &p : l.fused.parts)
+      if (!p.folded)
+        c.flops += outs * per_element_flops(p.op, p.function);
   return c;
 }
 
@@ -191,6 +196,10 @@ LayerCost layer_cost(const Graph &g, const Layer &l, Pass pass) {
   lc.total = lc.fwd;
   if (pass == Pass::fwd)
     return lc;
+  if (!l.fused.empty())
+    throw InputError(l.loc, "layer '" + l.name +
+                                "' was fused for inference: the train pass counts the layers "
+                                "as they are (--fusion none)");
 
   const PassCost &f = lc.fwd;
   if (f.bytes() == 0 && f.flops == 0)

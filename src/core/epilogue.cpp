@@ -18,9 +18,14 @@ std::optional<std::pair<float, float>> fused_clamp(const std::string &activation
 }
 
 int epilogue_sweeps(const Layer &l) {
+  int steps = 0; // the element-wise steps inference fusion put after the product
+  for (const FusedPart &p : l.fused.parts)
+    steps += p.folded ? 0 : 1;
+  if (l.op == OpKind::matmul)
+    return steps;
   if (l.op != OpKind::conv2d && l.op != OpKind::linear)
     return 0;
-  return (layer_has_bias(l) ? 1 : 0) + (fused_clamp(l.activation) ? 1 : 0);
+  return (layer_has_bias(l) ? 1 : 0) + (fused_clamp(l.activation) ? 1 : 0) + steps;
 }
 
 } // namespace perfmodel
