@@ -7,6 +7,7 @@
 
 #include "perfmodel/cost.hpp"
 #include "perfmodel/energy.hpp"
+#include "perfmodel/fusion.hpp"
 #include "perfmodel/graph.hpp"
 #include "perfmodel/hw_spec.hpp"
 #include "perfmodel/roofline.hpp"
@@ -20,6 +21,9 @@ struct PredictOptions {
   std::optional<double> power_watts;        // --power: power for the power-x-time energy (else TDP)
   std::optional<double> runtime_seconds;    // --runtime: measured total time for measured rates
   const Calibration *calibration = nullptr; // fitted efficiency model; null = pure roofline
+  /// The fusion the graph given to predict() was prepared with (fuse(g, fusion, pass)): predict
+  /// does not fuse, it records the mode in Prediction::fusion for the views.
+  Fusion fusion = Fusion::none;
 };
 
 struct LayerPrediction {
@@ -50,6 +54,7 @@ struct Prediction {
   Pass pass = Pass::fwd;
   double power_watts = 0; // the power used for power x time
   bool calibrated = false;
+  Fusion fusion = Fusion::none; // how the layers are assumed to run (PredictOptions::fusion)
   std::vector<LayerPrediction> layers;
   Totals totals;      // all layers
   Totals gemm_totals; // conv and matrix layers only (boda's FWD TOTALS)

@@ -41,6 +41,9 @@ struct SweepSpec {
   std::vector<int64_t> batches;
   std::vector<Pass> passes = {Pass::fwd};
   const Calibration *calibration = nullptr; // applied to every point when set
+  /// Applied to the graph of every point (fuse()); a point whose pass it does not apply to
+  /// (inference fusion, the train pass) is skipped with the reason.
+  Fusion fusion = Fusion::none;
 };
 
 /// One point of the sweep. Numbers are SI (seconds, bytes, FLOPs, joules).

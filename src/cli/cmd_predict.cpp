@@ -18,6 +18,7 @@ struct PredictArgs {
   bool calibration_other_hardware = false; // --calibration-for-other-hardware
   ModelOptions model;
   std::string pass = "fwd";
+  std::string fusion = "none";
   std::optional<double> power, runtime;
   bool per_layer = false, profile = false;
   int top = 0;
@@ -26,12 +27,13 @@ struct PredictArgs {
 
 int run_predict(const PredictArgs &a) {
   const HwSpec hw = io::load_hw(a.hw);
-  const Graph g = io::load_model(a.model.model, load_options(a.model));
   PredictOptions po;
   auto pass = parse_pass(a.pass);
   if (!pass)
     throw InputError("unknown --pass '" + a.pass + "' (fwd or train)");
   po.pass = *pass;
+  po.fusion = fusion_mode(a.fusion);
+  const Graph g = fuse(io::load_model(a.model.model, load_options(a.model)), po.fusion, po.pass);
   po.power_watts = a.power;
   po.runtime_seconds = a.runtime;
   std::optional<Calibration> cal;
@@ -60,7 +62,9 @@ void register_predict(CLI::App &app, Runner &run) {
               "  perfmodel predict --hw titanx-maxwell --model nin --batch 5 --runtime 0.00793677 "
               "--power 200\n"
               "  perfmodel predict --hw a100 --model vgg16 --dtype fp16 --pass train --format json "
-              "-o p.json");
+              "-o p.json\n"
+              "  perfmodel predict --hw a100 --model resnet50 --dtype fp16 --batch 8 --fusion "
+              "inference");
   cmd->add_option("--hw", a->hw, "Hardware: a .yaml path or a name in hw_specs/")->required();
   add_model_options(cmd, a->model);
   cmd->add_option("--calibration", a->calibration,
@@ -70,6 +74,7 @@ void register_predict(CLI::App &app, Runner &run) {
   cmd->add_option("--pass", a->pass, "fwd (inference) or train (fwd + bwd-data + bwd-weight)")
       ->check(CLI::IsMember({"fwd", "train"}))
       ->capture_default_str();
+  add_fusion_option(cmd, a->fusion);
   cmd->add_option("--power", a->power, "Power in W for the power x time energy (default: TDP)")
       ->check(CLI::PositiveNumber);
   cmd->add_option("--runtime", a->runtime,

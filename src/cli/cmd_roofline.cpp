@@ -21,6 +21,7 @@ struct RooflineArgs {
   std::string hw;
   ModelOptions model;
   std::string pass = "fwd";
+  std::string fusion = "none";
   std::string calibration;
   bool calibration_other_hardware = false; // --calibration-for-other-hardware
   std::string measured;
@@ -35,12 +36,13 @@ int run_roofline(const RooflineArgs &a) {
   if (a.print_script && !kind)
     throw InputError("--print-script needs -o FILE.svg, .png or .pdf (the image it would draw)");
   const HwSpec hw = io::load_hw(a.hw);
-  const Graph g = io::load_model(a.model.model, load_options(a.model));
   PredictOptions po;
   auto pass = parse_pass(a.pass);
   if (!pass)
     throw InputError("unknown --pass '" + a.pass + "' (fwd or train)");
   po.pass = *pass;
+  po.fusion = fusion_mode(a.fusion);
+  const Graph g = fuse(io::load_model(a.model.model, load_options(a.model)), po.fusion, po.pass);
   std::optional<Calibration> cal;
   if (!a.calibration.empty()) {
     cal = load_calibration_for(a.calibration, hw, a.calibration_other_hardware);
@@ -99,6 +101,7 @@ void register_roofline(CLI::App &app, Runner &run) {
   cmd->add_option("--pass", a->pass, "fwd (inference) or train (fwd + bwd-data + bwd-weight)")
       ->check(CLI::IsMember({"fwd", "train"}))
       ->capture_default_str();
+  add_fusion_option(cmd, a->fusion);
   cmd->add_option("--calibration", a->calibration,
                   "Calibration: a .yaml path or a name in calibration/ (fitted efficiency)");
   add_other_hardware_flag(cmd, a->calibration_other_hardware);

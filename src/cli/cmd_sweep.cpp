@@ -22,6 +22,7 @@ struct SweepArgs {
   std::string batch = "1";
   std::string dtype; // "" = the model's own
   std::string pass = "fwd";
+  std::string fusion = "none";
   std::vector<std::string> dims;
   std::string calibration;
   bool calibration_other_hardware = false; // --calibration-for-other-hardware
@@ -50,6 +51,7 @@ SweepSpec make_spec(const SweepArgs &a) {
       throw InputError("--pass: unknown pass '" + p + "' (fwd, train)");
     spec.passes.push_back(*pass);
   }
+  spec.fusion = fusion_mode(a.fusion);
   return spec;
 }
 
@@ -101,7 +103,8 @@ void register_sweep(CLI::App &app, Runner &run) {
       "(1:1024:x2 = 1,2,4,...,1024). Per point: latency, throughput, FLOP/s, bytes, AI, share\n"
       "of time compute/memory/overhead bound, energy per sample, GF/s/W, memory footprint\n"
       "(weights + activations at the peak) and whether it fits in DRAM. Points that cannot be\n"
-      "evaluated (no unit for the dtype, batch < 1, shapes that fail) are listed as skipped.\n"
+      "evaluated (no unit for the dtype, batch < 1, shapes that fail, the train pass under\n"
+      "--fusion inference) are listed as skipped.\n"
       "Examples:\n"
       "  perfmodel sweep --model resnet50 --hw v100,a100,h100 --batch 1:1024:x2 --dtype fp16\n"
       "  perfmodel sweep --model vgg16 --hw a100 --batch 1,8,64 --dtype fp32,fp16 "
@@ -115,6 +118,7 @@ void register_sweep(CLI::App &app, Runner &run) {
       ->capture_default_str();
   cmd->add_option("--dtype", a->dtype, "Data type list: fp32,fp16,bf16,... (default: the model's)");
   cmd->add_option("--pass", a->pass, "Pass list: fwd, train or fwd,train")->capture_default_str();
+  add_fusion_option(cmd, a->fusion);
   cmd->add_option("--dim", a->dims, "Set a symbolic ONNX dimension: --dim seq=128 (repeatable)");
   cmd->add_option("--calibration", a->calibration,
                   "Calibration (.yaml path or name in calibration/); needs exactly one --hw");

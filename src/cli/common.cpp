@@ -64,6 +64,23 @@ io::ModelLoadOptions load_options(const ModelOptions &o) {
   return lo;
 }
 
+void add_fusion_option(CLI::App *cmd, std::string &fusion) {
+  cmd->add_option("--fusion", fusion,
+                  "none: every layer is its own kernel (eager); inference: batch norms folded "
+                  "into the conv or linear before them, element-wise layers fused into the "
+                  "GEMM's epilogue or into one kernel per chain, as TensorRT, ONNX Runtime and "
+                  "torch.compile do (--pass fwd only; docs/ops.md)")
+      ->check(CLI::IsMember({"none", "inference"}))
+      ->capture_default_str();
+}
+
+Fusion fusion_mode(const std::string &fusion) {
+  const auto f = parse_fusion(fusion);
+  if (!f)
+    throw InputError("unknown --fusion '" + fusion + "' (none or inference)");
+  return *f;
+}
+
 void add_other_hardware_flag(CLI::App *cmd, bool &allow) {
   cmd->add_flag("--calibration-for-other-hardware", allow,
                 "Apply --calibration although it was fitted for another hardware spec than --hw "

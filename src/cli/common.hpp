@@ -9,6 +9,7 @@
 #include <vector>
 
 #include "perfmodel/calibration.hpp"
+#include "perfmodel/fusion.hpp"
 #include "perfmodel/hw_spec.hpp"
 #include "perfmodel/io/model_yaml.hpp"
 #include "perfmodel/report/format.hpp"
@@ -37,6 +38,11 @@ struct ModelOptions {
 };
 void add_model_options(CLI::App *cmd, ModelOptions &o, bool with_batch = true);
 io::ModelLoadOptions load_options(const ModelOptions &o);
+
+/// --fusion none|inference: how the model's layers are assumed to run (docs/ops.md, "Fusion").
+void add_fusion_option(CLI::App *cmd, std::string &fusion);
+/// The mode --fusion names (CLI11 has checked it is one).
+Fusion fusion_mode(const std::string &fusion);
 
 /// --calibration-for-other-hardware: lets a calibration fitted for another hardware spec drive
 /// the prediction for this one (by default that is an input error: its rates describe the

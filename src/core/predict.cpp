@@ -82,6 +82,7 @@ Prediction predict(const Graph &g, const HwSpec &hw, const PredictOptions &opts,
   p.pass = opts.pass;
   p.power_watts = opts.power_watts.value_or(hw.tdp_watts);
   p.calibrated = opts.calibration != nullptr;
+  p.fusion = opts.fusion;
   p.layers.reserve(g.layers.size());
   // A calibrated layer's data may have been pushed out of a cache by the layers before it,
   // written by another core, or its weights still cached from the pass before: what the

@@ -119,9 +119,15 @@ SweepResult run_sweep(const Graph &model, const SweepSpec &spec) {
         // Costs and footprint do not depend on the hardware: once per graph and pass.
         MemoryFootprint mem;
         std::vector<LayerCost> costs;
+        Graph fused;
+        const Graph *run = g;
         try {
-          mem = memory_footprint(*g, spec.passes[pi]);
-          costs = graph_cost(*g, spec.passes[pi]);
+          if (spec.fusion != Fusion::none) { // after rebatching: fusion reads the shapes
+            fused = fuse(*g, spec.fusion, spec.passes[pi]);
+            run = &fused;
+          }
+          mem = memory_footprint(*run, spec.passes[pi]);
+          costs = graph_cost(*run, spec.passes[pi]);
         } catch (const InputError &e) { // a counting rule that does not hold for this graph
           for (size_t hi = 0; hi < grid.h; ++hi)
             result.points[grid.at(hi, di, bi, pi)].skipped = e.message();
@@ -130,11 +136,12 @@ SweepResult run_sweep(const Graph &model, const SweepSpec &spec) {
         PredictOptions opts;
         opts.pass = spec.passes[pi];
         opts.calibration = spec.calibration;
+        opts.fusion = spec.fusion;
         for (size_t hi = 0; hi < grid.h; ++hi) {
           SweepPoint &pt = result.points[grid.at(hi, di, bi, pi)];
           const HwSpec &hw = spec.hardware[hi];
           try { // e.g. the hardware has no compute unit for the dtype
-            fill(pt, predict(*g, hw, opts, costs), mem, hw);
+            fill(pt, predict(*run, hw, opts, costs), mem, hw);
           } catch (const InputError &e) {
             pt.skipped = e.message();
           }

@@ -129,3 +129,23 @@ TEST_CASE("an unusable spec is an error") {
   spec.passes = {Pass::fwd, Pass::train};
   CHECK_THROWS_AS(run_sweep(g, spec), InputError); // too many points
 }
+
+TEST_CASE("--fusion inference: each point's graph is fused after rebatching; train is skipped") {
+  SweepSpec spec;
+  spec.hardware = {test::tiny_gpu()};
+  spec.batches = {8};
+  spec.passes = {Pass::fwd, Pass::train};
+  spec.fusion = Fusion::inference;
+  const SweepResult r = run_sweep(test::tiny_net(2), spec);
+  REQUIRE(r.points.size() == 2);
+  REQUIRE_FALSE(r.points[0].skipped);
+  // conv + relu run as one kernel: the prediction of the fused graph at batch 8.
+  const Graph fused = fuse(test::tiny_net(8), Fusion::inference, Pass::fwd);
+  REQUIRE(fused.layers.size() == 3);
+  const Prediction pred = predict(fused, spec.hardware[0], PredictOptions{});
+  CHECK(r.points[0].bytes == pred.totals.cost.bytes());
+  CHECK(r.points[0].latency_seconds == doctest::Approx(pred.totals.predicted_seconds));
+  CHECK(r.points[0].memory_bytes == memory_footprint(fused, Pass::fwd).total_bytes());
+  REQUIRE(r.points[1].skipped);
+  CHECK(r.points[1].skipped->find("--pass fwd") != std::string::npos);
+}
