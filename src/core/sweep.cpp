@@ -47,9 +47,9 @@ void fill(SweepPoint &pt, const Prediction &pred, const MemoryFootprint &mem, co
   pt.weights_bytes = mem.weights_bytes;
   pt.activation_bytes = mem.activation_bytes;
   pt.memory_bytes = mem.total_bytes();
-  pt.memory_capacity_bytes = hw.memory.empty() ? 0.0 : hw.dram().capacity_bytes;
-  pt.fits_in_memory =
-      pt.memory_capacity_bytes <= 0 || double(pt.memory_bytes) <= pt.memory_capacity_bytes;
+  const MemoryFit fit = memory_fit(mem, hw);
+  pt.memory_capacity_bytes = fit.capacity_bytes;
+  pt.fits_in_memory = fit.fits;
 }
 
 } // namespace
