@@ -2,12 +2,21 @@
 # The checks that need an NVIDIA GPU, in one run (docs/cuda.md, "Tests"):
 #   1. test_cuda_device and test_cuda (built with -DPERFMODEL_DEVICE_TESTS=ON),
 #   2. `calibrate --device cuda --quick` and the full plan, each with its fit samples,
-#   3. with PyTorch installed, scripts/torch_gpu_kernels.py (reference measurement CSVs: NCHW,
-#      and the convolutions on channels-last tensors) and `perfmodel kernels` of each CSV
-#      against the roofline and each calibration.
+#   3. with PyTorch installed, the reference measurements, saved in OUT_DIR:
+#      - scripts/torch_gpu_kernels.py: GEMMs and the convolutions of ResNet-50, MobileNet-V2 and
+#        VGG-16 (torch_kernels.csv: NCHW, forward; torch_kernels_cl.csv: channels-last,
+#        forward; torch_kernels_bwd.csv: both backward passes, fp32 NCHW and fp16
+#        channels-last), then `perfmodel kernels` of each CSV against the roofline and each
+#        calibration;
+#      - scripts/torch_gpu_traces.py: profiler traces of training steps and inference passes
+#        (traces/);
+#      - scripts/torch_llm_reference.py: a Llama-3-8B-shaped decoder's prefill and decode
+#        steps, its GEMMs and attention calls (llm/).
 # Usage: scripts/cuda_device_check.sh BUILD_DIR OUT_DIR [HW]   (HW: a hw_specs name; default
 # h100, or h200 when the GPU is one). Each step's output goes to OUT_DIR; a failing step is
-# reported and the others still run; the exit status is 1 if any step failed.
+# reported and the others still run; the exit status is 1 if any step failed. Each step has a
+# time limit (STEP_LIMIT seconds, default 150) so that one slow step cannot take the others'
+# time on a lent machine.
 set -u
 build=${1:?usage: cuda_device_check.sh BUILD_DIR OUT_DIR [HW]}
 out=${2:?usage: cuda_device_check.sh BUILD_DIR OUT_DIR [HW]}
@@ -18,11 +27,12 @@ if [ $# -lt 3 ] && nvidia-smi --query-gpu=name --format=csv,noheader 2>/dev/null
   hw=h200
 fi
 failed=0
+limit=${STEP_LIMIT:-150}
 step() { # step NAME COMMAND...: runs it with its output in OUT_DIR/NAME.log
   local name=$1
   shift
   local start=$(date +%s%N)
-  "$@" >"$out/$name.log" 2>&1
+  timeout "$limit" "$@" >"$out/$name.log" 2>&1
   local rc=$?
   echo "$name: exit $rc, $(( ($(date +%s%N) - start) / 1000000 )) ms" | tee -a "$out/summary.txt"
   [ $rc -eq 0 ] || failed=1
@@ -41,6 +51,12 @@ if python3 -c "import torch, torchvision; assert torch.cuda.is_available()" 2>/d
   # the convolutions again on channels-last tensors (no layout conversion inside the op)
   step torch_kernels_cl python3 scripts/torch_gpu_kernels.py --channels-last \
     -o "$out/torch_kernels_cl.csv"
+  step torch_traces python3 scripts/torch_gpu_traces.py --out "$out/traces"
+  step torch_llm python3 scripts/torch_llm_reference.py --out "$out/llm"
+  step torch_kernels_bwd python3 scripts/torch_gpu_kernels.py --dtypes fp32 \
+    --passes bwd_data,bwd_filter -o "$out/torch_kernels_bwd.csv"
+  step torch_kernels_bwd_cl python3 scripts/torch_gpu_kernels.py --channels-last --dtypes fp16 \
+    --passes bwd_data,bwd_filter -o "$out/torch_kernels_bwd_cl.csv"
   for ref in "" _cl; do
     for cal in "" "$out/$hw-quick.yaml" "$out/$hw.yaml"; do
       name="kernels$ref${cal:+_$(basename "$cal" .yaml)}"

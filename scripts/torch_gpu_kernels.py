@@ -141,7 +141,19 @@ def model_convs(name, batch):
     return out
 
 
-def conv_rows(models, batch, dtypes, device, channels_last=False):
+def conv_call(pass_, x, wt, stride, pad, dil, g, fmt):
+    """The call that runs one pass of a convolution: the forward, or aten's
+    convolution_backward asked for the input gradient alone (bwd_data) or the weight gradient
+    alone (bwd_filter), which is what autograd calls for a Conv2d layer."""
+    if pass_ == "fwd":
+        return lambda: F.conv2d(x, wt, None, stride, pad, dil, g)
+    dy = F.conv2d(x, wt, None, stride, pad, dil, g).contiguous(memory_format=fmt)
+    mask = [pass_ == "bwd_data", pass_ == "bwd_filter", False]
+    return lambda: torch.ops.aten.convolution_backward(dy, x, wt, None, stride, pad, dil, False,
+                                                       [0, 0], g, mask)
+
+
+def conv_rows(models, batch, dtypes, device, channels_last=False, passes=("fwd",)):
     fmt = torch.channels_last if channels_last else torch.contiguous_format
     for name in models:
         for _, key in model_convs(name, batch):
@@ -152,15 +164,17 @@ def conv_rows(models, batch, dtypes, device, channels_last=False):
                     memory_format=fmt)
                 wt = torch.randn(oc, c // g, kh, kw, device=device, dtype=torch_dtype(dt)).to(
                     memory_format=fmt)
-                s, e = time_call(lambda: F.conv2d(x, wt, None, (sh, sw), (ph, pw), (dh, dw), g),
-                              device)
-                yield {"op": "conv2d", "dtype": dt, "pass": "fwd", "batch": n, "c": c, "h": h,
-                       "w": w, "out_channels": oc, "kernel_h": kh, "kernel_w": kw,
-                       "stride_h": sh, "stride_w": sw, "pad_h": ph, "pad_w": pw,
-                       "dilation_h": dh, "dilation_w": dw, "groups": g, "seconds": s,
-                       "eager_seconds": e,
-                       "source": f"{name} b{batch} F.conv2d"
-                                 + (" channels_last" if channels_last else "")}
+                for pass_ in passes:
+                    s, e = time_call(conv_call(pass_, x, wt, (sh, sw), (ph, pw), (dh, dw), g, fmt),
+                                     device)
+                    call = "F.conv2d" if pass_ == "fwd" else "aten.convolution_backward"
+                    yield {"op": "conv2d", "dtype": dt, "pass": pass_, "batch": n, "c": c,
+                           "h": h, "w": w, "out_channels": oc, "kernel_h": kh, "kernel_w": kw,
+                           "stride_h": sh, "stride_w": sw, "pad_h": ph, "pad_w": pw,
+                           "dilation_h": dh, "dilation_w": dw, "groups": g, "seconds": s,
+                           "eager_seconds": e,
+                           "source": f"{name} b{batch} {call}"
+                                     + (" channels_last" if channels_last else "")}
 
 
 def main():
@@ -172,7 +186,14 @@ def main():
     ap.add_argument("--cpu", action="store_true", help="a tiny check of this script on the CPU")
     ap.add_argument("--channels-last", action="store_true",
                     help="convolutions only, on channels-last (NHWC) tensors")
+    ap.add_argument("--passes", default="fwd",
+                    help="convolution passes: fwd, bwd_data, bwd_filter (comma-separated); "
+                         "GEMMs are timed only with fwd and without --channels-last")
     a = ap.parse_args()
+    passes = a.passes.split(",")
+    for p in passes:
+        if p not in ("fwd", "bwd_data", "bwd_filter"):
+            sys.exit(f"torch_gpu_kernels: --passes: unknown pass '{p}' (fwd, bwd_data, bwd_filter)")
     device = "cpu" if a.cpu else "cuda"
     if device == "cuda":
         if not torch.cuda.is_available():
@@ -184,8 +205,9 @@ def main():
     shapes = GEMMS[:2] if a.cpu else GEMMS
     models = ["resnet18"] if a.cpu else a.models.split(",")
     batch = 1 if a.cpu else a.batch
-    gemms = [] if a.channels_last else list(gemm_rows(dtypes, device, shapes))
-    rows = gemms + list(conv_rows(models, batch, dtypes, device, a.channels_last))
+    gemms = [] if a.channels_last or "fwd" not in passes else list(
+        gemm_rows(dtypes, device, shapes))
+    rows = gemms + list(conv_rows(models, batch, dtypes, device, a.channels_last, passes))
     tmp = a.output + ".tmp"
     with open(tmp, "w", newline="") as f:
         wr = csv.DictWriter(f, fieldnames=HEADER)

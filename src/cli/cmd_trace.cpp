@@ -19,6 +19,8 @@ struct TraceArgs {
   std::string file;
   std::string hw;
   std::string calibration;
+  std::string predict_on;         // --predict-on: the target hardware
+  std::string target_calibration; // --target-calibration: the target's calibration
   bool calibration_other_hardware = false; // --calibration-for-other-hardware
   std::string view = "all";
   std::string sort;
@@ -39,6 +41,15 @@ int run_trace(const TraceArgs &a) {
     throw InputError("--view attainment needs --hw (the hardware to compare against)");
   if (!a.calibration.empty() && a.hw.empty())
     throw InputError("--calibration needs --hw (the hardware the calibration refines)");
+  if (a.view == "none" && a.predict_on.empty())
+    throw InputError("--view none prints nothing without --predict-on");
+  if (!a.predict_on.empty() && a.hw.empty())
+    throw InputError("--predict-on needs --hw (the hardware the trace was recorded on)");
+  if (!a.target_calibration.empty() && a.predict_on.empty())
+    throw InputError("--target-calibration needs --predict-on (the hardware it refines)");
+  if (!a.predict_on.empty() && a.calibration.empty() != a.target_calibration.empty())
+    throw InputError("--predict-on takes --calibration and --target-calibration together or "
+                     "neither: the ratio between the devices must compare like with like");
   // Load every input before the work, so that a bad --hw fails fast.
   std::optional<HwSpec> hw;
   if (!a.hw.empty())
@@ -46,14 +57,21 @@ int run_trace(const TraceArgs &a) {
   std::optional<Calibration> cal;
   if (!a.calibration.empty())
     cal = load_calibration_for(a.calibration, *hw, a.calibration_other_hardware);
+  std::optional<HwSpec> target;
+  std::optional<Calibration> target_cal;
+  if (!a.predict_on.empty())
+    target = io::load_hw(a.predict_on);
+  if (!a.target_calibration.empty())
+    target_cal = load_calibration_for(a.target_calibration, *target, a.calibration_other_hardware);
   const trace::Trace t = io::read_trace(a.file);
   const trace::Links links = trace::link_events(t);
 
   report::TraceReport r;
   r.file = a.file;
-  if (all || a.view == "overview")
-    r.overview = trace::compute_overview(t, links);
-  const bool need_tree = all || a.view == "operators" || a.view == "attainment";
+  std::optional<trace::Overview> overview;
+  if (all || a.view == "overview" || target)
+    overview = trace::compute_overview(t, links);
+  const bool need_tree = all || a.view == "operators" || a.view == "attainment" || target;
   trace::OpTree tree;
   if (need_tree)
     tree = trace::build_op_tree(t, links);
@@ -61,8 +79,17 @@ int run_trace(const TraceArgs &a) {
     r.operators = trace::operator_table(t, tree);
   if (all || a.view == "kernels")
     r.kernels = trace::kernel_table(t);
-  if (hw && (all || a.view == "attainment"))
-    r.attainment = trace::attainment_view(t, links, tree, *hw, cal ? &*cal : nullptr);
+  if (hw && (all || a.view == "attainment" || target)) {
+    trace::AttainmentView v = trace::attainment_view(t, links, tree, *hw, cal ? &*cal : nullptr);
+    if (target)
+      r.cross_device =
+          trace::cross_device_view(v, *hw, *target, cal ? &*cal : nullptr,
+                                   target_cal ? &*target_cal : nullptr, &*overview);
+    if (all || a.view == "attainment")
+      r.attainment = std::move(v);
+  }
+  if (all || a.view == "overview")
+    r.overview = std::move(overview);
   if (!report::sort_and_limit(r, a.sort, static_cast<size_t>(a.top)))
     throw InputError("--sort " + a.sort + " is not a key of the selected views (operators: " +
                      join(report::operator_sort_keys()) +
@@ -86,6 +113,7 @@ void register_trace(CLI::App &app, Runner &run) {
       "  perfmodel trace run.pt.trace.json.gz --view overview\n"
       "  perfmodel trace run.pt.trace.json.gz --hw v100 --view attainment --top 10\n"
       "  perfmodel trace run.pt.trace.json.gz --view kernels --sort mean --format csv -o k.csv\n"
+      "  perfmodel trace run.pt.trace.json.gz --hw v100 --predict-on h100 --view none\n"
       "Sort keys: operators " +
       join(report::operator_sort_keys()) + "; kernels " + join(report::kernel_sort_keys()) +
       "; attainment " + join(report::attainment_sort_keys()) +
@@ -95,12 +123,20 @@ void register_trace(CLI::App &app, Runner &run) {
   cmd->add_option("--hw", a->hw, "Hardware for the attainment view: a .yaml path or a name");
   cmd->add_option("--calibration", a->calibration,
                   "Calibration (.yaml or name): adds the calibrated time to the attainment view");
+  cmd->add_option("--predict-on", a->predict_on,
+                  "Hardware to predict the trace's device time on (needs --hw, the hardware the "
+                  "trace was recorded on): each operator's measured time x the model's ratio");
+  cmd->add_option("--target-calibration", a->target_calibration,
+                  "Calibration of the --predict-on hardware (with --calibration for --hw): "
+                  "ratios of calibrated times instead of rooflines");
   add_other_hardware_flag(cmd, a->calibration_other_hardware);
   // `efficiency`: the attainment view's earlier name (the word now means the calibrated
   // efficiency model only): still accepted.
-  cmd->add_option("--view", a->view, "overview, operators, kernels, attainment or all")
-      ->check(
-          CLI::IsMember({"overview", "operators", "kernels", "attainment", "efficiency", "all"}))
+  cmd->add_option("--view", a->view,
+                  "overview, operators, kernels, attainment, all, or none (with --predict-on: "
+                  "only the prediction)")
+      ->check(CLI::IsMember(
+          {"overview", "operators", "kernels", "attainment", "efficiency", "all", "none"}))
       ->transform([](std::string v) { return v == "efficiency" ? std::string("attainment") : v; })
       ->capture_default_str();
   cmd->add_option("--sort", a->sort, "Sort key of the tables (see below)");

@@ -77,6 +77,18 @@ struct AttainmentView {
   double modelled_seconds = 0;               // device time attributed to modelled operators
 };
 
+/// The model's time for one call of a traced operator on `hw`.
+struct OpModelTime {
+  std::string op; // "conv2d fwd"
+  double flops = 0, bytes = 0;
+  /// The kernel's roofline: max(compute, memory), without the launch overhead a kernel's device
+  /// time does not hold.
+  double roofline = 0;
+  double calibrated = -1; // with a calibration: its time for the kernel; -1 without
+  Bound bound = Bound::none;
+};
+OpModelTime op_model_time(const OpModel &m, const HwSpec &hw, const Calibration *cal = nullptr);
+
 /// `cal` (optional) adds the calibrated model's time next to the roofline time.
 AttainmentView attainment_view(const Trace &t, const Links &links, const OpTree &tree,
                                const HwSpec &hw, const Calibration *cal = nullptr);

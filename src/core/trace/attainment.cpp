@@ -28,9 +28,7 @@ std::string context_key(const Trace &t, const OpTree &tree, int n) {
 
 struct Signature {
   OpModel model;
-  std::string op; // "conv2d fwd"
-  double flops = 0, bytes = 0, roofline = 0, calibrated = -1;
-  Bound bound = Bound::none;
+  OpModelTime time;
 };
 
 PassCost part_cost(const LayerCost &lc, OpPart p) {
@@ -50,8 +48,10 @@ PassCost part_cost(const LayerCost &lc, OpPart p) {
   return {};
 }
 
-Signature evaluate(OpModel m, const HwSpec &hw, const Calibration *cal) {
-  Signature s;
+} // namespace
+
+OpModelTime op_model_time(const OpModel &m, const HwSpec &hw, const Calibration *cal) {
+  OpModelTime s;
   const Layer &l = m.graph.layers.at(0);
   LayerCost lc = layer_cost(m.graph, l, m.part == OpPart::fwd ? Pass::fwd : Pass::train);
   LayerCost part = lc;
@@ -81,11 +81,8 @@ Signature evaluate(OpModel m, const HwSpec &hw, const Calibration *cal) {
     for (KernelPart kp : kps)
       s.calibrated += calibrated_time(*cal, hw, layer_features(m.graph, l, lc, kp)).seconds;
   }
-  s.model = std::move(m);
   return s;
 }
-
-} // namespace
 
 AttainmentView attainment_view(const Trace &t, const Links &l, const OpTree &tree, const HwSpec &hw,
                                const Calibration *cal) {
@@ -121,7 +118,8 @@ AttainmentView attainment_view(const Trace &t, const Links &l, const OpTree &tre
     std::optional<OpModel> m = model_op(t, tree, n, hints, &w);
     if (m) {
       try {
-        sigs.push_back(evaluate(std::move(*m), hw, cal));
+        OpModelTime time = op_model_time(*m, hw, cal);
+        sigs.push_back(Signature{std::move(*m), std::move(time)});
         sig[n] = sig_of_key[key] = static_cast<int>(sigs.size() - 1);
         continue;
       } catch (const InputError &err) {
@@ -158,7 +156,7 @@ AttainmentView attainment_view(const Trace &t, const Links &l, const OpTree &tre
     stack.pop_back();
     const OpNode &node = tree.nodes[n];
     if (sig[n] >= 0 && !modelled_below[n]) {
-      const Signature &s = sigs[sig[n]];
+      const OpModelTime &s = sigs[sig[n]].time;
       const TraceEvent &e = t.events[node.event];
       std::string shapes = dims_label(e);
       auto [it, fresh] = row_at.emplace(e.name + '\n' + shapes + '\n' + s.op, v.rows.size());
@@ -168,7 +166,7 @@ AttainmentView attainment_view(const Trace &t, const Links &l, const OpTree &tre
         r.op = s.op;
         r.shapes = shapes;
         r.bound = s.bound;
-        r.model = s.model;
+        r.model = sigs[sig[n]].model;
         if (cal)
           r.calibrated_seconds = 0;
         v.rows.push_back(std::move(r));

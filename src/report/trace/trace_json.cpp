@@ -52,6 +52,25 @@ std::string render_trace_json(const TraceReport &r) {
     j["device_seconds"] = ns(v.device_seconds);
     j["modelled_device_seconds"] = ns(v.modelled_seconds);
   }
+  if (r.cross_device) {
+    const auto &v = *r.cross_device;
+    const auto tables = cross_device_tables(v);
+    ordered_json p{{"source", v.source},
+                   {"target", v.target},
+                   {"method", v.calibrated ? "calibrated" : "roofline"},
+                   {"bandwidth_ratio", v.bandwidth_ratio},
+                   {"source_device_seconds", ns(v.source_seconds)},
+                   {"predicted_device_seconds", v.predicted_seconds}};
+    if (v.steps > 0) {
+      p["steps"] = v.steps;
+      p["source_gpu_seconds_per_step"] = ns(v.source_step_seconds);
+      p["predicted_gpu_seconds_per_step"] = v.predicted_step_seconds();
+    }
+    p["operators"] = json_rows(tables[0].grid);
+    p["summary"] = json_rows(tables[1].grid);
+    p["unmapped"] = json_rows(tables[2].grid);
+    j["predict_on"] = p;
+  }
   return j.dump(2) + "\n";
 }
 

@@ -35,6 +35,9 @@ std::string render_trace(const TraceReport &r, Format f) {
   if (r.attainment)
     for (auto &t : attainment_tables(*r.attainment, r.attainment_order))
       tables.push_back(std::move(t));
+  if (r.cross_device)
+    for (auto &t : cross_device_tables(*r.cross_device))
+      tables.push_back(std::move(t));
   std::string out;
   if (f == Format::md)
     out += "# Trace " + md_cell(r.file) + "\n\n";

@@ -114,6 +114,15 @@ bool sort_and_limit(TraceReport &r, const std::string &key, size_t top) {
     if (top > 0 && u.size() > top)
       u.resize(top);
   }
+  if (r.cross_device && top > 0) { // ordered by predicted time; --top keeps the largest
+    auto &c = *r.cross_device;
+    if (c.rows.size() > top)
+      c.rows.resize(top);
+    if (c.summary.size() > top)
+      c.summary.resize(top);
+    if (c.unmapped.size() > top)
+      c.unmapped.resize(top);
+  }
   return found;
 }
 

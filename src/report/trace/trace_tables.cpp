@@ -190,4 +190,76 @@ std::vector<TraceTable> attainment_tables(const trace::AttainmentView &v,
            {}}};
 }
 
+std::vector<TraceTable> cross_device_tables(const trace::CrossDeviceView &v) {
+  using R = trace::CrossDeviceRow;
+  using C = Column<R>;
+  const std::string on_source = " on " + v.source, on_target = " on " + v.target;
+  const std::vector<C> rows = {
+      view_column<R>("predict_on"),
+      C(
+          "rank", "#", hint::count(), [](const R &, size_t i) { return i + 1; }, kText | kCsv)
+          .csv_as("rank"),
+      {"name", "operator", hint::text(), &R::name},
+      {"op", "as", hint::text(), &R::op},
+      {"shapes", "shapes", hint::text(), &R::shapes},
+      {"calls", "calls", hint::count(), &R::calls},
+      C("source_seconds", "measured" + on_source, measured(), &R::source_seconds)
+          .csv_as("source_seconds"),
+      C("source_model_seconds", "model" + on_source, hint::si("s"), &R::source_model)
+          .csv_as("source_model_seconds"),
+      C("target_model_seconds", "model" + on_target, hint::si("s"), &R::target_model)
+          .csv_as("target_model_seconds"),
+      C("ratio", "ratio", hint::number(3), [](const R &r) { return r.ratio(); }),
+      C("predicted_seconds", "predicted" + on_target, hint::si("s"), &R::predicted_seconds)
+          .csv_as("predicted_seconds"),
+  };
+  using S = trace::CrossDeviceSummary;
+  using CS = Column<S>;
+  const std::vector<CS> summary = {
+      view_column<S>("predict_on_summary"),
+      {"op", "as", hint::text(), &S::op},
+      {"calls", "calls", hint::count(), &S::calls},
+      CS("source_seconds", "measured" + on_source, hint::si("s"), &S::source_seconds)
+          .csv_as("source_seconds"),
+      CS("ratio", "ratio", hint::number(3), [](const S &r) { return r.ratio(); }),
+      CS("predicted_seconds", "predicted" + on_target, hint::si("s"), &S::predicted_seconds)
+          .csv_as("predicted_seconds"),
+  };
+  using U = trace::CrossDeviceUnmapped;
+  using CU = Column<U>;
+  const std::vector<CU> unmapped = {
+      view_column<U>("predict_on_unmapped"),
+      {"name", "activity", hint::text(100), &U::name},
+      CU("op", "launched by", hint::text().unset_when_zero(), &U::op).missing_as("-"),
+      {"reason", "no model because", hint::text(), &U::reason},
+      {"calls", "calls", hint::count(), &U::calls},
+      CU("source_seconds", "measured" + on_source, measured(), &U::source_seconds)
+          .csv_as("source_seconds"),
+      CU("predicted_seconds", "predicted" + on_target, hint::si("s"), &U::predicted_seconds)
+          .csv_as("predicted_seconds"),
+  };
+  const std::string how = v.calibrated ? "the ratio of calibrated times"
+                                       : "the ratio of kernel rooflines (max(compute, memory))";
+  TraceTable main{"predict_on",
+                  "Predicted on " + v.target + " from this trace on " + v.source +
+                      ": each operator's measured time x " + how + "; all device activity " +
+                      si(v.source_seconds, "s") + " -> " + si(v.predicted_seconds, "s") +
+                      fmt::format(" (x{:.3f})", v.ratio()),
+                  make_grid(rows, v.rows, kStyle),
+                  {}};
+  if (v.steps > 0)
+    main.notes.push_back("GPU time per step (Kernel + Memcpy + Memset, average of " +
+                         std::to_string(v.steps) + " steps): " + si(v.source_step_seconds, "s") +
+                         on_source + ", " + si(v.predicted_step_seconds(), "s") + " predicted" +
+                         on_target + " (scaled by the trace's overall ratio)");
+  return {std::move(main),
+          {"predict_on_summary", "Predicted on " + v.target + " per layer kind and pass",
+           make_grid(summary, v.summary, kStyle), {}},
+          {"predict_on_unmapped",
+           "Device activity without a model, scaled by the DRAM bandwidth ratio " + v.source +
+               " / " + v.target + fmt::format(" = {:.3f}", v.bandwidth_ratio),
+           make_grid(unmapped, v.unmapped, kStyle),
+           {}}};
+}
+
 } // namespace perfmodel::report

@@ -27,6 +27,10 @@ TraceTable kernels_table(const std::vector<trace::KernelRow> &ks);
 std::vector<TraceTable> attainment_tables(const trace::AttainmentView &v,
                                           const std::string &order = "time_lost");
 
+/// The cross-device prediction: its rows, the summary per layer kind and pass, and the
+/// activity without a model; a note gives the GPU time per step where the view has steps.
+std::vector<TraceTable> cross_device_tables(const trace::CrossDeviceView &v);
+
 /// "11.8% of the step time is spent loading input data (DataLoader): ..."
 std::string recommendation_text(const trace::Recommendation &r);
 

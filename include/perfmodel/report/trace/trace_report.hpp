@@ -16,6 +16,7 @@
 
 #include "perfmodel/report/format.hpp"
 #include "perfmodel/trace/attainment.hpp"
+#include "perfmodel/trace/cross_device.hpp"
 #include "perfmodel/trace/op_table.hpp"
 #include "perfmodel/trace/overview.hpp"
 
@@ -27,6 +28,7 @@ struct TraceReport {
   std::optional<std::vector<trace::OperatorRow>> operators;
   std::optional<std::vector<trace::KernelRow>> kernels;
   std::optional<trace::AttainmentView> attainment;
+  std::optional<trace::CrossDeviceView> cross_device; // --predict-on
   /// The key the attainment rows are ordered by (sort_and_limit; its title says it).
   std::string attainment_order = "time_lost";
 };
