@@ -33,8 +33,8 @@ struct AssumedExecution {
   Pass pass = Pass::fwd;
   /// The calibration as the user named it; "" = the pure roofline.
   std::string calibration;
-  /// How layers map onto kernels. "none": every layer runs as its own kernel (no folding or
-  /// fusion). Set by the caller from its options.
+  /// How layers map onto kernels (Prediction::fusion, perfmodel/fusion.hpp): "none", every
+  /// layer runs as its own kernel; "inference", layers fused as an inference runtime does.
   std::string fusion = "none";
   /// Distinct rates over the layers that do work, in the order their first layer runs.
   std::vector<PeakUsed> peaks;

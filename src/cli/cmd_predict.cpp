@@ -46,8 +46,6 @@ int run_predict(const PredictArgs &a) {
   const Prediction p = predict(g, hw, po);
   report::PredictionContext ctx;
   ctx.execution = assumed_execution(g, hw, p, po.calibration, a.calibration);
-  ctx.execution.fusion = "none"; // every layer its own kernel (the one place the header's
-                                 // fusion entry is set)
   ctx.memory = memory_fit(memory_footprint(g, po.pass), hw); // as `sweep` reports it
   report::PredictionViewOptions vo;
   if (a.rollup || a.per_layer || a.profile) { // asking for sections shows those (totals always)

@@ -36,6 +36,7 @@ AssumedExecution assumed_execution(const Graph &g, const HwSpec &hw, const Predi
   a.batch = p.batch;
   a.dtype = p.dtype;
   a.pass = p.pass;
+  a.fusion = std::string(to_string(p.fusion));
   a.calibration = cal ? std::move(calibration_name) : std::string();
   a.dram_bytes_per_second = hw.memory.empty() ? 0.0 : hw.dram().bytes_per_second;
   a.launch_overhead_seconds = hw.launch_overhead_seconds;

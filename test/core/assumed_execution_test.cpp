@@ -56,6 +56,18 @@ TEST_CASE("roofline: the units the layers ran on, the spec's bandwidth and overh
   CHECK(a.peaks[1].layers == 1);
 }
 
+TEST_CASE("the fusion the prediction was made with: the conv's relu runs in its epilogue") {
+  PredictOptions po;
+  po.fusion = Fusion::inference;
+  const Graph g = fuse(net(DType::fp16), po.fusion, po.pass);
+  const Prediction p = predict(g, gpu(), po);
+  const AssumedExecution a = assumed_execution(g, gpu(), p, nullptr, "");
+  CHECK(a.fusion == "inference");
+  REQUIRE(a.peaks.size() == 1); // no layer runs on simt any more
+  CHECK(a.peaks[0].unit == "tensor");
+  CHECK(a.peaks[0].layers == 2);
+}
+
 TEST_CASE("calibrated: each class's fitted peak and overhead; uncovered classes the roofline's") {
   const Graph g = net(DType::fp32);
   Calibration cal;
