@@ -58,16 +58,12 @@ void register_llm(CLI::App &app, Runner &run) {
   cmd->add_option("--hw", a->hw, "Hardware: a .yaml path or a name in hw_specs/")->required();
   cmd->add_option("--dtype", a->dtype, "Data type of weights, activations and KV cache")
       ->capture_default_str();
-  cmd->add_option("--batch", a->batch, "Requests served together")
-      ->check(CLI::PositiveNumber)
-      ->capture_default_str();
-  cmd->add_option("--prompt", a->prompt, "Prompt tokens per request")
-      ->required()
-      ->check(CLI::PositiveNumber);
+  // counts are checked by llm::serve, whose messages name the option and the limit
+  cmd->add_option("--batch", a->batch, "Requests served together")->capture_default_str();
+  cmd->add_option("--prompt", a->prompt, "Prompt tokens per request")->required();
   cmd->add_option("--generate", a->generate,
                   "Output tokens per request (the first from the prefill)")
-      ->required()
-      ->check(CLI::PositiveNumber);
+      ->required();
   cmd->add_option("--attention", a->attention,
                   "flash (one kernel: no score matrix in memory, masked pairs skipped) or eager")
       ->check(CLI::IsMember({"flash", "eager"}))

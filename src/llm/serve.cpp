@@ -41,7 +41,7 @@ ServeResult serve(const LlmConfig &c, const HwSpec &hw, const ServeOptions &o) {
   if (o.prompt + o.generate > c.max_positions)
     throw InputError("--prompt + --generate (" + std::to_string(o.prompt + o.generate) +
                      ") exceeds the model's max_position_embeddings (" +
-                     std::to_string(c.max_positions) + ", " + c.loc.file + ")");
+                     std::to_string(c.max_positions) + ")");
   ServeResult r;
   r.options = o;
   r.parameters = parameter_count(c);
