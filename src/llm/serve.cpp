@@ -38,9 +38,10 @@ ServeResult serve(const LlmConfig &c, const HwSpec &hw, const ServeOptions &o) {
     throw InputError("--generate must be at least 1");
   if (o.batch < 1)
     throw InputError("--batch must be at least 1");
-  if (o.prompt + o.generate > c.max_positions)
-    throw InputError("--prompt + --generate (" + std::to_string(o.prompt + o.generate) +
-                     ") exceeds the model's max_position_embeddings (" +
+  // the passes run positions 0 ... P + G - 2: the last output token is never fed back
+  if (o.prompt + o.generate - 1 > c.max_positions)
+    throw InputError("--prompt + --generate - 1 (" + std::to_string(o.prompt + o.generate - 1) +
+                     " positions) exceeds the model's max_position_embeddings (" +
                      std::to_string(c.max_positions) + ")");
   ServeResult r;
   r.options = o;

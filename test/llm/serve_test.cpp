@@ -58,7 +58,9 @@ TEST_CASE("llm serve: memory, fits and the largest batch") {
   CHECK(one.step_seconds.empty());
   CHECK(one.tpot_mean == 0);
   CHECK(one.e2e == one.ttft);
-  o.prompt = 8192;
+  o.prompt = 8192; // 8192 positions: the limit
+  CHECK_NOTHROW(serve(c, hw, o));
+  o.generate = 2;
   CHECK_THROWS_WITH_AS(serve(c, hw, o),
                        doctest::Contains("exceeds the model's max_position_embeddings (8192"),
                        InputError);

@@ -52,7 +52,7 @@ struct ServeResult {
 };
 
 /// Evaluates the model serving one batch. Throws InputError for a prompt or generate count
-/// below 1, a total length beyond max_position_embeddings (naming the limit), or hardware
+/// below 1, more positions (P + G - 1) than max_position_embeddings (naming the limit), or hardware
 /// with no unit for the data type.
 ServeResult serve(const LlmConfig &c, const HwSpec &hw, const ServeOptions &o);
 
