@@ -94,3 +94,28 @@ TEST_CASE("llm config: bad input names the file and the key") {
   CHECK(error_of("[1]") == "cfg.json: error: a config.json holds one JSON object");
   CHECK(error_of("{").rfind("cfg.json: error: not a JSON file", 0) == 0);
 }
+
+TEST_CASE("llm config: GPT-2 and OPT styles") {
+  const LlmConfig g = shipped("gpt2");
+  CHECK(g.norm == Norm::layer);
+  CHECK(g.mlp == Mlp::plain);
+  CHECK(g.activation == "gelu");
+  CHECK(g.positions == Positions::learned);
+  CHECK(g.tied_embeddings);
+  CHECK(g.intermediate == 4 * 768);
+  // OPT: ReLU, biases, a position table 2 rows longer than max_position_embeddings
+  const LlmConfig o = parse_llm_config(R"({"model_type": "opt", "hidden_size": 64,
+      "ffn_dim": 256, "num_hidden_layers": 2, "num_attention_heads": 4, "vocab_size": 100,
+      "max_position_embeddings": 32, "word_embed_proj_dim": 64, "do_layer_norm_before": true})",
+                                       "opt.json");
+  CHECK(o.activation == "relu");
+  CHECK(o.position_offset == 2);
+  const int64_t layer = 4 * 64 * 64 + 4 * 64 + 2 * 64 * 256 + 256 + 64 + 4 * 64;
+  CHECK(parameter_count(o) == 100 * 64 + 34 * 64 + 2 * layer + 2 * 64);
+  const Graph graph = build_graph(o, PassShape{Phase::prefill, 1, 4, 0}, DType::fp16);
+  CHECK(graph.param_count() == parameter_count(o));
+  CHECK(error_of(R"({"model_type": "opt", "hidden_size": 64, "ffn_dim": 256,
+      "num_hidden_layers": 2, "num_attention_heads": 4, "vocab_size": 100,
+      "max_position_embeddings": 32, "do_layer_norm_before": false})")
+            .find("post-norm OPT") != std::string::npos);
+}
