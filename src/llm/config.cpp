@@ -200,16 +200,18 @@ LlmConfig parse_llm_config(const std::string &text, const std::string &path) {
   else
     r.fail("model_type", "unknown model_type '" + c.model_type +
                              "' (known: llama, mistral, mixtral, qwen2, gpt2, opt)");
+  const bool gpt2 = c.model_type == "gpt2";
+  const std::string heads_key = gpt2 ? "n_head" : "num_attention_heads";
   if (c.head_dim == 0) {
     if (c.hidden % c.heads != 0)
-      r.fail(c.model_type == "gpt2" ? "n_head" : "num_attention_heads",
-             "the attention heads (" + std::to_string(c.heads) +
-                 ") do not divide the hidden size (" + std::to_string(c.hidden) + ")");
+      r.fail(heads_key, heads_key + " (" + std::to_string(c.heads) + ") does not divide " +
+                            (gpt2 ? "n_embd" : "hidden_size") + " (" + std::to_string(c.hidden) +
+                            ") and there is no head_dim");
     c.head_dim = c.hidden / c.heads;
   }
   if (c.heads % c.kv_heads != 0)
-    r.fail("num_key_value_heads", "the KV heads (" + std::to_string(c.kv_heads) +
-                                      ") do not divide the attention heads (" +
+    r.fail("num_key_value_heads", "num_key_value_heads (" + std::to_string(c.kv_heads) +
+                                      ") does not divide num_attention_heads (" +
                                       std::to_string(c.heads) + ")");
   return c;
 }

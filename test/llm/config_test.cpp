@@ -85,11 +85,12 @@ TEST_CASE("llm config: bad input names the file and the key") {
   CHECK(error_of("{\"model_type\": \"llama\",\n \"num_key_value_heads\": -2, " + base + "}") ==
         "cfg.json:2:2: error: 'num_key_value_heads' must be positive, not -2");
   CHECK(error_of("{\"model_type\": \"llama\", \"num_key_value_heads\": 3, " + base + "}")
-            .find("do not divide the attention heads (4)") != std::string::npos);
+            .find("num_key_value_heads (3) does not divide num_attention_heads (4)") !=
+        std::string::npos);
   const std::string odd = R"({"model_type": "llama", "hidden_size": 66, "intermediate_size": 128,
       "num_hidden_layers": 2, "num_attention_heads": 4, "vocab_size": 100,
       "max_position_embeddings": 64})";
-  CHECK(error_of(odd).find("the attention heads (4) do not divide the hidden size (66)") !=
+  CHECK(error_of(odd).find("num_attention_heads (4) does not divide hidden_size (66)") !=
         std::string::npos);
   CHECK(error_of("[1]") == "cfg.json: error: a config.json holds one JSON object");
   CHECK(error_of("{").rfind("cfg.json: error: not a JSON file", 0) == 0);
