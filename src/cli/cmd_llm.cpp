@@ -12,7 +12,7 @@ namespace perfmodel::cli {
 namespace {
 
 struct LlmArgs {
-  std::string model, hw, calibration, dtype = "fp16", attention = "flash";
+  std::string model, hw, calibration, dtype = "fp16", kv_dtype, attention = "flash";
   bool calibration_other_hardware = false;
   int64_t batch = 1, prompt = 0, generate = 0;
   bool per_layer = false;
@@ -30,6 +30,12 @@ int run_llm(const LlmArgs &a) {
   if (!dt)
     throw InputError("--dtype: unknown data type '" + a.dtype + "'");
   o.dtype = *dt;
+  if (!a.kv_dtype.empty()) {
+    const auto kv = parse_dtype(a.kv_dtype);
+    if (!kv)
+      throw InputError("--kv-dtype: unknown data type '" + a.kv_dtype + "'");
+    o.kv_dtype = *kv;
+  }
   o.attention = a.attention == "eager" ? llm::Attention::eager : llm::Attention::flash;
   std::optional<Calibration> cal;
   if (!a.calibration.empty())
@@ -56,8 +62,9 @@ void register_llm(CLI::App &app, Runner &run) {
                   "A HuggingFace config.json, or a name in models/llm/ (llama-3-8b, ...)")
       ->required();
   cmd->add_option("--hw", a->hw, "Hardware: a .yaml path or a name in hw_specs/")->required();
-  cmd->add_option("--dtype", a->dtype, "Data type of weights, activations and KV cache")
+  cmd->add_option("--dtype", a->dtype, "Data type of the weights, activations and math")
       ->capture_default_str();
+  cmd->add_option("--kv-dtype", a->kv_dtype, "Data type of the KV cache (default: --dtype)");
   // counts are checked by llm::serve, whose messages name the option and the limit
   cmd->add_option("--batch", a->batch, "Requests served together")->capture_default_str();
   cmd->add_option("--prompt", a->prompt, "Prompt tokens per request")->required();

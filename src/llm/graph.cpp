@@ -128,7 +128,8 @@ void require(bool ok, const std::string &what) {
 
 } // namespace
 
-Graph build_graph(const LlmConfig &c, const PassShape &s, DType dt) {
+Graph build_graph(const LlmConfig &c, const PassShape &s, DType dt, std::optional<DType> kv_dtype) {
+  const DType kv_dt = kv_dtype.value_or(dt);
   require(s.batch >= 1, "--batch must be at least 1");
   require(s.tokens >= 1, "a pass needs at least one token");
   require(s.context >= 0, "the KV length must not be negative");
@@ -181,18 +182,19 @@ Graph build_graph(const LlmConfig &c, const PassShape &s, DType dt) {
     // K and V of the new tokens copied into the cache
     b.add(p + "self_attn.kv_cache_write", OpKind::generic, "kv_cache_write", {k, v}, {}, {},
           {Shape{B, T, 2 * c.kv_width()}});
+    g.layers.back().dtype = kv_dt; // stored in the cache's type (a copy: no arithmetic)
     // Grouped-query attention: the `group` query heads sharing a KV head form the rows of one
     // product, so K and V are read once per KV head (views of the layouts, no copies).
     const std::string qg = b.reshape(p + "self_attn.q_groups", q, {B, KV, group * T, hd});
     std::string kt, vv;
-    if (s.context == 0 && keys == T) {
+    if (s.context == 0 && keys == T && kv_dt == dt) {
       kt = b.reshape(p + "self_attn.k_t", k, {B, KV, hd, T});
       vv = b.reshape(p + "self_attn.v_groups", v, {B, KV, T, hd});
     } else { // the cache after this pass's append
       kt = p + "self_attn.k_cache";
       vv = p + "self_attn.v_cache";
-      g.inputs.push_back(TensorDesc{kt, {B, KV, hd, keys}, dt, false});
-      g.inputs.push_back(TensorDesc{vv, {B, KV, keys, hd}, dt, false});
+      g.inputs.push_back(TensorDesc{kt, {B, KV, hd, keys}, kv_dt, false});
+      g.inputs.push_back(TensorDesc{vv, {B, KV, keys, hd}, kv_dt, false});
     }
     const std::string sc =
         b.tag(b.add(p + "self_attn.scores", OpKind::matmul, "matmul", {qg, kt}), "attn_scores");

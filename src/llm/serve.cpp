@@ -9,7 +9,7 @@ namespace {
 
 PassPrediction predict_pass(const LlmConfig &c, const HwSpec &hw, const ServeOptions &o,
                             const PassShape &s) {
-  auto g = std::make_shared<const Graph>(build_graph(c, s, o.dtype));
+  auto g = std::make_shared<const Graph>(build_graph(c, s, o.dtype, o.kv_dtype));
   PredictOptions po;
   po.calibration = o.calibration;
   PassPrediction p{g, predict(*g, hw, po, pass_costs(*g, c, s, o.attention))};
@@ -46,7 +46,7 @@ ServeResult serve(const LlmConfig &c, const HwSpec &hw, const ServeOptions &o) {
   ServeResult r;
   r.options = o;
   r.parameters = parameter_count(c);
-  r.kv_bytes_per_token = kv_bytes_per_token(c, o.dtype);
+  r.kv_bytes_per_token = kv_bytes_per_token(c, o.kv_dtype.value_or(o.dtype));
   r.weight_bytes = r.parameters * bytes_of(o.dtype);
   const int64_t per_sequence = cached_entries(c, o.prompt + o.generate) * r.kv_bytes_per_token;
   r.kv_cache_bytes = o.batch * per_sequence;

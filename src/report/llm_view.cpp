@@ -39,6 +39,8 @@ std::vector<Row> rows(const llm::LlmConfig &c, const HwSpec &hw, const llm::Serv
       {"model", "model", c.name + " (" + c.model_type + ")", c.name},
       {"hardware", "hardware", hw.name, hw.name},
       {"dtype", "dtype", std::string(to_string(o.dtype)), std::string(to_string(o.dtype))},
+      {"kv_dtype", "KV cache dtype", std::string(to_string(o.kv_dtype.value_or(o.dtype))),
+       std::string(to_string(o.kv_dtype.value_or(o.dtype)))},
       {"attention", "attention", std::string(llm::to_string(o.attention)),
        std::string(llm::to_string(o.attention))},
       {"time_model", "time model", o.calibration ? "calibrated" : "roofline",
@@ -96,6 +98,7 @@ json to_json(const llm::LlmConfig &c, const HwSpec &hw, const llm::ServeResult &
   j["config"] = c.loc.file;
   j["hardware"] = hw.name;
   j["dtype"] = std::string(to_string(o.dtype));
+  j["kv_dtype"] = std::string(to_string(o.kv_dtype.value_or(o.dtype)));
   j["attention"] = std::string(llm::to_string(o.attention));
   j["calibrated"] = o.calibration != nullptr;
   j["batch"] = o.batch;

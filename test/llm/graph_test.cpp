@@ -116,3 +116,18 @@ TEST_CASE("llm graph: MoE FLOPs for k experts per token, weight bytes for those 
   // one token touches 8 (1 - (1 - 2/8)^1) = 2 experts of 8: a quarter of the weights
   CHECK(w1.total.bytes_weights == 8 * 160 * 64 * 2 / 4);
 }
+
+TEST_CASE("llm graph: an fp8 KV cache halves the bytes a decode step reads from it") {
+  const LlmConfig c = tiny();
+  const PassShape s{Phase::decode, 2, 1, 5};
+  const Graph g = build_graph(c, s, DType::fp16, DType::fp8);
+  CHECK(g.tensor("layers.0.self_attn.k_cache").dtype == DType::fp8);
+  const auto costs = pass_costs(g, c, s, Attention::flash);
+  // K: 2 x 2 KV heads x 16 x 6 entries at 1 byte; Q at 2 bytes
+  CHECK(cost_of(g, costs, "layers.0.self_attn.scores").total.bytes_input ==
+        2 * 2 * 16 * 6 + 2 * 4 * 16 * 2);
+  // the append reads fp16 K and V and writes them at 1 byte
+  const LayerCost &w = cost_of(g, costs, "layers.0.self_attn.kv_cache_write");
+  CHECK(w.total.bytes_output == 2 * 2 * 32);
+  CHECK(w.total.bytes_input == 2 * 2 * 32 * 2);
+}

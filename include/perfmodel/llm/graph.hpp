@@ -4,6 +4,7 @@
 #pragma once
 
 #include <cstdint>
+#include <optional>
 #include <string_view>
 #include <vector>
 
@@ -49,10 +50,12 @@ int64_t kv_bytes_per_token(const LlmConfig &c, DType kv_dtype);
 /// param_count() gives too.
 int64_t parameter_count(const LlmConfig &c);
 
-/// The shape-inferred graph of one pass, every float tensor in `dtype`. Layer names follow
-/// HuggingFace's modules ("layers.3.self_attn.q_proj"). Throws InputError for a pass beyond
-/// the model (no tokens, a batch below 1).
-Graph build_graph(const LlmConfig &c, const PassShape &s, DType dtype);
+/// The shape-inferred graph of one pass, every float tensor in `dtype` but the KV cache, in
+/// `kv_dtype` (default: `dtype`): the entries the pass appends and those it reads back. Layer
+/// names follow HuggingFace's modules ("layers.3.self_attn.q_proj"). Throws InputError for a
+/// pass beyond the model (no tokens, a batch below 1).
+Graph build_graph(const LlmConfig &c, const PassShape &s, DType dtype,
+                  std::optional<DType> kv_dtype = std::nullopt);
 
 /// The cost of each layer of build_graph(c, s, dtype): graph_cost() of the forward pass with
 /// the rules the IR's ops do not know (docs/llm.md, "Counting"): RoPE at 3 FLOPs per element

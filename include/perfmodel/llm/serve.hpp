@@ -3,6 +3,7 @@
 #pragma once
 
 #include <memory>
+#include <optional>
 #include <vector>
 
 #include "perfmodel/calibration.hpp"
@@ -14,9 +15,10 @@ namespace perfmodel::llm {
 
 struct ServeOptions {
   int64_t batch = 1;
-  int64_t prompt = 1;        // prompt tokens per request (P)
-  int64_t generate = 1;      // output tokens per request (G), the first one from the prefill
-  DType dtype = DType::fp16; // weights, activations and KV cache
+  int64_t prompt = 1;            // prompt tokens per request (P)
+  int64_t generate = 1;          // output tokens per request (G), the first one from the prefill
+  DType dtype = DType::fp16;     // weights and activations (and the math)
+  std::optional<DType> kv_dtype; // the KV cache (default: dtype)
   Attention attention = Attention::flash;
   const Calibration *calibration = nullptr; // null: the roofline
 };
@@ -33,7 +35,8 @@ struct ServeResult {
   int64_t parameters = 0;
   int64_t kv_bytes_per_token = 0;
   int64_t weight_bytes = 0;
-  int64_t kv_cache_bytes = 0; // batch x cached_entries(prompt + generate) x kv bytes per token
+  int64_t kv_cache_bytes = 0; // batch x cached_entries(prompt + generate) x KV bytes per token
+                              // (in the KV cache's type)
   int64_t total_bytes = 0;    // weights + KV cache
   double capacity_bytes = 0;  // the device's DRAM
   bool fits = false;
