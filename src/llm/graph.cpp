@@ -3,6 +3,7 @@
 
 #include <algorithm>
 #include <cmath>
+#include <stdexcept>
 
 namespace perfmodel::llm {
 
@@ -264,6 +265,26 @@ Graph build_graph(const LlmConfig &c, const PassShape &s, DType dt, std::optiona
   b.linear("lm_head", h, c.vocab, c.lm_head_bias, std::move(head));
   infer_shapes(g);
   return g;
+}
+
+void set_decode_context(Graph &g, const LlmConfig &c, int64_t context) {
+  require(context >= 1, "a decode step needs a KV length of at least 1");
+  const int64_t keys = cached_entries(c, context + 1);
+  auto resize = [&](const std::string &name, size_t dim) {
+    auto it = g.tensors.find(name);
+    if (it == g.tensors.end() || it->second.shape.size() <= dim)
+      throw std::invalid_argument("set_decode_context: not a decode graph ('" + name + "')");
+    it->second.shape[dim] = keys;
+  };
+  for (int64_t i = 0; i < c.layers; ++i) {
+    const std::string p = "layers." + std::to_string(i) + ".self_attn.";
+    resize(p + "k_cache", 3);
+    resize(p + "v_cache", 2);
+    resize(p + "scores", 3);
+    resize(p + "softmax", 3);
+  }
+  for (auto &in : g.inputs)
+    in = g.tensors.at(in.name);
 }
 
 namespace {

@@ -8,12 +8,11 @@ namespace perfmodel::llm {
 namespace {
 
 PassPrediction predict_pass(const LlmConfig &c, const HwSpec &hw, const ServeOptions &o,
-                            const PassShape &s) {
-  auto g = std::make_shared<const Graph>(build_graph(c, s, o.dtype, o.kv_dtype));
+                            const PassShape &s, std::shared_ptr<const Graph> g) {
   PredictOptions po;
   po.calibration = o.calibration;
-  PassPrediction p{g, predict(*g, hw, po, pass_costs(*g, c, s, o.attention))};
-  return p;
+  Prediction p = predict(*g, hw, po, pass_costs(*g, c, s, o.attention));
+  return PassPrediction{std::move(g), std::move(p)};
 }
 
 Bound main_bound(double compute, double memory, double overhead) {
@@ -57,23 +56,34 @@ ServeResult serve(const LlmConfig &c, const HwSpec &hw, const ServeOptions &o) {
                     ? 0
                     : int64_t((r.capacity_bytes - double(r.weight_bytes)) / double(per_sequence));
 
-  r.prefill = predict_pass(c, hw, o, PassShape{Phase::prefill, o.batch, o.prompt, 0});
+  const PassShape first{Phase::prefill, o.batch, o.prompt, 0};
+  r.prefill = predict_pass(
+      c, hw, o, first, std::make_shared<const Graph>(build_graph(c, first, o.dtype, o.kv_dtype)));
   r.ttft = r.prefill.seconds();
   const Totals &pt = r.prefill.prediction.totals;
   r.prefill_bound =
       main_bound(pt.seconds_compute_bound, pt.seconds_memory_bound, pt.seconds_overhead_bound);
   double energy = pt.energy_joules;
   double compute = 0, memory = 0, overhead = 0;
+  // One decode graph, moved to each step's KV length (the steps differ only there); the last
+  // step's keeps a graph of its own for --per-layer.
+  std::shared_ptr<Graph> decode;
+  if (o.generate > 1)
+    decode = std::make_shared<Graph>(
+        build_graph(c, PassShape{Phase::decode, o.batch, 1, o.prompt}, o.dtype, o.kv_dtype));
   for (int64_t j = 1; j < o.generate; ++j) { // step j feeds output token j at KV length P+j-1
+    const PassShape s{Phase::decode, o.batch, 1, o.prompt + j - 1};
+    set_decode_context(*decode, c, s.context);
+    const bool last = j + 1 == o.generate;
     PassPrediction step =
-        predict_pass(c, hw, o, PassShape{Phase::decode, o.batch, 1, o.prompt + j - 1});
+        predict_pass(c, hw, o, s, last ? std::make_shared<const Graph>(*decode) : decode);
     r.step_seconds.push_back(step.seconds());
     const Totals &t = step.prediction.totals;
     energy += t.energy_joules;
     compute += t.seconds_compute_bound;
     memory += t.seconds_memory_bound;
     overhead += t.seconds_overhead_bound;
-    if (j + 1 == o.generate)
+    if (last)
       r.last_decode = std::move(step);
   }
   r.decode_bound = main_bound(compute, memory, overhead);

@@ -131,3 +131,27 @@ TEST_CASE("llm graph: an fp8 KV cache halves the bytes a decode step reads from 
   CHECK(w.total.bytes_output == 2 * 2 * 32);
   CHECK(w.total.bytes_input == 2 * 2 * 32 * 2);
 }
+
+TEST_CASE("llm graph: a decode graph moved to another KV length equals one built there") {
+  for (int64_t window : {int64_t(0), int64_t(7)}) {
+    const LlmConfig c = tiny(window);
+    Graph moved = build_graph(c, PassShape{Phase::decode, 3, 1, 2}, DType::fp16);
+    for (int64_t L : {3, 6, 11}) {
+      CAPTURE(L);
+      set_decode_context(moved, c, L);
+      const PassShape s{Phase::decode, 3, 1, L};
+      const Graph built = build_graph(c, s, DType::fp16);
+      REQUIRE(built.inputs.size() == moved.inputs.size());
+      for (size_t i = 0; i < built.inputs.size(); ++i)
+        CHECK(built.inputs[i].shape == moved.inputs[i].shape);
+      for (const auto &[name, t] : built.tensors)
+        CHECK(moved.tensor(name).shape == t.shape);
+      const auto a = pass_costs(built, c, s, Attention::flash);
+      const auto b = pass_costs(moved, c, s, Attention::flash);
+      for (size_t i = 0; i < a.size(); ++i) {
+        CHECK(a[i].total.flops == b[i].total.flops);
+        CHECK(a[i].total.bytes() == b[i].total.bytes());
+      }
+    }
+  }
+}

@@ -57,6 +57,12 @@ int64_t parameter_count(const LlmConfig &c);
 Graph build_graph(const LlmConfig &c, const PassShape &s, DType dtype,
                   std::optional<DType> kv_dtype = std::nullopt);
 
+/// Moves a decode graph of build_graph (tokens 1, context >= 1) to KV length `context`: the K
+/// and V cache inputs and the score tensors take the new key count, nothing else changes, so
+/// the graph equals build_graph's at that context (test/llm/graph_test.cpp) without being
+/// built again. Decode steps differ only there.
+void set_decode_context(Graph &g, const LlmConfig &c, int64_t context);
+
 /// The cost of each layer of build_graph(c, s, dtype): graph_cost() of the forward pass with
 /// the rules the IR's ops do not know (docs/llm.md, "Counting"): RoPE at 3 FLOPs per element
 /// reading its cos and sin tables; attention's scores, softmax and AV counted over the
