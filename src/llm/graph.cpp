@@ -56,6 +56,10 @@ int64_t parameter_count(const LlmConfig &c) {
   return n;
 }
 
+int64_t active_parameter_count(const LlmConfig &c) {
+  return parameter_count(c) - c.layers * (c.experts - c.experts_per_token) * mlp_params(c);
+}
+
 namespace {
 
 // Appends layers to a graph; each returns the name of the tensor it writes.

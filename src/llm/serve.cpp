@@ -45,6 +45,7 @@ ServeResult serve(const LlmConfig &c, const HwSpec &hw, const ServeOptions &o) {
   ServeResult r;
   r.options = o;
   r.parameters = parameter_count(c);
+  r.active_parameters = active_parameter_count(c);
   r.kv_bytes_per_token = kv_bytes_per_token(c, o.kv_dtype.value_or(o.dtype));
   r.weight_bytes = r.parameters * bytes_of(o.dtype);
   const int64_t per_sequence = cached_entries(c, o.prompt + o.generate) * r.kv_bytes_per_token;

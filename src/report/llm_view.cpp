@@ -49,6 +49,8 @@ std::vector<Row> rows(const llm::LlmConfig &c, const HwSpec &hw, const llm::Serv
       {"prompt", "prompt tokens", std::to_string(o.prompt), std::to_string(o.prompt)},
       {"generate", "generated tokens", std::to_string(o.generate), std::to_string(o.generate)},
       {"parameters", "parameters", num(r.parameters), std::to_string(r.parameters)},
+      {"active_parameters", "active parameters per token", num(r.active_parameters),
+       std::to_string(r.active_parameters)},
       {"kv_bytes_per_token", "KV bytes per token", bytes(r.kv_bytes_per_token),
        std::to_string(r.kv_bytes_per_token)},
       {"weights_bytes", "memory: weights", bytes(r.weight_bytes), std::to_string(r.weight_bytes)},
@@ -105,6 +107,7 @@ json to_json(const llm::LlmConfig &c, const HwSpec &hw, const llm::ServeResult &
   j["prompt"] = o.prompt;
   j["generate"] = o.generate;
   j["parameters"] = r.parameters;
+  j["active_parameters"] = r.active_parameters;
   j["kv_bytes_per_token"] = r.kv_bytes_per_token;
   j["memory"] = {{"weights_bytes", r.weight_bytes},
                  {"kv_cache_bytes", r.kv_cache_bytes},

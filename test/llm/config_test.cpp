@@ -58,6 +58,9 @@ TEST_CASE("llm config: fields by model type") {
   CHECK(x.experts == 8);
   CHECK(x.experts_per_token == 2);
   CHECK(x.sliding_window == 0); // null
+  // 2 of 8 experts per token: Mistral AI's "12.9B active parameters"
+  CHECK(active_parameter_count(x) == 12879925248);
+  CHECK(active_parameter_count(m) == parameter_count(m));
   // head_dim given explicitly wins over hidden / heads; text_config is read in place
   const LlmConfig n = parse_llm_config(
       R"({"model_type": "x-vl", "text_config": {"model_type": "llama", "hidden_size": 64,

@@ -50,6 +50,10 @@ int64_t kv_bytes_per_token(const LlmConfig &c, DType kv_dtype);
 /// param_count() gives too.
 int64_t parameter_count(const LlmConfig &c);
 
+/// Parameters one token's forward pass uses: all but the experts it is not routed to (MoE:
+/// E - k experts per layer); the total for a dense model.
+int64_t active_parameter_count(const LlmConfig &c);
+
 /// The shape-inferred graph of one pass, every float tensor in `dtype` but the KV cache, in
 /// `kv_dtype` (default: `dtype`): the entries the pass appends and those it reads back. Layer
 /// names follow HuggingFace's modules ("layers.3.self_attn.q_proj"). Throws InputError for a

@@ -33,6 +33,7 @@ struct PassPrediction {
 struct ServeResult {
   ServeOptions options;
   int64_t parameters = 0;
+  int64_t active_parameters = 0; // per token (MoE: k of E experts)
   int64_t kv_bytes_per_token = 0;
   int64_t weight_bytes = 0;
   int64_t kv_cache_bytes = 0; // batch x cached_entries(prompt + generate) x KV bytes per token
