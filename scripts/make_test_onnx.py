@@ -6,7 +6,19 @@ tiny_cnn:  input [batch,3,16,16] -> Conv 3x3 (8) -> BatchNormalization -> Relu -
            -> GlobalAveragePool -> Flatten -> Gemm (8 -> 10): every weight an initializer.
 tiny_seq:  input [batch, seq, 16] -> MatMul (16 -> 4): 'seq' must be set with --dim.
 truncated: the first half of tiny_cnn.onnx.
-Usage: /usr/bin/python3 scripts/make_test_onnx.py
+
+Fixed-batch exports, made as people make them: torch.onnx.export(model, x, path) with no
+dynamic_axes (the batch, 1, is baked into the input and into the Reshape/Expand targets):
+fixed_patch_embed: input [1,3,16,16] -> Conv 4x4/4 (8) -> reshape(n, 8, 16) -> permute -> class
+           token expand(n, -1, -1) + concat -> + position embedding -> token 0 -> Linear (8 -> 4),
+           the patch embedding of torchvision's ViT (vit_b_16 fails at --batch 8 without the rule).
+fixed_shuffle: input [1,8,4,4] -> chunk(2) -> Conv 1x1 on one half -> concat -> channel shuffle
+           (view(n, 2, 4, h, w) -> transpose(1, 2) -> view(n, -1, h, w)), as torchvision's
+           ShuffleNetV2 unit does.
+fixed_attention: input [1,5,8] -> nn.MultiheadAttention(8, 2 heads, batch_first): its views
+           hold the batch inside a dim ([seq, batch x heads, head_dim]), which the rule cannot
+           move: the case docs/onnx.md says cannot follow --batch.
+Usage: /usr/bin/python3 scripts/make_test_onnx.py   (Debian: python3-onnx, python3-torch)
 """
 import os
 
@@ -50,6 +62,55 @@ def tiny_seq():
     return h.make_model(g, opset_imports=[h.make_opsetid("", 13)], producer_name="perfmodel")
 
 
+def fixed_batch_exports(out):
+    import torch
+    from torch import nn
+
+    class PatchEmbed(nn.Module):
+        def __init__(self):
+            super().__init__()
+            self.conv_proj = nn.Conv2d(3, 8, kernel_size=4, stride=4)
+            self.class_token = nn.Parameter(torch.randn(1, 1, 8))
+            self.pos_embedding = nn.Parameter(torch.randn(1, 17, 8))
+            self.head = nn.Linear(8, 4)
+
+        def forward(self, x):
+            n = x.shape[0]
+            x = self.conv_proj(x)
+            x = x.reshape(n, 8, 16).permute(0, 2, 1)
+            x = torch.cat([self.class_token.expand(n, -1, -1), x], dim=1) + self.pos_embedding
+            return self.head(x[:, 0])
+
+    class Shuffle(nn.Module):
+        def __init__(self):
+            super().__init__()
+            self.branch2 = nn.Conv2d(4, 4, kernel_size=1)
+
+        def forward(self, x):
+            x1, x2 = x.chunk(2, dim=1)
+            x = torch.cat((x1, self.branch2(x2)), dim=1)
+            n, c, h, w = x.size()
+            x = x.view(n, 2, c // 2, h, w)
+            x = torch.transpose(x, 1, 2).contiguous()
+            return x.view(n, -1, h, w)
+
+    class Attention(nn.Module):
+        def __init__(self):
+            super().__init__()
+            self.self_attention = nn.MultiheadAttention(8, 2, batch_first=True)
+
+        def forward(self, x):
+            return self.self_attention(x, x, x, need_weights=False)[0]
+
+    torch.manual_seed(0)
+    for name, model, x in [("fixed_patch_embed", PatchEmbed(), torch.randn(1, 3, 16, 16)),
+                           ("fixed_shuffle", Shuffle(), torch.randn(1, 8, 4, 4)),
+                           ("fixed_attention", Attention(), torch.randn(1, 5, 8))]:
+        path = os.path.join(out, name + ".onnx")
+        torch.onnx.export(model.eval(), x, path, input_names=["x"], output_names=["y"])
+        onnx.checker.check_model(onnx.load(path))
+
+
 def main():
     out = os.path.join(os.path.dirname(os.path.dirname(os.path.abspath(__file__))),
                        "test", "data", "onnx")
@@ -63,6 +124,7 @@ def main():
     data = cnn.SerializeToString()
     with open(os.path.join(out, "truncated.onnx"), "wb") as f:
         f.write(data[: len(data) // 2])
+    fixed_batch_exports(out)
 
 
 if __name__ == "__main__":

@@ -19,6 +19,7 @@
 
 #include "perfmodel/cost.hpp"
 #include "perfmodel/graph.hpp"
+#include "perfmodel/hw_spec.hpp"
 
 namespace perfmodel {
 
@@ -31,6 +32,16 @@ struct MemoryFootprint {
 
 /// Footprint of a shape-inferred graph for one pass.
 MemoryFootprint memory_footprint(const Graph &g, Pass pass);
+
+/// A footprint held against a device's memory: what `sweep` and `predict` report.
+struct MemoryFit {
+  MemoryFootprint footprint;
+  double capacity_bytes = 0; // the spec's DRAM capacity; 0 = not given
+  bool fits = true;          // footprint <= capacity (true when the capacity is not given)
+};
+
+/// Whether `m` fits in the DRAM of `hw`.
+MemoryFit memory_fit(const MemoryFootprint &m, const HwSpec &hw);
 
 /// True when the op's output is a view of its input (no storage of its own).
 bool is_view_op(OpKind k);

@@ -62,6 +62,8 @@ struct SweepPoint {
   double share_overhead_bound = 0;
   double energy_joules = 0; // component model, whole batch
   double energy_per_sample_joules = 0;
+  double samples_per_joule = 0;   // batch / energy (0 when no energy was predicted)
+  double average_power_watts = 0; // energy / latency: the component model's mean power
   double flops_per_second_per_watt = 0;
   int64_t weights_bytes = 0;
   int64_t activation_bytes = 0;     // activations live at the peak

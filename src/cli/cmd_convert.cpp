@@ -20,6 +20,7 @@ struct Summary {
   size_t layers = 0;
   int64_t params = 0, macs = 0, flops = 0;
   std::vector<std::string> unmapped, not_portable;
+  std::string batch_fixed; // why no layer follows --batch ("" when they can)
 };
 
 std::string join(const std::vector<std::string> &v) {
@@ -38,7 +39,8 @@ std::string render(const Summary &s, report::Format f) {
       {"macs (fwd)", std::to_string(s.macs)},
       {"flops (fwd)", std::to_string(s.flops)},
       {"ops without a rule", join(s.unmapped)},
-      {"layers fixed to this batch", join(s.not_portable)}};
+      {"layers fixed to this batch",
+       s.batch_fixed.empty() ? join(s.not_portable) : "all: " + s.batch_fixed}};
   switch (f) {
   case report::Format::json: {
     nlohmann::json j = {{"schema", "perfmodel.convert/1"},
@@ -48,7 +50,8 @@ std::string render(const Summary &s, report::Format f) {
                         {"macs", s.macs},
                         {"flops", s.flops},
                         {"unmapped_ops", s.unmapped},
-                        {"not_portable_layers", s.not_portable}};
+                        {"not_portable_layers", s.not_portable},
+                        {"batch_fixed", s.batch_fixed}};
     return j.dump(2) + "\n";
   }
   case report::Format::csv:
@@ -83,7 +86,8 @@ void register_convert(CLI::App &app, Runner &run) {
   cmd->footer(
       "The YAML goes to -o FILE (stdout without -o); with -o a summary (layers, params, MACs,\n"
       "ops counted without a rule) is printed in --format. Reshape targets that scale with the\n"
-      "batch are written with -1, so the YAML reloads at any --batch.\n"
+      "batch are written with -1, so the YAML reloads at any --batch; in a fixed-batch ONNX\n"
+      "export the targets whose leading dim is the batch follow it too (docs/onnx.md).\n"
       "Example:\n  perfmodel convert --model /tmp/resnet50.onnx -o models/resnet50.yaml");
   add_model_options(cmd, a->model);
   add_output_options(cmd, a->out);
@@ -101,6 +105,10 @@ void register_convert(CLI::App &app, Runner &run) {
         g = io::import_onnx(path, lo, io_opts, &rep);
         s.unmapped = rep.unmapped;
         s.not_portable = rep.not_portable;
+        s.batch_fixed = rep.batch_fixed;
+        if (!s.batch_fixed.empty())
+          std::fprintf(stderr, "%s: warning: the converted model holds batch %lld only: %s\n",
+                       path.c_str(), static_cast<long long>(g.batch()), s.batch_fixed.c_str());
       } else {
         g = io::load_model(path, lo);
       }

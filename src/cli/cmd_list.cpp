@@ -32,18 +32,19 @@ Table list_table(const ListArgs &a) {
   if (a.what == "hw") {
     // "cpu": the CPU a CPU spec was measured on; "(this CPU)" marks the spec calibrate and
     // measure default to here (io::hw_for_cpu).
-    t.header = {"name", "kind", "cpu", "description"};
+    // "folder": where the name was found (docs/lookup.md), the first of the search order.
+    t.header = {"name", "kind", "cpu", "description", "folder"};
     const auto here = io::this_cpu_id();
-    for (const auto &n : io::list_resources("hw_specs", {".yaml", ".yml"})) {
-      const HwSpec hw = io::load_hw(n);
+    for (const auto &r : io::find_resources("hw_specs", {".yaml", ".yml"})) {
+      const HwSpec hw = io::read_hw_yaml(r.path);
       const std::string cpu =
           !hw.cpu_id ? "" : io::describe(*hw.cpu_id) + (hw.cpu_id == here ? " (this CPU)" : "");
-      t.rows.push_back({n, hw.kind, cpu, hw.description});
+      t.rows.push_back({r.name, hw.kind, cpu, hw.description, r.folder});
     }
   } else if (a.what == "models") {
     t.header = {"name", "file"};
-    for (const auto &n : io::list_resources("models", {".yaml", ".yml", ".onnx"}))
-      t.rows.push_back({n, io::resolve_resource(n, "models", {".yaml", ".yml", ".onnx"})});
+    for (const auto &r : io::find_resources("models", {".yaml", ".yml", ".onnx"}))
+      t.rows.push_back({r.name, r.path});
   } else if (!a.model.empty()) {
     const Graph g = io::load_model(a.model, {});
     std::map<std::string, std::pair<int, const Layer *>> used;

@@ -1,9 +1,12 @@
-// `perfmodel predict`: per-layer costs, roofline time, bound and energy of a model on hardware.
+// `perfmodel predict`: per-layer costs, roofline time, bound and energy of a model on hardware,
+// with the assumed execution, the memory footprint and the time per op type and bound.
 #include <memory>
 
 #include "cli/commands.hpp"
+#include "perfmodel/assumed_execution.hpp"
 #include "perfmodel/io/calibration_yaml.hpp"
 #include "perfmodel/io/hw_yaml.hpp"
+#include "perfmodel/memory_footprint.hpp"
 #include "perfmodel/onnx/load_model.hpp"
 #include "perfmodel/predict.hpp"
 #include "perfmodel/report/prediction_view.hpp"
@@ -19,7 +22,7 @@ struct PredictArgs {
   ModelOptions model;
   std::string pass = "fwd";
   std::optional<double> power, runtime;
-  bool per_layer = false, profile = false;
+  bool rollup = false, per_layer = false, profile = false, wide = false;
   int top = 0;
   OutputOptions out;
 };
@@ -39,13 +42,20 @@ int run_predict(const PredictArgs &a) {
     cal = load_calibration_for(a.calibration, hw, a.calibration_other_hardware);
   po.calibration = cal ? &*cal : nullptr;
   const Prediction p = predict(g, hw, po);
+  report::PredictionContext ctx;
+  ctx.execution = assumed_execution(g, hw, p, po.calibration, a.calibration);
+  ctx.execution.fusion = "none"; // every layer its own kernel (the one place the header's
+                                 // fusion entry is set)
+  ctx.memory = memory_fit(memory_footprint(g, po.pass), hw); // as `sweep` reports it
   report::PredictionViewOptions vo;
-  if (a.per_layer || a.profile) { // asking for one section shows that one (totals always)
+  if (a.rollup || a.per_layer || a.profile) { // asking for sections shows those (totals always)
+    vo.rollup = a.rollup;
     vo.per_layer = a.per_layer;
     vo.profile = a.profile;
   }
   vo.top = a.top;
-  emit(a.out, report::render_prediction(g, p, output_format(a.out), vo));
+  vo.wide = a.wide;
+  emit(a.out, report::render_prediction(g, p, ctx, output_format(a.out), vo));
   return 0;
 }
 
@@ -75,9 +85,16 @@ void register_predict(CLI::App &app, Runner &run) {
   cmd->add_option("--runtime", a->runtime,
                   "Measured total time in s: totals also report measured rates (as boda does)")
       ->check(CLI::PositiveNumber);
+  cmd->add_flag("--rollup", a->rollup,
+                "Show the time per op type and per bound (with --per-layer or --profile: only "
+                "the sections named)");
   cmd->add_flag("--per-layer", a->per_layer,
-                "Show the per-layer table (with --profile: only those)");
-  cmd->add_flag("--profile", a->profile, "Show the time profile (with --per-layer: only those)");
+                "Show the per-layer table (with --rollup or --profile: only the sections named)");
+  cmd->add_flag("--profile", a->profile,
+                "Show the time profile (with --rollup or --per-layer: only the sections named)");
+  cmd->add_flag("--wide", a->wide,
+                "Table and Markdown: every layer column (input, filter, MxNxK, rate, energy) "
+                "and whole layer names, not fitted to 120 columns");
   cmd->add_option("--top", a->top, "Rows of the profile (0 = all)")->check(CLI::NonNegativeNumber);
   add_output_options(cmd, a->out);
   cmd->callback([a, &run] { run = [a] { return run_predict(*a); }; });

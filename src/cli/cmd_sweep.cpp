@@ -1,4 +1,5 @@
 // `perfmodel sweep`: a design-space sweep over hardware x dtype x batch x pass, and its plot.
+#include <algorithm>
 #include <cstdio>
 #include <memory>
 
@@ -25,6 +26,7 @@ struct SweepArgs {
   std::vector<std::string> dims;
   std::string calibration;
   bool calibration_other_hardware = false; // --calibration-for-other-hardware
+  std::string sort;                        // "" = axis order
   std::string plot;
   bool keep_script = false;
   bool print_script = false;
@@ -59,6 +61,13 @@ int run_sweep_cmd(const SweepArgs &a) {
     throw InputError("--plot '" + a.plot + "': the image must end in .svg, .png or .pdf");
   if (a.print_script && !kind)
     throw InputError("--print-script needs --plot FILE.svg|png|pdf");
+  const std::vector<std::string> sort_keys = report::sweep_sort_keys();
+  if (!a.sort.empty() && std::find(sort_keys.begin(), sort_keys.end(), a.sort) == sort_keys.end()) {
+    std::string keys;
+    for (const std::string &k : sort_keys)
+      keys += (keys.empty() ? "" : ", ") + k;
+    throw InputError("--sort '" + a.sort + "' is not a sweep sort key (" + keys + ")");
+  }
   SweepSpec spec = make_spec(a);
   std::optional<Calibration> cal;
   if (!a.calibration.empty()) {
@@ -72,6 +81,9 @@ int run_sweep_cmd(const SweepArgs &a) {
   mo.dims = a.dims;
   const Graph g = io::load_model(a.model, load_options(mo));
   const SweepResult r = run_sweep(g, spec);
+  SweepResult shown = r; // the printed order; the plot keeps the axes' order
+  if (!a.sort.empty())
+    report::sort_sweep(shown, a.sort);
 
   if (kind) {
     const auto paths = report::plot::plot_paths(a.plot);
@@ -81,12 +93,12 @@ int run_sweep_cmd(const SweepArgs &a) {
                   plot.script.c_str(), paths.data_name.c_str(), plot.data.c_str());
       return 0;
     }
-    emit(a.out, report::render_sweep(r, output_format(a.out)));
+    emit(a.out, report::render_sweep(shown, output_format(a.out)));
     auto outcome = report::plot::render_plot(paths, plot, a.keep_script);
     std::fprintf(stderr, "perfmodel: %s\n", outcome.message.c_str());
     return outcome.rendered ? 0 : 1;
   }
-  emit(a.out, report::render_sweep(r, output_format(a.out)));
+  emit(a.out, report::render_sweep(shown, output_format(a.out)));
   return 0;
 }
 
@@ -99,14 +111,16 @@ void register_sweep(CLI::App &app, Runner &run) {
   cmd->footer(
       "Axes are comma lists; --batch also takes ranges start:end:xFACTOR or start:end:+STEP\n"
       "(1:1024:x2 = 1,2,4,...,1024). Per point: latency, throughput, FLOP/s, bytes, AI, share\n"
-      "of time compute/memory/overhead bound, energy per sample, GF/s/W, memory footprint\n"
-      "(weights + activations at the peak) and whether it fits in DRAM. Points that cannot be\n"
-      "evaluated (no unit for the dtype, batch < 1, shapes that fail) are listed as skipped.\n"
+      "of time compute/memory/overhead bound, energy per sample, samples per joule, average\n"
+      "power, GF/s/W, memory footprint (weights + activations at the peak) and whether it\n"
+      "fits in DRAM. Points that cannot be evaluated (no unit for the dtype, batch < 1, shapes\n"
+      "that fail) are listed as skipped. --sort orders the printed points best first.\n"
       "Examples:\n"
       "  perfmodel sweep --model resnet50 --hw v100,a100,h100 --batch 1:1024:x2 --dtype fp16\n"
       "  perfmodel sweep --model vgg16 --hw a100 --batch 1,8,64 --dtype fp32,fp16 "
       "--pass fwd,train --format csv -o sweep.csv\n"
-      "  perfmodel sweep --model resnet50 --hw a100,h100 --batch 1:256:x2 --plot sweep.svg");
+      "  perfmodel sweep --model resnet50 --hw a100,h100 --batch 1:256:x2 --plot sweep.svg\n"
+      "  perfmodel sweep --model resnet50 --hw t4,a100 --batch 1:512:x2 --sort samples_per_joule");
   cmd->add_option("--model,-m", a->model, "Model: a .yaml/.onnx path or a name in models/")
       ->required();
   cmd->add_option("--hw", a->hw, "Hardware list: names in hw_specs/ or .yaml paths, a,b,c")
@@ -119,6 +133,10 @@ void register_sweep(CLI::App &app, Runner &run) {
   cmd->add_option("--calibration", a->calibration,
                   "Calibration (.yaml path or name in calibration/); needs exactly one --hw");
   add_other_hardware_flag(cmd, a->calibration_other_hardware);
+  cmd->add_option("--sort", a->sort,
+                  "Order the points best first by: latency, throughput, flops_per_second, "
+                  "energy, energy_per_sample, samples_per_joule, power, "
+                  "flops_per_second_per_watt, memory, batch or hw (default: the axes' order)");
   cmd->add_option("--plot", a->plot,
                   "Also draw latency, throughput and energy per sample vs batch: FILE.svg|png|pdf");
   cmd->add_flag("--keep-script", a->keep_script,

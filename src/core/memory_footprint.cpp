@@ -153,4 +153,12 @@ MemoryFootprint memory_footprint(const Graph &g, Pass pass) {
   return pass == Pass::train ? train(g) : forward(g);
 }
 
+MemoryFit memory_fit(const MemoryFootprint &m, const HwSpec &hw) {
+  MemoryFit f;
+  f.footprint = m;
+  f.capacity_bytes = hw.memory.empty() ? 0.0 : hw.dram().capacity_bytes;
+  f.fits = f.capacity_bytes <= 0 || double(m.total_bytes()) <= f.capacity_bytes;
+  return f;
+}
+
 } // namespace perfmodel

@@ -43,13 +43,15 @@ void fill(SweepPoint &pt, const Prediction &pred, const MemoryFootprint &mem, co
   }
   pt.energy_joules = t.energy_joules;
   pt.energy_per_sample_joules = t.energy_joules / double(pt.batch);
+  pt.samples_per_joule = t.energy_joules > 0 ? double(pt.batch) / t.energy_joules : 0.0;
+  pt.average_power_watts = t.predicted_seconds > 0 ? t.energy_joules / t.predicted_seconds : 0.0;
   pt.flops_per_second_per_watt = t.energy_joules > 0 ? double(pt.flops) / t.energy_joules : 0.0;
   pt.weights_bytes = mem.weights_bytes;
   pt.activation_bytes = mem.activation_bytes;
   pt.memory_bytes = mem.total_bytes();
-  pt.memory_capacity_bytes = hw.memory.empty() ? 0.0 : hw.dram().capacity_bytes;
-  pt.fits_in_memory =
-      pt.memory_capacity_bytes <= 0 || double(pt.memory_bytes) <= pt.memory_capacity_bytes;
+  const MemoryFit fit = memory_fit(mem, hw);
+  pt.memory_capacity_bytes = fit.capacity_bytes;
+  pt.fits_in_memory = fit.fits;
 }
 
 } // namespace

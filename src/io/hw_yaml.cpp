@@ -56,6 +56,9 @@ CpuId read_spec_cpu_id(const YAML::Node &n, const std::string &kind, const std::
 
 HwSpec parse_hw_yaml(const std::string &text, const std::string &file) {
   const YAML::Node root = load_yaml(text, file);
+  if (root.IsMap() && root["layers"]) // a model file given where hardware is expected
+    throw InputError(loc_of(file, root["layers"]),
+                     "this is a model (it has 'layers'), not a hardware spec: give it to --model");
   check_version(root, file, "hardware");
   check_keys(root,
              {"version", "name", "kind", "description", "units", "clock", "tdp", "static_power",

@@ -19,6 +19,19 @@ Unit Unit::rounded_in_json(double per) const {
   return u;
 }
 
+Unit Unit::cut_in_middle() const {
+  Unit u = *this;
+  u.middle = true;
+  return u;
+}
+
+std::string cut_middle(const std::string &s, size_t width) {
+  if (width <= 3 || s.size() <= width)
+    return s;
+  const size_t keep = width - 3, tail = keep / 2;
+  return s.substr(0, keep - tail) + "..." + s.substr(s.size() - tail);
+}
+
 namespace hint {
 Unit text(size_t width) {
   Unit u;
@@ -142,7 +155,7 @@ std::string format_cell(const ColumnSpec &c, const Value &v, Format f, const Sty
   case Unit::Kind::text: {
     std::string t = text_of(v);
     if (text_format && u.width > 3 && t.size() > u.width)
-      t = t.substr(0, u.width - 3) + "...";
+      t = u.middle ? cut_middle(t, u.width) : t.substr(0, u.width - 3) + "...";
     return t;
   }
   case Unit::Kind::count:
@@ -163,18 +176,27 @@ std::string format_cell(const ColumnSpec &c, const Value &v, Format f, const Sty
   return "";
 }
 
+bool visible(const Grid &g, size_t i, Format f) {
+  const ColumnSpec &c = g.columns[i];
+  if (!c.shows(f))
+    return false;
+  return !c.detail || g.style.details || f == Format::csv || f == Format::json;
+}
+
 std::vector<std::string> headers(const Grid &g, Format f) {
   std::vector<std::string> h;
-  for (const auto &c : g.columns)
-    if (c.shows(f))
+  for (size_t i = 0; i < g.columns.size(); ++i)
+    if (visible(g, i, f)) {
+      const ColumnSpec &c = g.columns[i];
       h.push_back(f == Format::csv ? c.csv_header() : f == Format::json ? c.key : c.header);
+    }
   return h;
 }
 
 std::vector<std::string> cells(const Grid &g, size_t r, Format f) {
   std::vector<std::string> out;
   for (size_t i = 0; i < g.columns.size(); ++i)
-    if (g.columns[i].shows(f))
+    if (visible(g, i, f))
       out.push_back(format_cell(g.columns[i], g.rows[r][i], f, g.style));
   return out;
 }
@@ -189,7 +211,7 @@ std::vector<std::string> text_cells(const Grid &g, size_t r, Format f, bool &spa
     return cells(g, r, f);
   std::vector<std::string> out;
   for (size_t i = 0; i < g.columns.size(); ++i) {
-    if (!g.columns[i].shows(f))
+    if (!visible(g, i, f))
       continue;
     const bool empty = std::holds_alternative<std::monostate>(g.rows[r][i]);
     if (!spanned && empty && g.columns[i].shows(Format::table)) {
@@ -220,10 +242,35 @@ std::string table(const Grid &g) {
   }
   const size_t n = rows[0].size();
   std::vector<size_t> w(n, 0);
-  for (size_t r = 0; r < rows.size(); ++r)
-    for (size_t i = 0; i < rows[r].size() && i < n; ++i)
-      if (!(spanned[r] && i + 1 == rows[r].size()))
-        w[i] = std::max(w[i], rows[r][i].size());
+  auto measure = [&] {
+    std::fill(w.begin(), w.end(), 0);
+    for (size_t r = 0; r < rows.size(); ++r)
+      for (size_t i = 0; i < rows[r].size() && i < n; ++i)
+        if (!(spanned[r] && i + 1 == rows[r].size()))
+          w[i] = std::max(w[i], rows[r][i].size());
+  };
+  measure();
+  if (g.style.max_width > 0) {
+    // The widest `middle` column gives up what the line is over (down to 12 characters).
+    size_t line = n > 0 ? 2 * (n - 1) : 0, widest = n;
+    std::vector<size_t> shown; // table column index -> grid column index
+    for (size_t i = 0; i < g.columns.size(); ++i)
+      if (visible(g, i, Format::table))
+        shown.push_back(i);
+    for (size_t i = 0; i < n; ++i) {
+      line += w[i];
+      if (i < shown.size() && g.columns[shown[i]].unit.middle && (widest == n || w[i] > w[widest]))
+        widest = i;
+    }
+    const size_t floor = std::max<size_t>(12, widest < n ? rows[0][widest].size() : 0);
+    if (line > g.style.max_width && widest < n && w[widest] > floor) {
+      const size_t to = std::max(floor, w[widest] - (line - g.style.max_width));
+      for (size_t r = 1; r < rows.size(); ++r)
+        if (widest < rows[r].size() && !(spanned[r] && widest + 1 == rows[r].size()))
+          rows[r][widest] = cut_middle(rows[r][widest], to);
+      measure();
+    }
+  }
   std::string out;
   for (size_t r = 0; r < rows.size(); ++r) {
     std::string line;
@@ -262,8 +309,9 @@ std::string markdown(const Grid &g) {
     return s + "\n";
   };
   std::string out = line(headers(g, Format::md)) + "|";
-  for (const auto &c : g.columns) {
-    if (!c.shows(Format::md))
+  for (size_t i = 0; i < g.columns.size(); ++i) {
+    const ColumnSpec &c = g.columns[i];
+    if (!visible(g, i, Format::md))
       continue;
     const char *rule = g.style.md_aligned && c.right_aligned() ? "---:" : "---";
     out += g.style.md_spaced ? std::string(" ") + rule + " |" : std::string(rule) + "|";
@@ -282,7 +330,7 @@ Json json_row(const Grid &g, size_t r) {
   Json o = Json::object();
   for (size_t i = 0; i < g.columns.size(); ++i) {
     const ColumnSpec &c = g.columns[i];
-    if (!c.shows(Format::json))
+    if (!visible(g, i, Format::json))
       continue;
     const Value &v = g.rows[r][i];
     if (std::holds_alternative<std::monostate>(v)) {

@@ -38,7 +38,8 @@ using Value = std::variant<std::monostate, std::string, int64_t, double, bool, J
 
 /// How a column prints its values, per format.
 ///   text     as is (the table and Markdown cut text longer than `width` > 3 to `width`
-///            characters ending in "...")
+///            characters ending in "...", or with "..." in the middle when `middle`; a
+///            `middle` column is also what the table shortens to fit Style::max_width)
 ///   count    an integer, the same in every format
 ///   si       SI-prefixed with `symbol` in text ("1.21ms"); raw in CSV (integers whole, doubles
 ///            by Style::csv_digits) with "header (symbol)" as the CSV header; a number in JSON
@@ -53,6 +54,7 @@ struct Unit {
   int digits = 1;                 // percent: decimals; number: significant digits
   bool sign = false;              // percent: "+" before a positive value
   size_t width = 0;               // text: the table and Markdown cut longer text (0: never)
+  bool middle = false;            // text: cut in the middle, keeping both ends
   bool zero_unset = false;        // 0 or "" means "not given": the text formats print `missing`
   double json_per = 0;            // JSON rounds to a whole number of 1/json_per (0: as is)
   std::vector<std::string> words; // flag: text true, text false, CSV true, CSV false
@@ -61,7 +63,12 @@ struct Unit {
   Unit unset_when_zero() const;
   /// JSON rounds to whole 1/per: rounded_in_json(1e9) on seconds keeps whole nanoseconds.
   Unit rounded_in_json(double per) const;
+  /// Text cut with "..." in the middle ("/layer1/la...Normalization"), keeping both ends.
+  Unit cut_in_middle() const;
 };
+
+/// `s` cut to `width` characters with "..." in the middle (as is when it fits or width <= 3).
+std::string cut_middle(const std::string &s, size_t width);
 
 /// The unit hints, by name: hint::si("s"), hint::percent(1, true), ...
 namespace hint {
@@ -95,6 +102,7 @@ struct ColumnSpec {
   std::string missing;       // the text formats' cell for a row without a value
   bool json_null = false;    // JSON writes null for a row without a value (else leaves it out)
   std::optional<bool> right; // Markdown alignment; unset: numbers right, text left
+  bool detail = false;       // the table and Markdown show it only when Style::details is set
 
   bool shows(Format f) const;
   std::string csv_header() const;
@@ -151,6 +159,10 @@ template <class Row> struct Column : ColumnSpec {
     right = r;
     return std::move(*this);
   }
+  Column &&as_detail() && {
+    detail = true;
+    return std::move(*this);
+  }
 };
 
 /// How a view lays out its formats (one per view, where it differs from the default).
@@ -159,6 +171,9 @@ struct Style {
                           // (report::raw), else %.<csv_digits>g
   bool md_spaced = false; // Markdown rule "| --- |" instead of "|---|"
   bool md_aligned = true; // Markdown rule marks right-aligned columns ("---:")
+  bool details = true;    // the table and Markdown show the columns marked `detail`
+  size_t max_width = 0;   // the table shortens its `middle` text columns (to no less than 12
+                          // characters) so that lines fit this width; 0: no limit
 };
 
 /// The data set a view renders: its columns and, per row, one Value per column.
@@ -198,6 +213,10 @@ Grid make_grid(const std::vector<Column<Row>> &cols, const Rows &rows, Style sty
 
 /// One cell as format `f` prints it (f: table, md or csv; CSV fields are not quoted here).
 std::string format_cell(const ColumnSpec &c, const Value &v, Format f, const Style &s = {});
+
+/// Whether format `f` shows column `i` of `g` (its `show` bits, and Style::details for a
+/// detail column in the table and Markdown).
+bool visible(const Grid &g, size_t i, Format f);
 
 /// The headers of the columns format `f` shows.
 std::vector<std::string> headers(const Grid &g, Format f);

@@ -1,11 +1,14 @@
-// Renders predictions: one set of rows computed once, printed four ways.
+// Renders predictions: one set of rows computed once, printed four ways; the header and the
+// rollup come from prediction_summary.cpp.
 #include "perfmodel/report/prediction_view.hpp"
 
 #include <algorithm>
 #include <fmt/format.h>
 #include <nlohmann/json.hpp>
 
+#include "perfmodel/rollup.hpp"
 #include "report/columns.hpp"
+#include "report/prediction_summary.hpp"
 
 namespace perfmodel::report {
 
@@ -57,13 +60,20 @@ const std::vector<Column<Row>> &layer_columns() {
       return r.lp->cost.gemm ? Value(*r.lp->cost.gemm.*f) : Value();
     };
   };
+  // The table and Markdown keep layer, op, output, FLOPs, bytes, AI, time and bound unless
+  // the view is wide (the detail columns); CSV and JSON have every field.
   static const std::vector<C> cols = {
-      C("name", "layer", hint::text(), &Row::name).csv_as("name"),
+      {"table", "table", hint::text(), [](const Row &) { return "layers"; }, kCsv},
+      C("name", "layer", hint::text().cut_in_middle(), &Row::name).csv_as("name"),
       {"op", "op", hint::text(), &Row::op},
       {"kind", "kind", hint::text(), [](const Row &r) { return to_string(r.lp->layer->op); },
        kJson},
-      C("input_shape", "input", hint::text(), &Row::input, kText | kCsv).csv_as("input_shape"),
-      C("filter_shape", "filter", hint::text(), &Row::filter, kText | kCsv).csv_as("filter_shape"),
+      C("input_shape", "input", hint::text(), &Row::input, kText | kCsv)
+          .csv_as("input_shape")
+          .as_detail(),
+      C("filter_shape", "filter", hint::text(), &Row::filter, kText | kCsv)
+          .csv_as("filter_shape")
+          .as_detail(),
       C("output_shape", "output", hint::text(), &Row::output, kText | kCsv).csv_as("output_shape"),
       {"input_shape", "input", hint::text(), [](const Row &r) { return json(r.input_shape); },
        kJson},
@@ -102,7 +112,7 @@ const std::vector<Column<Row>> &layer_columns() {
         [](const Row &r) {
           return r.lp->cost.arithmetic_intensity();
         }).csv_as("arithmetic_intensity (F/B)"),
-      {"mnk", "MxNxK", hint::text(), &Row::mnk, kText},
+      C("mnk", "MxNxK", hint::text(), &Row::mnk, kText).as_detail(),
       C("predicted_seconds", "time", hint::si("s"),
         [](const Row &r) {
           return r.lp->timing.seconds;
@@ -120,15 +130,18 @@ const std::vector<Column<Row>> &layer_columns() {
             return secs > 0 ? Value(double(r.lp->cost.total.flops) / secs) : Value();
           },
           kTable)
-          .missing_as("-"),
+          .missing_as("-")
+          .as_detail(),
       {"bound", "bound", hint::text(), &Row::bound},
       {"unit", "unit", hint::text(), &Row::unit, kJson},
       C(
           "attainable_flops_per_second", "attainable", hint::si("F/s"),
           [](const Row &r) { return r.lp->timing.attainable_flops_per_second; }, kData)
           .csv_as("attainable (FLOP/s)"),
-      {"energy_joules", "energy", hint::si("J"), [](const Row &r) { return r.lp->energy_joules; },
-       kTable | kData},
+      C(
+          "energy_joules", "energy", hint::si("J"),
+          [](const Row &r) { return r.lp->energy_joules; }, kTable | kData)
+          .as_detail(),
       {"energy_power_time_joules", "energy_power_time", hint::si("J"),
        [](const Row &r) { return r.lp->energy_power_time_joules; }, kData},
       {"passes", "passes", hint::text(),
@@ -170,20 +183,30 @@ std::vector<ProfileEntry> make_profile(const Prediction &p, int top) {
   return out;
 }
 
-// The time profile's columns (no CSV: the CSV is the per-layer table). JSON names the layer
-// first, the text formats last.
+// The time profile's columns. CSV and JSON name the layer first, the text formats last.
 const std::vector<Column<ProfileEntry>> &profile_columns() {
   using E = ProfileEntry;
-  static const std::vector<Column<E>> cols = {
-      {"name", "layer", hint::text(), &E::name, kJson},
-      {"seconds", "time", hint::si("s"), &E::seconds, kText | kJson},
-      {"fraction", "time%", hint::percent(), &E::fraction, kText | kJson},
+  using C = Column<E>;
+  static const std::vector<C> cols = {
+      {"table", "table", hint::text(), [](const E &) { return "profile"; }, kCsv},
+      {"name", "layer", hint::text(), &E::name, kData},
+      C("seconds", "time", hint::si("s"), &E::seconds, kText | kData).csv_as("time (s)"),
+      C("fraction", "time%", hint::percent(), &E::fraction, kAll).csv_as("share of time"),
       {"cumulative_seconds", "cum_time", hint::si("s"), &E::cumulative_seconds, kTable},
-      {"cumulative_fraction", "cum_time%", hint::percent(), &E::cumulative, kTable | kJson},
+      C("cumulative_fraction", "cum_time%", hint::percent(), &E::cumulative, kTable | kData)
+          .csv_as("cumulative share"),
       {"cumulative_fraction", "cum%", hint::percent(), &E::cumulative, kMd},
-      {"name", "layer", hint::text(), &E::name, kText},
+      {"name", "layer", hint::text().cut_in_middle(), &E::name, kText},
   };
   return cols;
+}
+
+// How the table and Markdown lay out a view: compact and fitted to kTextWidth unless wide.
+Style text_style(const PredictionViewOptions &o) {
+  Style st;
+  st.details = o.wide;
+  st.max_width = o.wide ? 0 : kTextWidth;
+  return st;
 }
 
 std::string title(const Prediction &p) {
@@ -203,10 +226,19 @@ std::string totals_block(const char *heading, const Totals &t, const Rates &r, c
                      si(r.flops_per_second_per_watt, "F/s/W"));
 }
 
-std::string render_table(const Graph &g, const Prediction &p, const PredictionViewOptions &o) {
+std::string render_table(const Graph &g, const Prediction &p, const PredictionContext &ctx,
+                         const PredictionViewOptions &o) {
   std::string s = "perfmodel predict: " + title(p) + "\n";
+  for (const std::string &line : header_lines(ctx, o.wide ? 0 : kTextWidth))
+    s += line + "\n";
+  const Style st = text_style(o);
+  if (o.rollup) {
+    const Rollup r = rollup(p);
+    s += "\nTIME BY OP TYPE:\n" + table(op_types_grid(r, st));
+    s += "\nTIME BY BOUND:\n" + table(bounds_grid(r, st));
+  }
   if (o.per_layer)
-    s += "\n" + table(make_grid(layer_columns(), make_rows(g, p)));
+    s += "\nLAYERS:\n" + table(make_grid(layer_columns(), make_rows(g, p), st));
   const Totals &a = p.totals;
   const PassCost &c = a.cost;
   s += fmt::format("\n--- TOTALS ({} layers) ---\n", a.layers);
@@ -240,7 +272,7 @@ std::string render_table(const Graph &g, const Prediction &p, const PredictionVi
     }
   }
   if (o.profile)
-    s += "\nPROFILE:\n" + table(make_grid(profile_columns(), make_profile(p, o.top)));
+    s += "\nPROFILE:\n" + table(make_grid(profile_columns(), make_profile(p, o.top), st));
   return s;
 }
 
@@ -284,7 +316,8 @@ json totals_json(const Totals &t) {
   return j;
 }
 
-std::string render_json(const Graph &g, const Prediction &p, const PredictionViewOptions &o) {
+std::string render_json(const Graph &g, const Prediction &p, const PredictionContext &ctx,
+                        const PredictionViewOptions &o) {
   json j;
   j["schema"] = "perfmodel.prediction/1";
   j["model"] = json{{"name", p.model},
@@ -294,6 +327,11 @@ std::string render_json(const Graph &g, const Prediction &p, const PredictionVie
   j["hardware"] = json{{"name", p.hardware}};
   j["calibrated"] = p.calibrated;
   j["power_watts"] = p.power_watts;
+  j["execution"] = execution_json(ctx.execution);
+  j["memory"] = memory_json(ctx.memory);
+  const Rollup r = rollup(p);
+  j["op_types"] = json_rows(op_types_grid(r));
+  j["bounds"] = json_rows(bounds_grid(r));
   j["layers"] = json_rows(make_grid(layer_columns(), make_rows(g, p)));
   j["totals"] = totals_json(p.totals);
   j["pass"] =
@@ -303,14 +341,36 @@ std::string render_json(const Graph &g, const Prediction &p, const PredictionVie
   return j.dump(2) + "\n";
 }
 
-std::string render_csv(const Graph &g, const Prediction &p) {
-  return csv(make_grid(layer_columns(), make_rows(g, p)));
+// CSV: one table per section, a blank line apart, each row starting with the table's name
+// (run, peaks, op_types, bounds, layers, profile); run and peaks always (the header).
+std::string render_csv(const Graph &g, const Prediction &p, const PredictionContext &ctx,
+                       const PredictionViewOptions &o) {
+  std::string s = csv(run_grid(p, ctx)) + "\n" + csv(peaks_grid(ctx.execution));
+  if (o.rollup) {
+    const Rollup r = rollup(p);
+    s += "\n" + csv(op_types_grid(r)) + "\n" + csv(bounds_grid(r));
+  }
+  if (o.per_layer)
+    s += "\n" + csv(make_grid(layer_columns(), make_rows(g, p)));
+  if (o.profile)
+    s += "\n" + csv(make_grid(profile_columns(), make_profile(p, o.top)));
+  return s;
 }
 
-std::string render_md(const Graph &g, const Prediction &p, const PredictionViewOptions &o) {
+std::string render_md(const Graph &g, const Prediction &p, const PredictionContext &ctx,
+                      const PredictionViewOptions &o) {
   std::string s = "# perfmodel predict: " + md_cell(title(p)) + "\n\n";
+  for (const std::string &line : header_lines(ctx, 0))
+    s += "- " + md_cell(line) + "\n";
+  s += "\n";
+  const Style st = text_style(o);
+  if (o.rollup) {
+    const Rollup r = rollup(p);
+    s += "**Time by op type**\n\n" + markdown(op_types_grid(r, st)) + "\n";
+    s += "**Time by bound**\n\n" + markdown(bounds_grid(r, st)) + "\n";
+  }
   if (o.per_layer)
-    s += markdown(make_grid(layer_columns(), make_rows(g, p))) + "\n";
+    s += "**Layers**\n\n" + markdown(make_grid(layer_columns(), make_rows(g, p), st)) + "\n";
   const Totals &a = p.totals;
   s += fmt::format("**Totals** ({} layers): {}, {}, {} params, predicted {} ({}), energy {} ({})",
                    a.layers, si(double(a.cost.flops), "F"), si(double(a.cost.bytes()), "B"),
@@ -322,7 +382,7 @@ std::string render_md(const Graph &g, const Prediction &p, const PredictionViewO
                      si(p.pass_excess_seconds, "s"));
   s += "\n";
   if (o.profile)
-    s += "\n" + markdown(make_grid(profile_columns(), make_profile(p, o.top)));
+    s += "\n" + markdown(make_grid(profile_columns(), make_profile(p, o.top), st));
   return s;
 }
 
@@ -338,17 +398,17 @@ std::string gemm_str(const std::optional<GemmShape> &gemm) {
   return s;
 }
 
-std::string render_prediction(const Graph &g, const Prediction &p, Format f,
-                              const PredictionViewOptions &o) {
+std::string render_prediction(const Graph &g, const Prediction &p, const PredictionContext &ctx,
+                              Format f, const PredictionViewOptions &o) {
   switch (f) {
   case Format::table:
-    return render_table(g, p, o);
+    return render_table(g, p, ctx, o);
   case Format::csv:
-    return render_csv(g, p);
+    return render_csv(g, p, ctx, o);
   case Format::json:
-    return render_json(g, p, o);
+    return render_json(g, p, ctx, o);
   case Format::md:
-    return render_md(g, p, o);
+    return render_md(g, p, ctx, o);
   }
   return "";
 }

@@ -1,6 +1,8 @@
 // Renders a SweepResult in the four output formats from one list of columns.
 #include "perfmodel/report/sweep_view.hpp"
 
+#include <algorithm>
+
 #include "report/columns.hpp"
 
 namespace perfmodel::report {
@@ -40,6 +42,10 @@ const std::vector<Column<P>> &columns() {
       {"energy_joules", "energy", hint::si("J"), of(&P::energy_joules)},
       C("energy_per_sample_joules", "J/sample", hint::si("J"), of(&P::energy_per_sample_joules))
           .csv_as("energy per sample (J)"),
+      C("samples_per_joule", "samples/J", hint::si("/J"), of(&P::samples_per_joule))
+          .csv_as("samples per joule (1/J)"),
+      C("average_power_watts", "power", hint::si("W"), of(&P::average_power_watts))
+          .csv_as("average power (W)"),
       C("flops_per_second_per_watt", "F/s/W", hint::si("F/s/W"), of(&P::flops_per_second_per_watt))
           .csv_as("efficiency (FLOP/s/W)"),
       {"weights_bytes", "weights", hint::si("B"), of(&P::weights_bytes), kJson},
@@ -67,7 +73,59 @@ std::string title(const SweepResult &r) {
          std::to_string(r.evaluated()) + " evaluated, " + std::to_string(r.skipped()) + " skipped";
 }
 
+// A sort key: how two evaluated points compare (true: `a` goes first).
+struct SortKey {
+  const char *name;
+  std::function<bool(const P &, const P &)> before;
+};
+
+template <class T> SortKey ascending(const char *name, T P::*f) {
+  return {name, [f](const P &a, const P &b) { return a.*f < b.*f; }};
+}
+template <class T> SortKey descending(const char *name, T P::*f) {
+  return {name, [f](const P &a, const P &b) { return a.*f > b.*f; }};
+}
+
+// Best first: the smallest latency, energy, power and footprint; the largest rates.
+const std::vector<SortKey> &sort_keys() {
+  static const std::vector<SortKey> k = {
+      ascending("latency", &P::latency_seconds),
+      descending("throughput", &P::throughput_samples_per_second),
+      descending("flops_per_second", &P::flops_per_second),
+      ascending("energy", &P::energy_joules),
+      ascending("energy_per_sample", &P::energy_per_sample_joules),
+      descending("samples_per_joule", &P::samples_per_joule),
+      ascending("power", &P::average_power_watts),
+      descending("flops_per_second_per_watt", &P::flops_per_second_per_watt),
+      ascending("memory", &P::memory_bytes),
+      ascending("batch", &P::batch),
+      ascending("hw", &P::hw),
+  };
+  return k;
+}
+
 } // namespace
+
+std::vector<std::string> sweep_sort_keys() {
+  std::vector<std::string> names;
+  for (const SortKey &k : sort_keys())
+    names.push_back(k.name);
+  return names;
+}
+
+bool sort_sweep(SweepResult &r, const std::string &key) {
+  const auto &keys = sort_keys();
+  const auto it =
+      std::find_if(keys.begin(), keys.end(), [&](const SortKey &k) { return key == k.name; });
+  if (it == keys.end())
+    return false;
+  std::stable_sort(r.points.begin(), r.points.end(), [&](const P &a, const P &b) {
+    if (a.skipped || b.skipped)
+      return !a.skipped && b.skipped; // skipped points last, in axis order
+    return it->before(a, b);
+  });
+  return true;
+}
 
 std::string render_sweep_table(const SweepResult &r) { return title(r) + "\n" + table(grid(r)); }
 

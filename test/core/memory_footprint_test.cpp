@@ -87,3 +87,13 @@ TEST_CASE("an empty graph needs only its inputs") {
   CHECK(f.activation_bytes == 64);
   CHECK(f.peak_layer.empty());
 }
+
+TEST_CASE("memory_fit holds the footprint against the spec's DRAM capacity") {
+  const MemoryFootprint m = memory_footprint(test::tiny_net(2), Pass::fwd);
+  const MemoryFit small = memory_fit(m, test::tiny_gpu("small", double(m.total_bytes()) - 1));
+  CHECK(small.footprint.total_bytes() == m.total_bytes());
+  CHECK(small.capacity_bytes == double(m.total_bytes()) - 1);
+  CHECK_FALSE(small.fits);
+  CHECK(memory_fit(m, test::tiny_gpu("exact", double(m.total_bytes()))).fits);
+  CHECK(memory_fit(m, test::tiny_gpu("unknown", 0)).fits); // no capacity given: it fits
+}

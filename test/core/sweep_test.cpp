@@ -63,6 +63,8 @@ TEST_CASE("a point's numbers are the prediction of the model at that batch and d
   CHECK(p.flops_per_second == doctest::Approx(double(p.flops) / p.latency_seconds));
   CHECK(p.arithmetic_intensity == doctest::Approx(double(p.flops) / double(p.bytes)));
   CHECK(p.flops_per_second_per_watt == doctest::Approx(double(p.flops) / p.energy_joules));
+  CHECK(p.samples_per_joule == doctest::Approx(8 / p.energy_joules));
+  CHECK(p.average_power_watts == doctest::Approx(p.energy_joules / p.latency_seconds));
   CHECK(p.share_compute_bound + p.share_memory_bound + p.share_overhead_bound ==
         doctest::Approx(1.0));
   MemoryFootprint mem = memory_footprint(g, Pass::fwd);

@@ -114,3 +114,32 @@ TEST_CASE("a span replaces a row's value-less cells in the text formats only") {
   CHECK(markdown(g).find("| fc | not measured: too short |  |\n") != std::string::npos);
   CHECK(csv(g).find("fc,,true\n") != std::string::npos);
 }
+
+TEST_CASE("a middle-cut column keeps both ends and gives up what a line is over the width") {
+  CHECK(cut_middle("/layer1/layer1.0/bn1/BatchNormalization", 20) == "/layer1/l...lization");
+  CHECK(cut_middle("short", 20) == "short");
+  CHECK(cut_middle("abcdefghij", 3) == "abcdefghij"); // too narrow to cut: as is
+  CHECK(format_cell(spec("n", "layer", hint::text(9).cut_in_middle()), std::string("abcdefghij"),
+                    Format::table) == "abc...hij");
+
+  using C = Column<Layer>;
+  const std::vector<C> cols = {{"name", "layer", hint::text().cut_in_middle(), &Layer::name},
+                               C("seconds", "time", hint::si("s"), &Layer::seconds),
+                               C("flops", "FLOPs", hint::si("F"), &Layer::flops).as_detail()};
+  const std::vector<Layer> rows = {
+      {"/layer1/layer1.0/downsample/downsample.1/Conv", 5, 1e-3, 0, std::nullopt, true},
+      {"fc", 7, 2e-3, 0, std::nullopt, true}};
+  Style st;
+  st.max_width = 30;
+  st.details = false;
+  const Grid g = make_grid(cols, rows, st);
+  const std::string t = table(g);
+  CHECK(t == "layer                   time\n"
+             "/layer1/la...le.1/Conv  1.00ms\n"
+             "fc                      2.00ms\n");
+  CHECK(csv(g).find("/layer1/layer1.0/downsample/downsample.1/Conv,0.001,5\n") !=
+        std::string::npos); // CSV: whole name and the detail column
+  CHECK(json_row(g, 0)["name"] == "/layer1/layer1.0/downsample/downsample.1/Conv");
+  CHECK(json_row(g, 0).contains("flops"));
+  CHECK(markdown(g).find("FLOPs") == std::string::npos); // no details in the text formats
+}

@@ -1,6 +1,7 @@
 // Tests of the sweep view's four renderings (CSV exactly, JSON by schema, table and Markdown).
 #include <doctest/doctest.h>
 
+#include <algorithm>
 #include <nlohmann/json.hpp>
 
 #include "perfmodel/report/sweep_view.hpp"
@@ -26,6 +27,8 @@ SweepResult two_points() {
   a.share_memory_bound = 0.25;
   a.energy_joules = 0.5;
   a.energy_per_sample_joules = 0.0625;
+  a.samples_per_joule = 16;
+  a.average_power_watts = 250;
   a.flops_per_second_per_watt = 16e9;
   a.weights_bytes = 50000000;
   a.activation_bytes = 25000000;
@@ -49,10 +52,11 @@ TEST_CASE("sweep CSV: raw SI numbers, units in the header, RFC 4180 quoting, ski
   CHECK(csv == "hw,dtype,batch,pass,latency (s),throughput (samples/s),flops (FLOP),bytes (B),"
                "flop rate (FLOP/s),arithmetic intensity (FLOP/B),compute-bound share,"
                "memory-bound share,overhead-bound share,energy (J),energy per sample (J),"
+               "samples per joule (1/J),average power (W),"
                "efficiency (FLOP/s/W),memory (B),fits in memory,skipped\n"
                "a100,fp16,8,fwd,0.002,4000,8000000000,100000000,4e+12,80,0.75,0.25,0,0.5,0.0625,"
-               "1.6e+10,75000000,true,\n"
-               "v100,fp8,8,train,,,,,,,,,,,,,,,hardware 'v100' has no compute unit for fp8\n");
+               "16,250,1.6e+10,75000000,true,\n"
+               "v100,fp8,8,train,,,,,,,,,,,,,,,,,hardware 'v100' has no compute unit for fp8\n");
 }
 
 TEST_CASE("sweep JSON: perfmodel.sweep/1 with numbers or a skip reason per point") {
@@ -95,4 +99,43 @@ TEST_CASE("sweep Markdown: one row per point, pipes escaped") {
   CHECK(md.find("skipped: a\\|b") != std::string::npos);
   CHECK(std::count(md.begin(), md.end(), '\n') == 6); // title, blank, header, rule, 2 rows
   CHECK(report::render_sweep(r, report::Format::md) == md);
+}
+
+TEST_CASE("sort: best first by the key, ties in axis order, skipped points last") {
+  SweepResult r = two_points();
+  SweepPoint c = r.points[0];
+  c.hw = "h100";
+  c.latency_seconds = 0.001;
+  c.samples_per_joule = 32;
+  c.average_power_watts = 250;                    // ties with a100
+  r.points.insert(r.points.begin(), r.points[1]); // a skipped point first
+  r.points.push_back(c);
+  // skipped (v100), a100, h100
+
+  SweepResult s = r;
+  REQUIRE(report::sort_sweep(s, "latency"));
+  CHECK(s.points[0].hw == "h100");
+  CHECK(s.points[1].hw == "a100");
+  CHECK(s.points[2].hw == "v100"); // skipped: last
+
+  s = r;
+  REQUIRE(report::sort_sweep(s, "samples_per_joule")); // the most samples per joule first
+  CHECK(s.points[0].hw == "h100");
+
+  s = r;
+  REQUIRE(report::sort_sweep(s, "power")); // a tie keeps the axis order
+  CHECK(s.points[0].hw == "a100");
+  CHECK(s.points[1].hw == "h100");
+
+  s = r;
+  CHECK_FALSE(report::sort_sweep(s, "speed"));
+  CHECK(s.points[0].hw == "v100"); // unchanged
+
+  const auto keys = report::sweep_sort_keys();
+  for (const std::string &k : keys) {
+    SweepResult t = r;
+    CHECK_MESSAGE(report::sort_sweep(t, k), k);
+    CHECK(t.points.back().skipped);
+  }
+  CHECK(std::find(keys.begin(), keys.end(), "samples_per_joule") != keys.end());
 }

@@ -22,6 +22,9 @@ struct OnnxImportOptions {
 struct OnnxImportReport {
   std::vector<std::string> unmapped;     // op types counted as generic without a rule
   std::vector<std::string> not_portable; // layers whose shapes cannot follow --batch
+  /// Why no layer can follow --batch ("" when they can): the import one batch larger failed
+  /// (a fixed-batch export that the rule of docs/onnx.md does not cover), with its message.
+  std::string batch_fixed;
 };
 
 /// Imports an .onnx file. Throws InputError("path: error: ...") for bad files and models.

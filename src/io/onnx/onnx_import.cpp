@@ -4,6 +4,7 @@
 
 #include <set>
 
+#include "io/onnx/onnx_batch.hpp"
 #include "io/onnx/onnx_context.hpp"
 #include "perfmodel/predict.hpp"
 
@@ -144,6 +145,28 @@ void make_portable(Graph &g, const ShapeResult &next, int64_t batch, OnnxImportR
   }
 }
 
+// Binds the input dims of `m` at `batch` and runs ONNX shape inference. A fixed-batch export
+// run at another batch goes through the BatchFollower rule; where that cannot make the file
+// follow the batch, the InputError says so (`hint`, filled for the caller's later checks).
+ShapeResult bind_and_infer(onnx::ModelProto &m, const std::string &path,
+                           std::optional<int64_t> batch, const std::map<std::string, int64_t> &dims,
+                           std::string *hint) {
+  const std::optional<int64_t> exported = exported_batch(m);
+  std::optional<BatchFollower> follow;
+  if (exported && batch && *batch != *exported)
+    follow.emplace(m, *exported, *batch);
+  bind_input_dims(m, path, batch, dims);
+  if (!follow)
+    return infer_onnx_shapes(m, path);
+  *hint = follow->hint();
+  follow->apply(m, nullptr);
+  ShapeResult r = infer_onnx_shapes(
+      m, path, [&](onnx::ModelProto &mm, const ShapeResult &rr) { return follow->apply(mm, &rr); },
+      *hint);
+  follow->check_reshapes(m, r, path);
+  return r;
+}
+
 } // namespace
 
 Graph import_onnx(OnnxFile f, const ModelLoadOptions &opts, const OnnxImportOptions &iopts,
@@ -157,23 +180,36 @@ Graph import_onnx(OnnxFile f, const ModelLoadOptions &opts, const OnnxImportOpti
   onnx::ModelProto probe;
   if (iopts.batch_portable)
     probe = f.model;
-  bind_input_dims(f.model, path, opts.batch, opts.dims);
+  std::string hint;
+  ShapeResult shapes = bind_and_infer(f.model, path, opts.batch, opts.dims, &hint);
   Context c(f.model.graph(), path);
   for (const auto &os : f.model.opset_import())
     if (os.domain().empty() || os.domain() == "ai.onnx")
       c.opset = os.version();
-  c.shapes = infer_onnx_shapes(f.model, path);
+  c.shapes = std::move(shapes);
   c.graph.name = stem(path);
   c.graph.loc = SourceLoc{path};
   build(c);
   Graph g = std::move(c.graph);
   rep.unmapped.assign(c.unmapped.begin(), c.unmapped.end());
   if (iopts.batch_portable) {
+    // The same file one batch larger: what differs follows the batch. A file that cannot
+    // follow it at all (a fixed-batch export the rule does not cover) is written at this batch.
     const int64_t b = g.batch();
-    bind_input_dims(probe, path, b + 1, opts.dims);
-    make_portable(g, infer_onnx_shapes(probe, path), b, rep);
+    std::string probe_hint;
+    try {
+      make_portable(g, bind_and_infer(probe, path, b + 1, opts.dims, &probe_hint), b, rep);
+    } catch (const InputError &e) {
+      rep.batch_fixed = "at batch " + std::to_string(b + 1) + ": " + e.message();
+    }
   }
-  infer_shapes(g);
+  try {
+    infer_shapes(g);
+  } catch (const InputError &e) {
+    if (hint.empty())
+      throw;
+    throw InputError(e.loc(), e.message() + "; " + hint);
+  }
   if (!rep.unmapped.empty() && iopts.warnings) {
     std::string list;
     for (const auto &s : rep.unmapped)

@@ -86,7 +86,7 @@ TensorInfo info_of(const onnx::TypeProto &t) {
 
 namespace {
 
-ShapeResult infer_once(onnx::ModelProto &m, const std::string &path) {
+ShapeResult infer_once(onnx::ModelProto &m, const std::string &path, const std::string &hint) {
   std::unordered_map<std::string, onnx::TensorShapeProto> data;
   try {
     onnx::ShapeInferenceOptions options(/*check_type=*/false, /*error_mode=*/1,
@@ -99,7 +99,8 @@ ShapeResult infer_once(onnx::ModelProto &m, const std::string &path) {
     for (auto &c : msg)
       if (c == '\n')
         c = ' ';
-    throw InputError(SourceLoc{path}, "ONNX shape inference failed: " + msg);
+    throw InputError(SourceLoc{path},
+                     "ONNX shape inference failed: " + msg + (hint.empty() ? "" : "; " + hint));
   }
   ShapeResult r;
   const auto &g = m.graph();
@@ -132,12 +133,15 @@ ShapeResult infer_once(onnx::ModelProto &m, const std::string &path) {
 
 } // namespace
 
-ShapeResult infer_onnx_shapes(onnx::ModelProto &m, const std::string &path) {
+ShapeResult infer_onnx_shapes(onnx::ModelProto &m, const std::string &path,
+                              const ShapeRewrite &rewrite, const std::string &hint) {
   // ONNX propagates shape values through Shape/Gather/Concat/... but not Div, Equal, Where:
   // fold those once their inputs are known and infer again, until nothing changes.
   for (;;) {
-    ShapeResult r = infer_once(m, path);
-    if (fold_shape_values(m, r) == 0)
+    ShapeResult r = infer_once(m, path, hint);
+    const int folded = fold_shape_values(m, r);
+    const int rewritten = rewrite ? rewrite(m, r) : 0;
+    if (folded + rewritten == 0)
       return r;
     m.mutable_graph()->clear_value_info();
   }

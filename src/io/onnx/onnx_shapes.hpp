@@ -4,6 +4,7 @@
 
 #include <onnx/onnx_pb.h>
 
+#include <functional>
 #include <optional>
 #include <string>
 #include <unordered_map>
@@ -30,9 +31,16 @@ struct ShapeResult {
 void bind_input_dims(onnx::ModelProto &m, const std::string &path, std::optional<int64_t> batch,
                      const std::map<std::string, int64_t> &dims);
 
+/// Rewrites `m` between inference passes from what the last pass found; returns how many
+/// changes it made (0: nothing to infer again).
+using ShapeRewrite = std::function<int(onnx::ModelProto &, const ShapeResult &)>;
+
 /// Runs onnx::shape_inference::InferShapes (strict, with data propagation) on `m` (modified:
-/// value_info is replaced) and collects the shapes. InputError with ONNX's message on failure.
-ShapeResult infer_onnx_shapes(onnx::ModelProto &m, const std::string &path);
+/// value_info is replaced) and collects the shapes, folding shape values (onnx_fold.hpp) and
+/// applying `rewrite` after each pass until neither changes anything. InputError with ONNX's
+/// message on failure, followed by `hint` when that is not empty.
+ShapeResult infer_onnx_shapes(onnx::ModelProto &m, const std::string &path,
+                              const ShapeRewrite &rewrite = {}, const std::string &hint = "");
 
 /// Maps an ONNX element type to perfmodel's DType; InputError for strings and unknown types.
 DType to_dtype(int32_t elem_type, const std::string &path, const std::string &tensor);
