@@ -41,6 +41,7 @@ int run_llm(const LlmArgs &a) {
   if (!a.calibration.empty())
     cal = load_calibration_for(a.calibration, hw, a.calibration_other_hardware);
   o.calibration = cal ? &*cal : nullptr;
+  o.calibration_name = a.calibration;
   const llm::ServeResult r = llm::serve(c, hw, o);
   emit(a.out, report::render_llm(c, hw, r, output_format(a.out), a.per_layer));
   return 0;

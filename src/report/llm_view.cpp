@@ -3,6 +3,7 @@
 
 #include <nlohmann/json.hpp>
 
+#include "perfmodel/assumed_execution.hpp"
 #include "perfmodel/report/prediction_view.hpp"
 #include "perfmodel/report/text_table.hpp"
 
@@ -83,11 +84,18 @@ std::vector<Row> rows(const llm::LlmConfig &c, const HwSpec &hw, const llm::Serv
 
 json optional_seconds(bool has, double v) { return has ? json(v) : json(nullptr); }
 
-std::string layers(const llm::PassPrediction &p, Format f) {
+// predict's view of one pass: its header and layer table (no roll-up, no profile).
+std::string layers(const llm::PassPrediction &p, const HwSpec &hw, const llm::ServeOptions &o,
+                   Format f) {
+  PredictionContext ctx;
+  ctx.execution = assumed_execution(*p.graph, hw, p.prediction, o.calibration,
+                                    o.calibration ? o.calibration_name : "");
+  ctx.execution.fusion = "none"; // each layer its own kernel (attention: docs/llm.md)
   PredictionViewOptions vo;
+  vo.rollup = false;
   vo.per_layer = true;
   vo.profile = false;
-  return render_prediction(*p.graph, p.prediction, f, vo);
+  return render_prediction(*p.graph, p.prediction, ctx, f, vo);
 }
 
 json to_json(const llm::LlmConfig &c, const HwSpec &hw, const llm::ServeResult &r, bool per_layer) {
@@ -134,9 +142,10 @@ json to_json(const llm::LlmConfig &c, const HwSpec &hw, const llm::ServeResult &
   j["energy_joules_per_token"] = r.energy_joules_per_token;
   j["energy_joules_per_request"] = r.energy_joules_request;
   if (per_layer) {
-    j["prefill_layers"] = json::parse(layers(r.prefill, Format::json));
-    j["decode_layers"] =
-        r.last_decode.graph ? json::parse(layers(r.last_decode, Format::json)) : json(nullptr);
+    j["prefill_layers"] = json::parse(layers(r.prefill, hw, o, Format::json));
+    j["decode_layers"] = r.last_decode.graph
+                             ? json::parse(layers(r.last_decode, hw, o, Format::json))
+                             : json(nullptr);
   }
   return j;
 }
@@ -167,11 +176,11 @@ std::string render_llm(const llm::LlmConfig &c, const HwSpec &hw, const llm::Ser
   if (per_layer) {
     const std::string sep = "\n";
     out += sep + (f == Format::md ? "## " : "--- ") + "prefill layers" +
-           (f == Format::md ? "\n\n" : " ---\n") + layers(r.prefill, f);
+           (f == Format::md ? "\n\n" : " ---\n") + layers(r.prefill, hw, r.options, f);
     if (r.last_decode.graph)
       out += sep + (f == Format::md ? "## " : "--- ") + "decode layers (last step, KV length " +
              std::to_string(r.options.prompt + r.options.generate - 2) + ")" +
-             (f == Format::md ? "\n\n" : " ---\n") + layers(r.last_decode, f);
+             (f == Format::md ? "\n\n" : " ---\n") + layers(r.last_decode, hw, r.options, f);
   }
   return out;
 }

@@ -21,6 +21,7 @@ struct ServeOptions {
   std::optional<DType> kv_dtype; // the KV cache (default: dtype)
   Attention attention = Attention::flash;
   const Calibration *calibration = nullptr; // null: the roofline
+  std::string calibration_name;             // as the user named it (views)
 };
 
 /// A pass's graph and its prediction (whose layers point into the graph).
