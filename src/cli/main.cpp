@@ -22,6 +22,7 @@ int main(int argc, char **argv) {
   cli::register_calibrate(app, run);
   cli::register_kernels(app, run);
   cli::register_measure(app, run);
+  cli::register_llm(app, run);
 
   try {
     app.parse(argc, argv);

@@ -1,0 +1,342 @@
+// Builds a decoder-only model's pass as a graph of the IR's ops (docs/llm.md, "The graph").
+#include "perfmodel/llm/graph.hpp"
+
+#include <algorithm>
+#include <cmath>
+#include <stdexcept>
+
+namespace perfmodel::llm {
+
+std::string_view to_string(Phase p) { return p == Phase::prefill ? "prefill" : "decode"; }
+std::string_view to_string(Attention a) { return a == Attention::flash ? "flash" : "eager"; }
+
+int64_t attended_pairs(int64_t tokens, int64_t context, int64_t window) {
+  int64_t pairs = 0;
+  if (window <= 0) // sum over i of (context + i + 1)
+    return tokens * context + tokens * (tokens + 1) / 2;
+  for (int64_t i = 0; i < tokens; ++i)
+    pairs += std::min(context + i + 1, window);
+  return pairs;
+}
+
+int64_t cached_entries(const LlmConfig &c, int64_t length) {
+  return c.sliding_window > 0 ? std::min(length, c.sliding_window) : length;
+}
+
+int64_t kv_bytes_per_token(const LlmConfig &c, DType kv_dtype) {
+  return 2 * c.layers * c.kv_width() * bytes_of(kv_dtype);
+}
+
+namespace {
+
+int64_t norm_params(const LlmConfig &c) { return c.norm == Norm::rms ? c.hidden : 2 * c.hidden; }
+
+int64_t mlp_params(const LlmConfig &c) {
+  const int64_t d = c.hidden, f = c.intermediate;
+  if (c.mlp == Mlp::gated)
+    return 3 * d * f + (c.mlp_bias ? 2 * f + d : 0);
+  return 2 * d * f + (c.mlp_bias ? f + d : 0);
+}
+
+} // namespace
+
+int64_t parameter_count(const LlmConfig &c) {
+  const int64_t d = c.hidden;
+  int64_t attn = d * c.q_width() + 2 * d * c.kv_width() + c.q_width() * d;
+  if (c.qkv_bias)
+    attn += c.q_width() + 2 * c.kv_width();
+  if (c.o_bias)
+    attn += d;
+  const int64_t mlp = c.experts > 0 ? c.experts * mlp_params(c) + c.experts * d : mlp_params(c);
+  int64_t n = c.vocab * d + c.layers * (attn + mlp + 2 * norm_params(c)) + norm_params(c);
+  if (c.positions == Positions::learned)
+    n += (c.max_positions + c.position_offset) * d;
+  if (!c.tied_embeddings)
+    n += c.vocab * d + (c.lm_head_bias ? c.vocab : 0);
+  return n;
+}
+
+int64_t active_parameter_count(const LlmConfig &c) {
+  return parameter_count(c) - c.layers * (c.experts - c.experts_per_token) * mlp_params(c);
+}
+
+namespace {
+
+// Appends layers to a graph; each returns the name of the tensor it writes.
+class Builder {
+public:
+  Builder(Graph &g, DType dt) : g_(g), dt_(dt) {}
+
+  std::string add(const std::string &name, OpKind op, std::string op_name,
+                  std::vector<std::string> inputs, Attributes attrs = {},
+                  std::vector<TensorDesc> params = {}, std::vector<Shape> declared = {}) {
+    Layer l;
+    l.name = name;
+    l.op = op;
+    l.op_name = std::move(op_name);
+    l.inputs = std::move(inputs);
+    l.outputs = {name};
+    l.attrs = std::move(attrs);
+    l.params = std::move(params);
+    for (const auto &s : declared)
+      l.output_shapes.push_back(perfmodel::declared(s));
+    l.dtype = dt_;
+    g_.layers.push_back(std::move(l));
+    return name;
+  }
+
+  std::string linear(const std::string &name, const std::string &in, int64_t out, bool bias,
+                     std::vector<TensorDesc> params = {}) {
+    Attributes a;
+    a.set("out_features", out);
+    a.set("bias", int64_t(bias));
+    return add(name, OpKind::linear, "linear", {in}, a, std::move(params));
+  }
+
+  std::string norm(const std::string &name, const std::string &in, const LlmConfig &c) {
+    std::vector<TensorDesc> params;
+    if (c.norm == Norm::rms) // RMSNorm: a scale, no shift
+      params.push_back(TensorDesc{name + ".weight", {c.hidden}, dt_, false});
+    return add(name, OpKind::layer_norm, c.norm == Norm::rms ? "rms_norm" : "layer_norm", {in}, {},
+               std::move(params));
+  }
+
+  std::string reshape(const std::string &name, const std::string &in, Shape to) {
+    Attributes a;
+    a.set("shape", std::vector<int64_t>(to.begin(), to.end()));
+    return add(name, OpKind::reshape, "reshape", {in}, a);
+  }
+
+  std::string binary(const std::string &name, const std::string &fn, const std::string &a,
+                     const std::string &b) {
+    Attributes at;
+    at.set("function", fn);
+    return add(name, OpKind::elementwise, fn, {a, b}, at);
+  }
+
+  std::string tag(const std::string &layer, const std::string &rule) {
+    g_.layers.back().attrs.set("llm_rule", rule);
+    return layer;
+  }
+
+  DType dt() const { return dt_; }
+
+private:
+  Graph &g_;
+  DType dt_;
+};
+
+void require(bool ok, const std::string &what) {
+  if (!ok)
+    throw InputError(what);
+}
+
+} // namespace
+
+Graph build_graph(const LlmConfig &c, const PassShape &s, DType dt, std::optional<DType> kv_dtype) {
+  const DType kv_dt = kv_dtype.value_or(dt);
+  require(s.batch >= 1, "--batch must be at least 1");
+  require(s.tokens >= 1, "a pass needs at least one token");
+  require(s.context >= 0, "the KV length must not be negative");
+  const int64_t B = s.batch, T = s.tokens, d = c.hidden, hd = c.head_dim;
+  const int64_t KV = c.kv_heads, group = c.heads / c.kv_heads;
+  const int64_t keys = cached_entries(c, s.context + T); // keys the attention reads
+  Graph g;
+  g.name = c.name + "." + std::string(to_string(s.phase));
+  g.dtype = dt;
+  g.loc = c.loc;
+  g.inputs.push_back(TensorDesc{"input_ids", {B, T}, DType::int64, false});
+  Builder b(g, dt);
+
+  Attributes emb;
+  emb.set("num_embeddings", c.vocab);
+  emb.set("embedding_dim", d);
+  std::string h = b.add("embed_tokens", OpKind::embedding, "embedding", {"input_ids"}, emb);
+  if (c.positions == Positions::learned) {
+    g.inputs.push_back(TensorDesc{"position_ids", {B, T}, DType::int64, false});
+    Attributes pos;
+    pos.set("num_embeddings", c.max_positions + c.position_offset);
+    pos.set("embedding_dim", d);
+    const std::string p =
+        b.add("embed_positions", OpKind::embedding, "embedding", {"position_ids"}, pos);
+    h = b.binary("embed_add", "add", h, p);
+  } else {
+    // cos and sin of the T positions: one [T, 1, hd] table named here, the second counted by
+    // the RoPE rule (pass_costs)
+    g.constants.push_back(TensorDesc{"rope.cos_sin", {T, 1, hd}, dt, false});
+  }
+
+  for (int64_t i = 0; i < c.layers; ++i) {
+    const std::string p = "layers." + std::to_string(i) + ".";
+    const std::string a = b.norm(p + "input_layernorm", h, c);
+    std::string q = b.linear(p + "self_attn.q_proj", a, c.q_width(), c.qkv_bias);
+    std::string k = b.linear(p + "self_attn.k_proj", a, c.kv_width(), c.qkv_bias);
+    const std::string v = b.linear(p + "self_attn.v_proj", a, c.kv_width(), c.qkv_bias);
+    if (c.positions == Positions::rope) {
+      q = b.reshape(p + "self_attn.q_heads", q, {B, T, c.heads, hd});
+      k = b.reshape(p + "self_attn.k_heads", k, {B, T, KV, hd});
+      Attributes mul;
+      mul.set("function", std::string("mul"));
+      q = b.tag(
+          b.add(p + "self_attn.rope_q", OpKind::elementwise, "rope", {q, "rope.cos_sin"}, mul),
+          "rope");
+      k = b.tag(
+          b.add(p + "self_attn.rope_k", OpKind::elementwise, "rope", {k, "rope.cos_sin"}, mul),
+          "rope");
+    }
+    // K and V of the new tokens copied into the cache
+    b.add(p + "self_attn.kv_cache_write", OpKind::generic, "kv_cache_write", {k, v}, {}, {},
+          {Shape{B, T, 2 * c.kv_width()}});
+    g.layers.back().dtype = kv_dt; // stored in the cache's type (a copy: no arithmetic)
+    // Grouped-query attention: the `group` query heads sharing a KV head form the rows of one
+    // product, so K and V are read once per KV head (views of the layouts, no copies).
+    const std::string qg = b.reshape(p + "self_attn.q_groups", q, {B, KV, group * T, hd});
+    std::string kt, vv;
+    if (s.context == 0 && keys == T && kv_dt == dt) {
+      kt = b.reshape(p + "self_attn.k_t", k, {B, KV, hd, T});
+      vv = b.reshape(p + "self_attn.v_groups", v, {B, KV, T, hd});
+    } else { // the cache after this pass's append
+      kt = p + "self_attn.k_cache";
+      vv = p + "self_attn.v_cache";
+      g.inputs.push_back(TensorDesc{kt, {B, KV, hd, keys}, kv_dt, false});
+      g.inputs.push_back(TensorDesc{vv, {B, KV, keys, hd}, kv_dt, false});
+    }
+    const std::string sc =
+        b.tag(b.add(p + "self_attn.scores", OpKind::matmul, "matmul", {qg, kt}), "attn_scores");
+    Attributes sm;
+    sm.set("axis", int64_t(-1));
+    const std::string pr =
+        b.tag(b.add(p + "self_attn.softmax", OpKind::softmax, "softmax", {sc}, sm), "attn_softmax");
+    const std::string av =
+        b.tag(b.add(p + "self_attn.attn_v", OpKind::matmul, "matmul", {pr, vv}), "attn_values");
+    const std::string ctx = b.reshape(p + "self_attn.merge_heads", av, {B, T, c.q_width()});
+    const std::string o = b.linear(p + "self_attn.o_proj", ctx, d, c.o_bias);
+    h = b.binary(p + "attn_residual", "add", h, o);
+
+    const std::string m = b.norm(p + "post_attention_layernorm", h, c);
+    std::string out;
+    if (c.experts > 0) {
+      // Mixtral: a router, then each token's k experts (SwiGLU) on the dispatched rows; the
+      // expert weights are [E, F, d] tensors of which pass_costs counts the touched share.
+      const int64_t rows = B * T * c.experts_per_token, E = c.experts, F = c.intermediate;
+      b.linear(p + "moe.router", m, E, false);
+      const std::string x = b.add(p + "moe.dispatch", OpKind::generic, "moe_dispatch",
+                                  {m, p + "moe.router"}, {}, {}, {Shape{rows, d}});
+      auto experts = [&](const std::string &n, const std::string &in, int64_t out_f, int64_t in_f) {
+        return b.tag(b.linear(p + n, in, out_f, false,
+                              {TensorDesc{p + n + ".weight", {E, out_f, in_f}, dt, false}}),
+                     "moe_experts");
+      };
+      const std::string gt = experts("moe.experts.w1", x, F, d);
+      const std::string up = experts("moe.experts.w3", x, F, d);
+      Attributes act;
+      act.set("function", c.activation);
+      const std::string ac =
+          b.add(p + "moe.experts.act", OpKind::activation, c.activation, {gt}, act);
+      const std::string pm = b.binary(p + "moe.experts.mul", "mul", ac, up);
+      const std::string dn = experts("moe.experts.w2", pm, d, F);
+      out =
+          b.add(p + "moe.combine", OpKind::generic, "moe_combine", {dn}, {}, {}, {Shape{B, T, d}});
+    } else if (c.mlp == Mlp::gated) {
+      const std::string gt = b.linear(p + "mlp.gate_proj", m, c.intermediate, c.mlp_bias);
+      const std::string up = b.linear(p + "mlp.up_proj", m, c.intermediate, c.mlp_bias);
+      Attributes act;
+      act.set("function", c.activation);
+      const std::string ac = b.add(p + "mlp.act", OpKind::activation, c.activation, {gt}, act);
+      const std::string pm = b.binary(p + "mlp.mul", "mul", ac, up);
+      out = b.linear(p + "mlp.down_proj", pm, d, c.mlp_bias);
+    } else {
+      const std::string f1 = b.linear(p + "mlp.fc1", m, c.intermediate, c.mlp_bias);
+      Attributes act;
+      act.set("function", c.activation);
+      const std::string ac = b.add(p + "mlp.act", OpKind::activation, c.activation, {f1}, act);
+      out = b.linear(p + "mlp.fc2", ac, d, c.mlp_bias);
+    }
+    h = b.binary(p + "mlp_residual", "add", h, out);
+  }
+
+  if (T > 1) { // the logits of the last token only (serving engines)
+    Attributes sl;
+    sl.set("starts", std::vector<int64_t>{T - 1});
+    sl.set("ends", std::vector<int64_t>{T});
+    sl.set("axes", std::vector<int64_t>{1});
+    h = b.add("last_token", OpKind::slice, "slice", {h}, sl);
+  }
+  h = b.norm("norm", h, c);
+  std::vector<TensorDesc> head;
+  if (c.tied_embeddings) // the embedding table itself: its bytes, not a second set of params
+    head.push_back(TensorDesc{"embed_tokens.weight (tied)", {c.vocab, d}, dt, true});
+  b.linear("lm_head", h, c.vocab, c.lm_head_bias, std::move(head));
+  infer_shapes(g);
+  return g;
+}
+
+void set_decode_context(Graph &g, const LlmConfig &c, int64_t context) {
+  require(context >= 1, "a decode step needs a KV length of at least 1");
+  const int64_t keys = cached_entries(c, context + 1);
+  auto resize = [&](const std::string &name, size_t dim) {
+    auto it = g.tensors.find(name);
+    if (it == g.tensors.end() || it->second.shape.size() <= dim)
+      throw std::invalid_argument("set_decode_context: not a decode graph ('" + name + "')");
+    it->second.shape[dim] = keys;
+  };
+  for (int64_t i = 0; i < c.layers; ++i) {
+    const std::string p = "layers." + std::to_string(i) + ".self_attn.";
+    resize(p + "k_cache", 3);
+    resize(p + "v_cache", 2);
+    resize(p + "scores", 3);
+    resize(p + "softmax", 3);
+  }
+  for (auto &in : g.inputs)
+    in = g.tensors.at(in.name);
+}
+
+namespace {
+
+int64_t elems(const Graph &g, const std::string &t) { return numel(g.tensor(t).shape); }
+
+} // namespace
+
+std::vector<LayerCost> pass_costs(const Graph &g, const LlmConfig &c, const PassShape &s,
+                                  Attention mode) {
+  std::vector<LayerCost> costs = graph_cost(g, Pass::fwd);
+  const int64_t pairs = attended_pairs(s.tokens, s.context, c.sliding_window);
+  const int64_t rows = s.batch * s.tokens;
+  const double E = double(std::max<int64_t>(c.experts, 1));
+  // Expected distinct experts `rows` tokens touch, each choosing k of E uniformly:
+  // E (1 - (1 - k/E)^rows) (docs/llm.md, "Mixture of experts").
+  const double touched =
+      c.experts > 0 ? E * (1.0 - std::pow(1.0 - double(c.experts_per_token) / E, double(rows)))
+                    : 0.0;
+  for (size_t i = 0; i < g.layers.size(); ++i) {
+    const Layer &l = g.layers[i];
+    const std::string rule = l.attrs.get_string("llm_rule", "");
+    if (rule.empty())
+      continue;
+    PassCost &f = costs[i].fwd;
+    if (rule == "rope") {
+      f.flops = 3 * elems(g, l.outputs[0]);           // x cos + rotate(x) sin
+      f.bytes_input += g.tensor(l.inputs[1]).bytes(); // the sin table beside the cos one
+    } else if (rule == "moe_experts") {
+      f.bytes_weights = int64_t(double(f.bytes_weights) * touched / E + 0.5);
+    } else if (mode == Attention::flash) {
+      const int64_t heads_rows = s.batch * c.heads; // (sequence, query head) pairs
+      if (rule == "attn_scores") {
+        f.macs = heads_rows * pairs * c.head_dim;
+        f.flops = 2 * f.macs;
+        f.bytes_output = 0; // scores stay on chip
+      } else if (rule == "attn_softmax") {
+        f.flops = 5 * heads_rows * pairs;
+        f.bytes_input = f.bytes_output = 0;
+      } else if (rule == "attn_values") {
+        f.macs = heads_rows * pairs * c.head_dim;
+        f.flops = 2 * f.macs;
+        f.bytes_input = g.tensor(l.inputs[1]).bytes(); // V; the probabilities stay on chip
+      }
+    }
+    costs[i].total = f;
+  }
+  return costs;
+}
+
+} // namespace perfmodel::llm
