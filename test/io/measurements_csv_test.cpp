@@ -85,6 +85,20 @@ TEST_CASE("conv rows are checked for groups and geometry") {
         std::string::npos);
   CHECK(error_of(head + "conv2d,4,8,8,4,,3,,\n") ==
         "m.csv:2:16: error: conv2d needs a value for 'kernel_h'");
+  // Pads and dilations whose output size overflows int64 (before: undefined behaviour that
+  // wrapped to a plausible size and a prediction).
+  const std::string big = "9223372036854775807";
+  CHECK(error_of(head + "conv2d,4,8,8,4,3,3,1," + big + "\n") ==
+        "m.csv:2:1: error: the output size overflows 64-bit integers (pad, dilation or kernel "
+        "too large)");
+  CHECK(error_of("op,c,h,w,out_channels,kernel_h,kernel_w,dilation_h\nconv2d,4,8,8,4,3,3," + big +
+                 "\n") ==
+        "m.csv:2:1: error: the output size overflows 64-bit integers (pad, dilation or kernel "
+        "too large)");
+  CHECK(error_of("op,c,h,w,out_channels,kernel_h,kernel_w,dilation_h\nconv2d,4,8,8,4," + big +
+                 ",3,2\n") ==
+        "m.csv:2:1: error: the output size overflows 64-bit integers (pad, dilation or kernel "
+        "too large)");
 }
 
 TEST_CASE("conv rows may give their fused epilogue: a bias and a clamping activation") {
