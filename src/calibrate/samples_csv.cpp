@@ -156,7 +156,7 @@ std::vector<Sample> parse_samples_csv(const std::string &text, const std::string
     if (r >= 7)
       s.strided_lowered_bytes = num(16);
     s.seconds = num(10 + r);
-    if (!(s.seconds > 0))
+    if (!(s.seconds > 0) || !std::isnormal(s.seconds)) // a denormal time gives infinite rates
       throw bad(10 + r, "expected a positive time");
     s.source = f[11 + r].first;
     out.push_back(s);

@@ -256,7 +256,8 @@ std::vector<MeasurementRow> parse_measurements_csv(const std::string &text,
     if (!sec.empty()) {
       double v = 0;
       auto [end, ec] = std::from_chars(sec.data(), sec.data() + sec.size(), v);
-      if (ec != std::errc() || end != sec.data() + sec.size() || !std::isfinite(v) || v <= 0)
+      // A positive normal number: a denormal time makes every rate derived from it infinite.
+      if (ec != std::errc() || end != sec.data() + sec.size() || !std::isnormal(v) || v <= 0)
         throw InputError(at, "'seconds' must be a positive number, not '" + sec + "'");
       row.seconds = v;
     }

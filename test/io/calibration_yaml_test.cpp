@@ -120,6 +120,26 @@ TEST_CASE("calibration YAML errors carry file:line:col") {
   CHECK(error_of(bad).find("'peak_flops_per_second' must be a number") != std::string::npos);
 }
 
+TEST_CASE("calibration rates must lie in the accepted range, denormals included") {
+  const std::string good = write_calibration_yaml(sample_calibration());
+  CHECK(error_of(good) == "");
+  // Before: a peak of 4.9e-324 passed "must be positive" and the views wrote JSON nulls.
+  std::string bad = good;
+  bad.replace(bad.find("peak_flops_per_second: 1.234e+11"), 32,
+              "peak_flops_per_second: 4.9e-324");
+  CHECK(error_of(bad).find("conv/fp32: peak must be from 1 to 1e+21 FLOP/s") !=
+        std::string::npos);
+  bad = good;
+  bad.replace(bad.find("peak_flops_per_second: 1.234e+11"), 32, "peak_flops_per_second: 1e300");
+  CHECK(error_of(bad).find("peak must be from 1 to 1e+21 FLOP/s") != std::string::npos);
+  bad = good;
+  bad.replace(bad.find("[9e+11, 3e+11, 4.5e+10]"), 23, "[9e+11, 1e-320, 4.5e+10]");
+  CHECK(error_of(bad).find("bandwidths must be from 1 to 1e+21 B/s") != std::string::npos);
+  bad = good;
+  bad.replace(bad.find("overhead_seconds: 4.2e-06"), 25, "overhead_seconds: 1e+200");
+  CHECK(error_of(bad).find("overhead must be from 0 to 1 s") != std::string::npos);
+}
+
 TEST_CASE("calibration YAML keeps the CPU's vendor, family and model, which are optional") {
   Calibration c = sample_calibration();
   CHECK(write_calibration_yaml(c).find("cpu_id") == std::string::npos); // absent: not written
@@ -170,7 +190,11 @@ TEST_CASE("calibration YAML keeps the host probe figures, which are optional") {
     std::string zero = with;
     const size_t at = zero.find(key + ": ");
     zero.replace(at, zero.find_first_of(",}", at) - at, key + ": 0");
-    CHECK(error_of(zero).find("error: " + key + " must be positive") != std::string::npos);
+    CHECK(error_of(zero).find("error: " + key + " must be from ") != std::string::npos);
+    // A positive denormal is out of range too (it would make every derived time infinite).
+    std::string tiny = with;
+    tiny.replace(at, tiny.find_first_of(",}", at) - at, key + ": 4.9e-324");
+    CHECK(error_of(tiny).find("error: " + key + " must be from ") != std::string::npos);
     return with;
   };
   const std::string with = optional_figure(
