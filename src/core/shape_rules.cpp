@@ -64,6 +64,14 @@ int64_t pool_out(int64_t in, int64_t k, int64_t s, int64_t pb, int64_t pe, int64
   return out;
 }
 
+// A 0/1 attribute (ceil_mode, bias, keepdims, ...): anything else is a mistake, not "true".
+bool flag(const Attributes &a, const std::string &key, bool fallback) {
+  const int64_t v = a.get_int(key, fallback ? 1 : 0);
+  if (v != 0 && v != 1)
+    fail("attribute '" + key + "' must be 0 or 1 (false or true), not " + std::to_string(v));
+  return v == 1;
+}
+
 void set_params(Layer &l, std::vector<TensorDesc> expected) {
   if (!l.params.empty())
     return; // given by an importer: trusted (ONNX initializers)
@@ -113,7 +121,7 @@ std::vector<Shape> conv_like(const Graph &g, Layer &l, bool transposed) {
   Shape wshape = transposed ? Shape{in[1], cout / groups, w.kernel[0], w.kernel[1]}
                             : Shape{cout, in[1] / groups, w.kernel[0], w.kernel[1]};
   std::vector<TensorDesc> ps{param(l, "weight", wshape)};
-  if (a.get_int("bias", 1))
+  if (flag(a, "bias", true))
     ps.push_back(param(l, "bias", {cout}));
   set_params(l, std::move(ps));
   return {out};
@@ -131,7 +139,7 @@ std::vector<Shape> linear(const Graph &g, Layer &l) {
   Shape out = in;
   out.back() = n;
   std::vector<TensorDesc> ps{param(l, "weight", {n, in.back()})};
-  if (l.attrs.get_int("bias", 1))
+  if (flag(l.attrs, "bias", true))
     ps.push_back(param(l, "bias", {n}));
   set_params(l, std::move(ps));
   if (l.params[0].shape.size() == 2 && l.params[0].shape[1] != in.back())
@@ -169,7 +177,8 @@ std::vector<Shape> pool(const Graph &g, Layer &l) {
   const Shape &in = input_shape(g, l, 0);
   require_rank(in, 4, "pooling (NCHW)");
   Window2d w = window_attrs(l.attrs, true);
-  const bool ceil = l.attrs.get_int("ceil_mode", 0) != 0;
+  const bool ceil = flag(l.attrs, "ceil_mode", false);
+  flag(l.attrs, "count_include_pad", false);
   Shape out = in;
   for (int i = 0; i < 2; ++i)
     out[2 + i] =
@@ -191,7 +200,7 @@ std::vector<Shape> elementwise(const Graph &g, Layer &l) {
 std::vector<Shape> reduce(const Graph &g, Layer &l) {
   Shape in = input_shape(g, l, 0);
   std::vector<int64_t> axes = l.attrs.get_ints("axes", {});
-  const bool keep = l.attrs.get_int("keepdims", 1) != 0;
+  const bool keep = flag(l.attrs, "keepdims", true);
   std::vector<bool> reduced(in.size(), axes.empty());
   for (int64_t ax : axes)
     reduced[norm_axis(ax, in.size())] = true;
@@ -375,7 +384,7 @@ std::vector<Shape> layer_outputs(Graph &g, Layer &l) {
     const Shape &s = input_shape(g, l, 0);
     const int64_t axis = norm_axis(l.attrs.get_int("axis", -1), s.size());
     Shape norm(s.begin() + axis, s.end());
-    if (l.attrs.get_int("elementwise_affine", 1))
+    if (flag(l.attrs, "elementwise_affine", true))
       set_params(l, {param(l, "weight", norm), param(l, "bias", norm)});
     return {s};
   }
@@ -425,7 +434,13 @@ std::vector<Shape> layer_outputs(Graph &g, Layer &l) {
     }
     return {out};
   }
-  case OpKind::dropout:
+  case OpKind::dropout: {
+    // Recorded, not used (a no-op at inference), but a ratio outside [0, 1) is a mistake.
+    const double ratio = l.attrs.get_float("ratio", 0.5);
+    if (!(ratio >= 0 && ratio < 1))
+      fail("attribute 'ratio' must be a number in [0, 1)");
+    return {input_shape(g, l, 0)};
+  }
   case OpKind::identity:
     return {input_shape(g, l, 0)};
   case OpKind::embedding: {

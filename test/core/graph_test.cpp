@@ -220,3 +220,31 @@ TEST_CASE("size arithmetic of split, slice, concat and reshape never overflows")
       one_layer({2, 2}, make_layer("r", "reshape", {{"shape", std::vector<int64_t>{big, big, -1}}})),
       doctest::Contains("overflows"), InputError);
 }
+
+TEST_CASE("flags are 0 or 1 and a dropout ratio lies in [0, 1)") {
+  auto pool = [](AttrValue ceil) {
+    return one_layer({1, 3, 8, 8},
+                     make_layer("p", "maxpool", {{"kernel", int64_t{3}}, {"ceil_mode", ceil}}));
+  };
+  // Stride defaults to the kernel: ceil((8 - 3) / 3) + 1 = 3.
+  CHECK(pool(int64_t{1}).tensors.at("p").shape == Shape{1, 3, 3, 3});
+  CHECK_THROWS_WITH_AS(pool(int64_t{7}),
+                       doctest::Contains("attribute 'ceil_mode' must be 0 or 1 (false or true), "
+                                         "not 7"),
+                       InputError);
+  CHECK_THROWS_WITH_AS(
+      one_layer({1, 4},
+                make_layer("fc", "linear", {{"out_features", int64_t{2}}, {"bias", int64_t{-1}}})),
+      doctest::Contains("attribute 'bias' must be 0 or 1"), InputError);
+  auto dropout = [](AttrValue ratio) {
+    return one_layer({1, 4}, make_layer("d", "dropout", {{"ratio", ratio}}));
+  };
+  CHECK(dropout(0.5).tensors.at("d").shape == Shape{1, 4});
+  CHECK(dropout(int64_t{0}).tensors.at("d").shape == Shape{1, 4});
+  for (const AttrValue &bad : {AttrValue{2.0}, AttrValue{int64_t{-1}}, AttrValue{1.0},
+                               AttrValue{std::numeric_limits<double>::quiet_NaN()}})
+    CHECK_THROWS_WITH_AS(dropout(bad), doctest::Contains("'ratio' must be a number in [0, 1)"),
+                         InputError);
+  CHECK_THROWS_WITH_AS(dropout(std::string("-5 GB/s")),
+                       doctest::Contains("attribute 'ratio' must be a number"), InputError);
+}
