@@ -4,6 +4,7 @@
 #include <string>
 #include <vector>
 
+#include "../test_approx.hpp"
 #include "perfmodel/calibrate/samples_csv.hpp"
 
 using namespace perfmodel;
@@ -64,7 +65,7 @@ TEST_CASE("samples round-trip through CSV, quoted sources included") {
   CHECK(back[1].weight_bytes == 0);
   CHECK(back[0].strided_lowered_bytes == 4800);
   CHECK(back[1].strided_lowered_bytes == 0);
-  CHECK(back[0].seconds == doctest::Approx(1.25e-4));
+  CHECK(back[0].seconds == rel(1.25e-4));
   CHECK(back[0].source == a.source);
   CHECK_FALSE(back[1].gemm);
   CHECK(back[1].dtype == DType::fp16);
@@ -133,7 +134,7 @@ TEST_CASE("sample files written before a column read it at its default") {
       CHECK(got[i] == (i < n ? given[i] : defaults[i]));
     }
     CHECK(s.lowered_bytes == 64);
-    CHECK(s.seconds == doctest::Approx(1e-3));
+    CHECK(s.seconds == rel(1e-3));
     CHECK(s.source == "x");
   }
 }

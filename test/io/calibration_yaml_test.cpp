@@ -3,6 +3,7 @@
 
 #include <string>
 
+#include "../test_approx.hpp"
 #include "perfmodel/io/calibration_yaml.hpp"
 #include "perfmodel/targets/cpu_eigen.hpp"
 #include "perfmodel/targets/gpu.hpp"
@@ -69,7 +70,7 @@ TEST_CASE("calibration YAML round-trips") {
   CHECK(p.tile_n == 8);
   CHECK(p.bytes_per_second[2] == doctest::Approx(4.5e10));
   CHECK(p.lowering_factor == doctest::Approx(1.75));
-  CHECK(p.overhead_seconds == doctest::Approx(4.2e-6));
+  CHECK(p.overhead_seconds == rel(4.2e-6));
   CHECK(back.classes[0].stats.samples == 40);
   CHECK(back.stats.mape == doctest::Approx(0.04));
   CHECK(write_calibration_yaml(back) == text);
@@ -253,7 +254,7 @@ TEST_CASE("calibration YAML keeps the pass excess, which is optional") {
         std::string::npos);
   const Calibration back = parse_calibration_yaml(text, "c.yaml");
   REQUIRE(back.pass_excess);
-  CHECK(back.pass_excess->per_layer_seconds == doctest::Approx(3.6e-6));
+  CHECK(back.pass_excess->per_layer_seconds == rel(3.6e-6));
   CHECK(back.pass_excess->fraction == doctest::Approx(0.0145));
   CHECK(back.pass_excess->networks == 3);
 

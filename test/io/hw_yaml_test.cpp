@@ -1,6 +1,7 @@
 // Hardware YAML: quantities with units, validation, located errors.
 #include <doctest/doctest.h>
 
+#include "../test_approx.hpp"
 #include "io/quantity.hpp"
 #include "perfmodel/io/hw_yaml.hpp"
 
@@ -36,11 +37,11 @@ TEST_CASE("a good spec parses into SI units") {
   const HwSpec hw = parse_hw_yaml(kGood, "h.yaml");
   CHECK(hw.name == "toy");
   CHECK(hw.tdp_watts == 250);
-  CHECK(hw.launch_overhead_seconds == doctest::Approx(4e-6));
+  CHECK(hw.launch_overhead_seconds == rel(4e-6));
   CHECK(hw.clock_hz == doctest::Approx(1.5e9));
   REQUIRE(hw.compute.size() == 2);
   CHECK(hw.compute[0].flops_per_second == doctest::Approx(10e12));
-  CHECK(hw.compute[0].energy_per_flop_joules == doctest::Approx(5e-12));
+  CHECK(hw.compute[0].energy_per_flop_joules == rel(5e-12));
   CHECK(hw.compute[1].matrix_only);
   CHECK(hw.memory[0].capacity_bytes == 6 * 1048576.0);
   CHECK(hw.dram().bytes_per_second == doctest::Approx(900e9));
@@ -72,7 +73,7 @@ TEST_CASE("quantities: prefixes, binary prefixes, bare numbers, errors") {
   std::string err;
   CHECK(*parse_quantity("15.7 TFLOP/s", "FLOP/s", &err) == doctest::Approx(15.7e12));
   CHECK(*parse_quantity("6 MiB", "B", &err) == 6291456.0);
-  CHECK(*parse_quantity("465us", "s", &err) == doctest::Approx(465e-6));
+  CHECK(*parse_quantity("465us", "s", &err) == rel(465e-6));
   CHECK(*parse_quantity("42", "W", &err) == 42.0);
   CHECK_FALSE(parse_quantity("5 xW", "W", &err));
   CHECK(err.find("unknown unit prefix 'x'") != std::string::npos);

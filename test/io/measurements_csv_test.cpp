@@ -3,6 +3,7 @@
 
 #include <string>
 
+#include "../test_approx.hpp"
 #include "perfmodel/io/measurements_csv.hpp"
 
 using namespace perfmodel;
@@ -38,7 +39,7 @@ TEST_CASE("gemm and conv rows with defaults and an unknown column") {
   CHECK(rows[0].k == 16);
   CHECK(rows[0].batch == 1);
   REQUIRE(rows[0].seconds);
-  CHECK(*rows[0].seconds == doctest::Approx(1.5e-5));
+  CHECK(*rows[0].seconds == rel(1.5e-5));
   CHECK(rows[0].loc.line == 2);
   CHECK(rows[1].op == KernelOp::conv2d);
   CHECK(rows[1].dtype == DType::fp16);
@@ -56,7 +57,7 @@ TEST_CASE("columns in any order, CRLF line ends, missing columns default") {
   CHECK(rows[0].m == 2);
   CHECK(rows[0].n == 4);
   CHECK(rows[0].k == 8);
-  CHECK(*rows[0].seconds == doctest::Approx(0.001));
+  CHECK(*rows[0].seconds == rel(0.001));
 }
 
 TEST_CASE("bad rows name file, line and column") {
@@ -137,7 +138,7 @@ TEST_CASE("a written line reads back") {
   CHECK(back[0].w == 7);
   CHECK(back[0].kernel_w == 1);
   CHECK(back[0].groups == 2);
-  CHECK(*back[0].seconds == doctest::Approx(2.5e-4));
+  CHECK(*back[0].seconds == rel(2.5e-4));
   CHECK(back[0].bias);
   CHECK(back[0].activation == "relu6");
 }

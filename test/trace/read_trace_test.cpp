@@ -3,6 +3,7 @@
 
 #include <doctest/doctest.h>
 
+#include "../test_approx.hpp"
 #include "perfmodel/io/files.hpp"
 #include "trace_fixtures.hpp"
 
@@ -16,8 +17,8 @@ TEST_CASE("reads the complete events of a small trace with their args") {
   const trace::TraceEvent &step = t.events[0];
   CHECK(step.kind == trace::EventKind::profiler_step);
   CHECK(step.step == 1);
-  CHECK(step.start == doctest::Approx(10e-6));
-  CHECK(step.end == doctest::Approx(110e-6));
+  CHECK(step.start == rel(10e-6));
+  CHECK(step.end == rel(110e-6));
   const trace::TraceEvent &relu = t.events[2];
   CHECK(relu.kind == trace::EventKind::op);
   CHECK(relu.tid == "10");
