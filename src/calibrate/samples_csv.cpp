@@ -129,7 +129,15 @@ std::vector<Sample> parse_samples_csv(const std::string &text, const std::string
     s.pass = *p;
     s.flops = num(3);
     s.bytes = num(4);
-    const GemmShape g{int64_t(num(5)), int64_t(num(6)), int64_t(num(7)), int64_t(num(8))};
+    // GEMM dimensions: whole numbers up to 2^50 (the tensor cap), so the conversion to int64
+    // is defined and products of two stay exact.
+    auto dim = [&](size_t i) {
+      const double v = num(i);
+      if (v != std::trunc(v) || v > 0x1p50)
+        throw bad(i, "expected a whole number from 0 to 2^50");
+      return static_cast<int64_t>(v);
+    };
+    const GemmShape g{dim(5), dim(6), dim(7), dim(8)};
     if (g.m > 0 && g.n > 0 && g.k > 0 && g.groups > 0)
       s.gemm = g;
     s.lowered_bytes = num(9);
@@ -148,7 +156,7 @@ std::vector<Sample> parse_samples_csv(const std::string &text, const std::string
     if (r >= 7)
       s.strided_lowered_bytes = num(16);
     s.seconds = num(10 + r);
-    if (!(s.seconds > 0))
+    if (!(s.seconds > 0) || !std::isnormal(s.seconds)) // a denormal time gives infinite rates
       throw bad(10 + r, "expected a positive time");
     s.source = f[11 + r].first;
     out.push_back(s);

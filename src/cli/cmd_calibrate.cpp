@@ -444,6 +444,21 @@ int run_calibrate(const CalibrateArgs &a) {
   cal.date = calibrate::utc_now_iso8601();
   cal.perfmodel_version = PERFMODEL_VERSION;
   cal.hardware = hw.name;
+  // A fit never writes a calibration its reader refuses: the calibration is read back first, and
+  // one whose figures fall outside the accepted ranges (docs/formats.md, "Ranges") is an error
+  // naming the data it was fitted from (extreme times give extreme rates), not a written file.
+  try {
+    io::parse_calibration_yaml(io::write_calibration_yaml(cal), "the fitted calibration");
+  } catch (const InputError &e) {
+    const std::string from = !a.measurements.empty() ? a.measurements
+                             : !a.trace.empty()      ? a.trace
+                                                     : a.samples;
+    const std::string why = "the fit gives a calibration outside the accepted ranges (" +
+                            e.message() + "); nothing written";
+    if (from.empty())
+      throw RuntimeFailure(why);
+    throw InputError(SourceLoc{from}, why);
+  }
   if (!a.residuals.empty())
     io::write_file_atomic(a.residuals, calibrate::write_residuals_csv(cal, samples));
   std::fprintf(stderr, "calibrate: %d samples, %zu classes, MAPE %.2f%%, RMS log error %.3f\n",

@@ -117,7 +117,7 @@ void register_convert(CLI::App &app, Runner &run) {
         emit(a->out, yaml);
         return 0;
       }
-      io::write_file_atomic(a->out.output, yaml);
+      io::write_file_atomic(a->out.output, yaml, /*may_replace_input=*/true);
       s.layers = g.layers.size();
       s.params = g.param_count();
       for (const auto &c : graph_cost(g, Pass::fwd)) {

@@ -7,6 +7,7 @@
 
 #include "perfmodel/calibration.hpp"
 #include "perfmodel/epilogue.hpp"
+#include "perfmodel/limits.hpp"
 #include "perfmodel/pool_window.hpp"
 
 namespace perfmodel {
@@ -325,12 +326,15 @@ bool is_valid(const Calibration &cal, std::string *error) {
     return fail("cores must be at least 1");
   if (cal.memory_levels.empty())
     return fail("at least one memory level is needed");
-  if (cal.host_state && !(finite_positive(cal.host_state->fp32_flops_per_second) &&
-                          finite_positive(cal.host_state->dram_bytes_per_second) &&
+  // Rates are held to the range of perfmodel/limits.hpp: a positive denormal passes "> 0" but
+  // turns every time derived from it into infinity.
+  const std::string rates = range_str(kMinRate, kMaxRate);
+  if (cal.host_state && !(sane_rate(cal.host_state->fp32_flops_per_second) &&
+                          sane_rate(cal.host_state->dram_bytes_per_second) &&
                           (cal.host_state->cross_core_bytes_per_second == 0 ||
-                           finite_positive(cal.host_state->cross_core_bytes_per_second))))
-    return fail("host_state needs positive fp32_flops_per_second and dram_bytes_per_second "
-                "(cross_core_bytes_per_second: positive, or 0 for none)");
+                           sane_rate(cal.host_state->cross_core_bytes_per_second))))
+    return fail("host_state needs fp32_flops_per_second and dram_bytes_per_second " + rates +
+                " (cross_core_bytes_per_second: the same, or 0 for none)");
   if (cal.pass_excess &&
       !(std::isfinite(cal.pass_excess->per_layer_seconds) &&
         cal.pass_excess->per_layer_seconds >= 0 && std::isfinite(cal.pass_excess->fraction) &&
@@ -343,25 +347,27 @@ bool is_valid(const Calibration &cal, std::string *error) {
     const std::string what =
         std::string(to_string(cc.op_class)) + "/" + std::string(to_string(cc.dtype)) + ": ";
     const EfficiencyParams &p = cc.params;
-    if (!finite_positive(p.peak_flops_per_second))
-      return fail(what + "peak must be positive");
+    if (!sane_rate(p.peak_flops_per_second))
+      return fail(what + "peak must be " + rates + " FLOP/s");
     if (p.bytes_per_second.size() != cal.memory_levels.size())
       return fail(what + "needs one bandwidth per memory level (" +
                   std::to_string(cal.memory_levels.size()) + ")");
     for (double bw : p.bytes_per_second)
-      if (!finite_positive(bw))
-        return fail(what + "bandwidths must be positive");
+      if (!sane_rate(bw))
+        return fail(what + "bandwidths must be " + rates + " B/s");
     for (double v : {p.m_half, p.n_half, p.k_half, p.lowering_factor, p.overhead_seconds})
       if (!std::isfinite(v) || v < 0)
         return fail(what + "sizes, lowering and overhead must be >= 0");
+    if (p.overhead_seconds > kMaxOverheadSeconds)
+      return fail(what + "overhead must be " + range_str(0, kMaxOverheadSeconds) + " s");
     const std::vector<TargetTerm> &terms = cal.execution_target().terms();
     if (p.term_rates.size() > terms.size())
       return fail(what + "has " + std::to_string(p.term_rates.size()) + " term rates, target '" +
                   std::string(cal.execution_target().name()) + "' has " +
                   std::to_string(terms.size()) + " terms");
     for (size_t j = 0; j < p.term_rates.size(); ++j)
-      if (!std::isfinite(p.term_rates[j]) || p.term_rates[j] < 0)
-        return fail(what + terms[j].key + " must be >= 0");
+      if (p.term_rates[j] != 0 && !sane_rate(p.term_rates[j]))
+        return fail(what + terms[j].key + " must be 0 (none) or " + rates);
     if (!(p.tile_m >= 1) || !(p.tile_n >= 1))
       return fail(what + "tiles must be at least 1");
     if (!(p.overlap >= 0 && p.overlap <= 1))

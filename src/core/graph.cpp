@@ -3,6 +3,8 @@
 #include "perfmodel/graph.hpp"
 
 #include <algorithm>
+#include <charconv>
+#include <cmath>
 #include <set>
 
 #include "core/shape_rules.hpp"
@@ -30,6 +32,13 @@ void check_size(const Shape &s, const SourceLoc &loc, const std::string &what) {
                        what + " " + shape_str(s, 'x') + " is too large (more than 2^50 elements)");
 }
 
+// A double in its shortest round-trip form: "3.7", "1e+26", "inf", "nan".
+std::string number_str(double d) {
+  char buf[64];
+  auto res = std::to_chars(buf, buf + sizeof buf, d);
+  return std::string(buf, res.ptr);
+}
+
 } // namespace
 
 std::string shape_str(const Shape &s, char sep) {
@@ -48,8 +57,14 @@ int64_t Attributes::get_int(const std::string &key, int64_t fallback) const {
     return fallback;
   if (auto *i = std::get_if<int64_t>(&it->second))
     return *i;
-  if (auto *d = std::get_if<double>(&it->second))
-    return static_cast<int64_t>(*d);
+  if (auto *d = std::get_if<double>(&it->second)) {
+    // A float is taken only when it is a whole number inside int64's range: converting NaN,
+    // infinity or anything at or beyond 2^63 is undefined, and 3.7 silently becoming 3 is a
+    // wrong answer. (-2^63 and 2^63 are exact doubles, so the comparison is exact.)
+    if (std::isfinite(*d) && *d == std::trunc(*d) && *d >= -0x1p63 && *d < 0x1p63)
+      return static_cast<int64_t>(*d);
+    throw InputError("attribute '" + key + "' must be an integer, not " + number_str(*d));
+  }
   if (auto *v = std::get_if<std::vector<int64_t>>(&it->second); v && v->size() == 1)
     return (*v)[0];
   throw InputError("attribute '" + key + "' must be an integer");

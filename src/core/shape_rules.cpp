@@ -2,11 +2,12 @@
 #include "core/shape_rules.hpp"
 
 #include <algorithm>
-#include <numeric>
 
 namespace perfmodel {
 
 namespace {
+
+constexpr int64_t kMaxWindowAttribute = (int64_t{1} << 31) - 1;
 
 [[noreturn]] void fail(const std::string &msg) { throw InputError(msg); }
 
@@ -30,15 +31,45 @@ void require_rank(const Shape &s, size_t rank, const char *what) {
          shape_str(s, 'x'));
 }
 
+// Checked int64 arithmetic for output sizes: an overflow is an input error, never a wrapped
+// (undefined) value that happens to look like a plausible size.
+int64_t add(int64_t a, int64_t b) {
+  int64_t r;
+  if (__builtin_add_overflow(a, b, &r))
+    fail("output size overflows 64-bit integers");
+  return r;
+}
+int64_t sub(int64_t a, int64_t b) {
+  int64_t r;
+  if (__builtin_sub_overflow(a, b, &r))
+    fail("output size overflows 64-bit integers");
+  return r;
+}
+int64_t mul(int64_t a, int64_t b) {
+  int64_t r;
+  if (__builtin_mul_overflow(a, b, &r))
+    fail("output size overflows 64-bit integers");
+  return r;
+}
+
 int64_t pool_out(int64_t in, int64_t k, int64_t s, int64_t pb, int64_t pe, int64_t d, bool ceil) {
-  const int64_t span = in + pb + pe - d * (k - 1) - 1;
+  const int64_t span = sub(sub(add(add(in, pb), pe), mul(d, sub(k, 1))), 1);
   if (span < 0)
     fail("window larger than the padded input");
-  int64_t out = (ceil ? (span + s - 1) / s : span / s) + 1;
+  // span >= 0 and s >= 1: the quotients below cannot overflow.
+  int64_t out = (ceil ? (span == 0 ? 0 : (span - 1) / s + 1) : span / s) + 1;
   // PyTorch/Caffe: the last window must start inside the input or the leading padding.
   if (ceil && (out - 1) * s >= in + pb)
     --out;
   return out;
+}
+
+// A 0/1 attribute (ceil_mode, bias, keepdims, ...): anything else is a mistake, not "true".
+bool flag(const Attributes &a, const std::string &key, bool fallback) {
+  const int64_t v = a.get_int(key, fallback ? 1 : 0);
+  if (v != 0 && v != 1)
+    fail("attribute '" + key + "' must be 0 or 1 (false or true), not " + std::to_string(v));
+  return v == 1;
 }
 
 void set_params(Layer &l, std::vector<TensorDesc> expected) {
@@ -70,9 +101,16 @@ std::vector<Shape> conv_like(const Graph &g, Layer &l, bool transposed) {
   Shape out{in[0], cout, 0, 0};
   for (int i = 0; i < 2; ++i) {
     if (transposed) {
-      const int64_t op = a.get_ints("output_padding", {0, 0}, 2).at(i);
-      out[2 + i] = (in[2 + i] - 1) * w.stride[i] - w.pad[i] - w.pad[2 + i] +
-                   w.dilation[i] * (w.kernel[i] - 1) + op + 1;
+      const auto ops = a.get_ints("output_padding", {0, 0}, 2);
+      if (ops.size() != 2)
+        fail("output_padding takes one integer or two");
+      const int64_t op = ops[i];
+      // PyTorch's rule: output padding is smaller than the stride or the dilation.
+      if (op < 0 || (op >= w.stride[i] && op >= w.dilation[i]))
+        fail("output_padding must be at least 0 and smaller than the stride or the dilation");
+      out[2 + i] = add(add(sub(sub(mul(in[2 + i] - 1, w.stride[i]), w.pad[i]), w.pad[2 + i]),
+                           mul(w.dilation[i], w.kernel[i] - 1)),
+                       op + 1);
     } else {
       out[2 + i] = pool_out(in[2 + i], w.kernel[i], w.stride[i], w.pad[i], w.pad[2 + i],
                             w.dilation[i], false);
@@ -83,7 +121,7 @@ std::vector<Shape> conv_like(const Graph &g, Layer &l, bool transposed) {
   Shape wshape = transposed ? Shape{in[1], cout / groups, w.kernel[0], w.kernel[1]}
                             : Shape{cout, in[1] / groups, w.kernel[0], w.kernel[1]};
   std::vector<TensorDesc> ps{param(l, "weight", wshape)};
-  if (a.get_int("bias", 1))
+  if (flag(a, "bias", true))
     ps.push_back(param(l, "bias", {cout}));
   set_params(l, std::move(ps));
   return {out};
@@ -101,7 +139,7 @@ std::vector<Shape> linear(const Graph &g, Layer &l) {
   Shape out = in;
   out.back() = n;
   std::vector<TensorDesc> ps{param(l, "weight", {n, in.back()})};
-  if (l.attrs.get_int("bias", 1))
+  if (flag(l.attrs, "bias", true))
     ps.push_back(param(l, "bias", {n}));
   set_params(l, std::move(ps));
   if (l.params[0].shape.size() == 2 && l.params[0].shape[1] != in.back())
@@ -139,7 +177,8 @@ std::vector<Shape> pool(const Graph &g, Layer &l) {
   const Shape &in = input_shape(g, l, 0);
   require_rank(in, 4, "pooling (NCHW)");
   Window2d w = window_attrs(l.attrs, true);
-  const bool ceil = l.attrs.get_int("ceil_mode", 0) != 0;
+  const bool ceil = flag(l.attrs, "ceil_mode", false);
+  flag(l.attrs, "count_include_pad", false);
   Shape out = in;
   for (int i = 0; i < 2; ++i)
     out[2 + i] =
@@ -161,7 +200,7 @@ std::vector<Shape> elementwise(const Graph &g, Layer &l) {
 std::vector<Shape> reduce(const Graph &g, Layer &l) {
   Shape in = input_shape(g, l, 0);
   std::vector<int64_t> axes = l.attrs.get_ints("axes", {});
-  const bool keep = l.attrs.get_int("keepdims", 1) != 0;
+  const bool keep = flag(l.attrs, "keepdims", true);
   std::vector<bool> reduced(in.size(), axes.empty());
   for (int64_t ax : axes)
     reduced[norm_axis(ax, in.size())] = true;
@@ -186,7 +225,7 @@ std::vector<Shape> concat(const Graph &g, Layer &l) {
       if (static_cast<int64_t>(d) != axis && s[d] != out[d])
         fail("input '" + l.inputs[i] + "' " + shape_str(s, 'x') + " does not match " +
              shape_str(out, 'x') + " outside axis " + std::to_string(axis));
-    out[axis] += s[axis];
+    out[axis] = add(out[axis], s[axis]);
   }
   return {out};
 }
@@ -201,7 +240,13 @@ std::vector<Shape> split(const Graph &g, Layer &l) {
       fail("axis does not split evenly");
     sizes.assign(n, in[axis] / static_cast<int64_t>(n));
   }
-  if (sizes.size() != n || std::accumulate(sizes.begin(), sizes.end(), int64_t{0}) != in[axis])
+  int64_t total = 0;
+  for (int64_t s : sizes) {
+    if (s < 0)
+      fail("split sizes must not be negative");
+    total = add(total, s);
+  }
+  if (sizes.size() != n || total != in[axis])
     fail("split sizes do not add up to the axis length or match the outputs");
   std::vector<Shape> outs;
   for (int64_t s : sizes) {
@@ -229,14 +274,17 @@ std::vector<Shape> slice(const Graph &g, Layer &l) {
       return std::clamp(v, lo, hi);
     };
     int64_t s, e;
+    // Counts written as (span - 1) / |step| + 1 so that no step, however large, overflows.
     if (step > 0) {
       s = clampi(starts[i], 0, dim);
       e = clampi(std::min(ends[i], dim), 0, dim);
-      out[ax] = e > s ? (e - s + step - 1) / step : 0;
+      out[ax] = e > s ? (e - s - 1) / step + 1 : 0;
     } else {
+      if (step == INT64_MIN)
+        fail("slice step out of range");
       s = clampi(starts[i], 0, dim - 1);
       e = ends[i] < -dim ? -1 : clampi(ends[i], -1, dim - 1);
-      out[ax] = s > e ? (s - e - step - 1) / -step : 0;
+      out[ax] = s > e ? (s - e - 1) / -step + 1 : 0;
     }
   }
   return {out};
@@ -284,8 +332,11 @@ std::vector<Shape> reshape(const Graph &g, Layer &l) {
     }
     out.push_back(d);
   }
+  int64_t product = 1;
+  for (int64_t d : out)
+    product = mul(product, d);
   if (infer >= 0) {
-    const int64_t rest = numel(out);
+    const int64_t rest = product;
     if (rest == 0 || numel(in) % rest)
       fail("cannot infer -1 in shape");
     out[infer] = numel(in) / rest;
@@ -333,7 +384,7 @@ std::vector<Shape> layer_outputs(Graph &g, Layer &l) {
     const Shape &s = input_shape(g, l, 0);
     const int64_t axis = norm_axis(l.attrs.get_int("axis", -1), s.size());
     Shape norm(s.begin() + axis, s.end());
-    if (l.attrs.get_int("elementwise_affine", 1))
+    if (flag(l.attrs, "elementwise_affine", true))
       set_params(l, {param(l, "weight", norm), param(l, "bias", norm)});
     return {s};
   }
@@ -383,7 +434,13 @@ std::vector<Shape> layer_outputs(Graph &g, Layer &l) {
     }
     return {out};
   }
-  case OpKind::dropout:
+  case OpKind::dropout: {
+    // Recorded, not used (a no-op at inference), but a ratio outside [0, 1) is a mistake.
+    const double ratio = l.attrs.get_float("ratio", 0.5);
+    if (!(ratio >= 0 && ratio < 1))
+      fail("attribute 'ratio' must be a number in [0, 1)");
+    return {input_shape(g, l, 0)};
+  }
   case OpKind::identity:
     return {input_shape(g, l, 0)};
   case OpKind::embedding: {
@@ -430,6 +487,13 @@ Window2d window_attrs(const Attributes &a, bool stride_defaults_to_kernel) {
   for (int64_t v : w.pad)
     if (v < 0)
       fail("pad must not be negative");
+  // No real layer has a window attribute near 2^31 (2^50 elements is the tensor cap); larger
+  // values are mistakes, and capping them keeps window arithmetic far from overflow.
+  for (int64_t v : {w.kernel[0], w.kernel[1], w.stride[0], w.stride[1], w.dilation[0],
+                    w.dilation[1], w.pad[0], w.pad[1], w.pad[2], w.pad[3]})
+    if (v > kMaxWindowAttribute)
+      fail("kernel, stride, dilation and pad must be at most 2^31 - 1 (got " + std::to_string(v) +
+           ")");
   return w;
 }
 
@@ -455,7 +519,7 @@ void apply_shape_rule(Graph &g, Layer &l) {
   for (const auto &d : l.output_shapes) {
     Shape s;
     for (const auto &dim : d)
-      s.push_back(dim.resolve(g.batch()));
+      s.push_back(dim.batch_factor > 0 ? mul(dim.batch_factor, g.batch()) : dim.value);
     declared.push_back(s);
   }
   std::vector<Shape> outs = layer_outputs(g, l);

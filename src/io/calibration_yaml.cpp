@@ -10,6 +10,7 @@
 #include "io/yaml_util.hpp"
 #include "perfmodel/io/files.hpp"
 #include "perfmodel/io/resources.hpp"
+#include "perfmodel/limits.hpp"
 #include "perfmodel/targets/cpu_eigen.hpp"
 #include "perfmodel/targets/registry.hpp"
 
@@ -279,8 +280,11 @@ Calibration parse_calibration_yaml(const std::string &src, const std::string &fi
           {"core_round_trip_seconds", &HostState::core_round_trip_seconds}})
       if (const YAML::Node v = h[key]) {
         hs.*figure = number(file, v, key);
-        if (!(hs.*figure > 0))
-          throw InputError(at(file, v), std::string(key) + " must be positive");
+        // Rates in the range of perfmodel/limits.hpp; the round trip from 1e-12 to 1 s.
+        const bool seconds = figure == &HostState::core_round_trip_seconds;
+        const double lo = seconds ? 1e-12 : kMinRate, hi = seconds ? 1.0 : kMaxRate;
+        if (!in_range(hs.*figure, lo, hi))
+          throw InputError(at(file, v), std::string(key) + " must be " + range_str(lo, hi));
       }
     if (!(hs.fp32_flops_per_second > 0 && hs.dram_bytes_per_second > 0))
       throw InputError(at(file, h), "host_state figures must be positive");

@@ -4,10 +4,21 @@
 #include "io/yaml_util.hpp"
 #include "perfmodel/io/files.hpp"
 #include "perfmodel/io/resources.hpp"
+#include "perfmodel/limits.hpp"
 
 namespace perfmodel::io {
 
 namespace {
+
+// A quantity in [lo, hi] (the ranges of perfmodel/limits.hpp), located at its node.
+double ranged(const YAML::Node &n, const char *key, const char *unit, double lo, double hi,
+              const std::string &file) {
+  const double v = get_quantity(n, unit, file);
+  if (!in_range(v, lo, hi))
+    throw InputError(loc_of(file, n), std::string(key) + " must be " + range_str(lo, hi) + " " +
+                                          unit + ", not '" + n.Scalar() + "'");
+  return v;
+}
 
 ComputeUnit read_unit(const YAML::Node &n, const std::string &file) {
   if (!n.IsMap())
@@ -22,11 +33,12 @@ ComputeUnit read_unit(const YAML::Node &n, const std::string &file) {
   u.dtype = *d;
   if (!n["peak"])
     throw InputError(loc_of(file, n), "compute entry needs 'peak' (FLOP/s)");
-  u.flops_per_second = get_quantity(n["peak"], "FLOP/s", file);
+  u.flops_per_second = ranged(n["peak"], "peak", "FLOP/s", kMinRate, kMaxRate, file);
   if (n["matrix_only"])
     u.matrix_only = n["matrix_only"].as<bool>();
   if (n["energy"])
-    u.energy_per_flop_joules = get_quantity(n["energy"], "J/FLOP", file);
+    u.energy_per_flop_joules =
+        ranged(n["energy"], "energy", "J/FLOP", 0, kMaxEnergyPerUnit, file);
   return u;
 }
 
@@ -38,11 +50,11 @@ MemoryLevel read_level(const YAML::Node &n, const std::string &file) {
   m.name = get_string(n, "name", file);
   if (!n["bandwidth"])
     throw InputError(loc_of(file, n), "memory level needs 'bandwidth' (B/s)");
-  m.bytes_per_second = get_quantity(n["bandwidth"], "B/s", file);
+  m.bytes_per_second = ranged(n["bandwidth"], "bandwidth", "B/s", kMinRate, kMaxRate, file);
   if (n["capacity"])
-    m.capacity_bytes = get_quantity(n["capacity"], "B", file);
+    m.capacity_bytes = ranged(n["capacity"], "capacity", "B", kMinCapacity, kMaxCapacity, file);
   if (n["energy"])
-    m.energy_per_byte_joules = get_quantity(n["energy"], "J/B", file);
+    m.energy_per_byte_joules = ranged(n["energy"], "energy", "J/B", 0, kMaxEnergyPerUnit, file);
   return m;
 }
 
@@ -73,16 +85,27 @@ HwSpec parse_hw_yaml(const std::string &text, const std::string &file) {
       throw InputError(loc_of(file, root["kind"]), "kind must be gpu or cpu");
     if (root["description"])
       hw.description = root["description"].as<std::string>();
-    if (root["units"])
-      hw.units = static_cast<int>(get_int(root["units"], "units", file));
+    if (const YAML::Node u = root["units"]) {
+      const int64_t units = get_int(u, "units", file);
+      if (units < 1 || units > kMaxUnits)
+        throw InputError(loc_of(file, u), "units must be from 1 to " + std::to_string(kMaxUnits) +
+                                              ", not '" + u.Scalar() + "'");
+      hw.units = static_cast<int>(units);
+    }
     if (root["clock"])
-      hw.clock_hz = get_quantity(root["clock"], "Hz", file);
+      hw.clock_hz = ranged(root["clock"], "clock", "Hz", kMinClock, kMaxClock, file);
     if (root["tdp"])
-      hw.tdp_watts = get_quantity(root["tdp"], "W", file);
-    if (root["static_power"])
-      hw.static_watts = get_quantity(root["static_power"], "W", file);
+      hw.tdp_watts = ranged(root["tdp"], "tdp", "W", kMinPower, kMaxPower, file);
+    if (const YAML::Node sp = root["static_power"]) {
+      hw.static_watts = ranged(sp, "static_power", "W", 0, kMaxPower, file);
+      if (hw.tdp_watts > 0 && hw.static_watts > hw.tdp_watts)
+        throw InputError(loc_of(file, sp), "static_power (" + sp.Scalar() +
+                                               ") must not exceed the tdp (" +
+                                               root["tdp"].Scalar() + ")");
+    }
     if (root["launch_overhead"])
-      hw.launch_overhead_seconds = get_quantity(root["launch_overhead"], "s", file);
+      hw.launch_overhead_seconds =
+          ranged(root["launch_overhead"], "launch_overhead", "s", 0, kMaxOverheadSeconds, file);
     if (const YAML::Node id = root["cpu_id"])
       hw.cpu_id = read_spec_cpu_id(id, hw.kind, file);
     const YAML::Node compute = root["compute"], memory = root["memory"];

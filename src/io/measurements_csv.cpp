@@ -5,6 +5,7 @@
 #include <charconv>
 #include <cmath>
 #include <map>
+#include <optional>
 #include <sstream>
 
 #include "perfmodel/epilogue.hpp"
@@ -226,20 +227,37 @@ std::vector<MeasurementRow> parse_measurements_csv(const std::string &text,
       if (!row.activation.empty() && !fused_clamp(row.activation))
         throw InputError(at, "unknown activation '" + row.activation +
                                  "' (none, relu or relu6: the ones a GEMM epilogue fuses)");
-      const int64_t oh =
-          (row.h + 2 * row.pad_h - row.dilation_h * (row.kernel_h - 1) - 1) / row.stride_h + 1;
-      const int64_t ow =
-          (row.w + 2 * row.pad_w - row.dilation_w * (row.kernel_w - 1) - 1) / row.stride_w + 1;
-      if (oh < 1 || ow < 1)
+      // The output size (in + 2 pad - dilation (kernel - 1) - 1) / stride + 1 in checked
+      // arithmetic: huge pads or dilations overflow the plain formula (undefined behaviour that
+      // may wrap to a plausible size). nullopt on overflow.
+      auto out_size = [](int64_t in, int64_t pad, int64_t dil, int64_t k,
+                         int64_t stride) -> std::optional<int64_t> {
+        int64_t padded, reach, span;
+        if (__builtin_mul_overflow(pad, 2, &padded) ||
+            __builtin_add_overflow(in, padded, &padded) ||
+            __builtin_mul_overflow(dil, k - 1, &reach) ||
+            __builtin_sub_overflow(padded, reach, &span) ||
+            __builtin_sub_overflow(span, 1, &span))
+          return std::nullopt;
+        return span / stride + 1;
+      };
+      const auto oh = out_size(row.h, row.pad_h, row.dilation_h, row.kernel_h, row.stride_h);
+      const auto ow = out_size(row.w, row.pad_w, row.dilation_w, row.kernel_w, row.stride_w);
+      if (!oh || !ow)
         throw InputError(SourceLoc{file, rec.line, 1},
-                         "the kernel does not fit the padded input (output " + std::to_string(oh) +
-                             "x" + std::to_string(ow) + ")");
+                         "the output size overflows 64-bit integers (pad, dilation or kernel "
+                         "too large)");
+      if (*oh < 1 || *ow < 1)
+        throw InputError(SourceLoc{file, rec.line, 1},
+                         "the kernel does not fit the padded input (output " +
+                             std::to_string(*oh) + "x" + std::to_string(*ow) + ")");
     }
     const std::string sec = cell("seconds", &at);
     if (!sec.empty()) {
       double v = 0;
       auto [end, ec] = std::from_chars(sec.data(), sec.data() + sec.size(), v);
-      if (ec != std::errc() || end != sec.data() + sec.size() || !std::isfinite(v) || v <= 0)
+      // A positive normal number: a denormal time makes every rate derived from it infinite.
+      if (ec != std::errc() || end != sec.data() + sec.size() || !std::isnormal(v) || v <= 0)
         throw InputError(at, "'seconds' must be a positive number, not '" + sec + "'");
       row.seconds = v;
     }

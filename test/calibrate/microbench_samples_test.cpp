@@ -4,6 +4,7 @@
 #include <limits>
 #include <string>
 
+#include "../test_approx.hpp"
 #include "perfmodel/calibrate/microbench_samples.hpp"
 #include "perfmodel/error.hpp"
 
@@ -161,11 +162,11 @@ TEST_CASE("with rounds, the sample is the median across rounds of each round's s
   };
   r.rounds = {round(3e-5, 2.6e-5, 2.5e-5), round(1.2e-5, 1.0e-5, 0.9e-5),
               round(2.2e-5, 2.0e-5, 1.9e-5)};
-  CHECK(sample_from_bench(r, TimeStatistic::p20)->seconds == doctest::Approx(2.0e-5));
-  CHECK(sample_from_bench(r, TimeStatistic::median)->seconds == doctest::Approx(2.2e-5));
-  CHECK(sample_from_bench(r, TimeStatistic::min)->seconds == doctest::Approx(1.9e-5));
+  CHECK(sample_from_bench(r, TimeStatistic::p20)->seconds == rel(2.0e-5));
+  CHECK(sample_from_bench(r, TimeStatistic::median)->seconds == rel(2.2e-5));
+  CHECK(sample_from_bench(r, TimeStatistic::min)->seconds == rel(1.9e-5));
   r.rounds.pop_back(); // an even count: the mean of the middle two
-  CHECK(sample_from_bench(r, TimeStatistic::p20)->seconds == doctest::Approx(1.8e-5));
+  CHECK(sample_from_bench(r, TimeStatistic::p20)->seconds == rel(1.8e-5));
 }
 
 TEST_CASE("runs_csv: every run with the probes on either side and its round's statistic") {

@@ -4,6 +4,7 @@
 #include <string>
 #include <vector>
 
+#include "../test_approx.hpp"
 #include "perfmodel/calibrate/samples_csv.hpp"
 
 using namespace perfmodel;
@@ -64,7 +65,7 @@ TEST_CASE("samples round-trip through CSV, quoted sources included") {
   CHECK(back[1].weight_bytes == 0);
   CHECK(back[0].strided_lowered_bytes == 4800);
   CHECK(back[1].strided_lowered_bytes == 0);
-  CHECK(back[0].seconds == doctest::Approx(1.25e-4));
+  CHECK(back[0].seconds == rel(1.25e-4));
   CHECK(back[0].source == a.source);
   CHECK_FALSE(back[1].gemm);
   CHECK(back[1].dtype == DType::fp16);
@@ -100,6 +101,14 @@ TEST_CASE("bad sample files name the place") {
         "s.csv:2:39: error: expected a non-negative number, not '-8'");
   CHECK(error_of(head + "conv,fp32,fwd,1,2,0,0,0,0,0,0,0,1,0,0,0,-3,1,x\n") ==
         "s.csv:2:41: error: expected a non-negative number, not '-3'");
+  // GEMM dimensions are whole numbers that fit int64 exactly (before: 1e30 was converted to an
+  // integer, which is undefined).
+  CHECK(error_of(head + "gemm,fp32,fwd,1,2,1e30,4,4,1,0,0,0,1,0,0,0,0,1,x\n") ==
+        "s.csv:2:19: error: expected a whole number from 0 to 2^50, not '1e30'");
+  CHECK(error_of(head + "gemm,fp32,fwd,1,2,4,4.5,4,1,0,0,0,1,0,0,0,0,1,x\n") ==
+        "s.csv:2:21: error: expected a whole number from 0 to 2^50, not '4.5'");
+  CHECK(error_of(head + "gemm,fp32,fwd,1,2,4,4,4,inf,0,0,0,1,0,0,0,0,1,x\n") ==
+        "s.csv:2:25: error: expected a non-negative number, not 'inf'");
 }
 
 TEST_CASE("sample files written before a column read it at its default") {
@@ -125,7 +134,7 @@ TEST_CASE("sample files written before a column read it at its default") {
       CHECK(got[i] == (i < n ? given[i] : defaults[i]));
     }
     CHECK(s.lowered_bytes == 64);
-    CHECK(s.seconds == doctest::Approx(1e-3));
+    CHECK(s.seconds == rel(1e-3));
     CHECK(s.source == "x");
   }
 }

@@ -3,6 +3,7 @@
 
 #include <cmath>
 
+#include "../test_approx.hpp"
 #include "efficiency_fixtures.hpp"
 #include "perfmodel/calibration.hpp"
 #include "perfmodel/time_statistic.hpp"
@@ -235,7 +236,7 @@ TEST_CASE("calibrated time: overlap, overhead, Hockney sizes and bound") {
   f.bytes = 12e6; // DRAM level: 1.2 ms of memory, 20 ms of compute
   LayerTiming t = calibrated_time(c, hw, f);
   CHECK(t.compute_seconds == doctest::Approx(0.02));
-  CHECK(t.memory_seconds == doctest::Approx(12e-4));
+  CHECK(t.memory_seconds == rel(12e-4));
   CHECK(t.seconds == doctest::Approx(0.02 + 1e-6));
   CHECK(t.bound == Bound::compute);
 
@@ -253,7 +254,7 @@ TEST_CASE("calibrated time: overlap, overhead, Hockney sizes and bound") {
   small.bytes = 80;
   t = calibrated_time(c, hw, small);
   CHECK(t.bound == Bound::overhead);
-  CHECK(t.seconds == doctest::Approx(2e-6 + 80 / 2e11));
+  CHECK(t.seconds == rel(2e-6 + 80 / 2e11));
 
   KernelFeatures view; // a reshape: no work, no call
   view.op_class = OpClass::data_movement;
@@ -268,7 +269,7 @@ TEST_CASE("a class without parameters falls back to the roofline") {
   f.flops = 1e6;
   f.bytes = 1e6;
   const LayerTiming t = calibrated_time(c, hw, f);
-  CHECK(t.memory_seconds == doctest::Approx(1e6 / 1e10));
+  CHECK(t.memory_seconds == rel(1e6 / 1e10));
 }
 
 TEST_CASE("strided depthwise takes the depthwise parameters until it has its own") {
@@ -307,7 +308,7 @@ TEST_CASE("train pass sums the three kernel calls") {
   const LayerTiming fwd = calibrated_layer_time(conv, hw, g, g.layers[0], cost, Pass::fwd);
   const LayerTiming train = calibrated_layer_time(conv, hw, g, g.layers[0], cost, Pass::train);
   CHECK(train.seconds > 2.5 * fwd.seconds);
-  CHECK(train.overhead_seconds == doctest::Approx(3e-6));
+  CHECK(train.overhead_seconds == rel(3e-6));
 }
 
 TEST_CASE("is_valid reports the first problem") {

@@ -1,6 +1,7 @@
 // The roofline formula and the energy model, on a made-up machine with round numbers.
 #include <doctest/doctest.h>
 
+#include "../test_approx.hpp"
 #include "perfmodel/energy.hpp"
 #include "perfmodel/roofline.hpp"
 
@@ -31,15 +32,15 @@ LayerCost cost(int64_t flops, int64_t bytes, bool gemm) {
 TEST_CASE("compute-bound, memory-bound and overhead-bound layers") {
   const HwSpec hw = machine();
   LayerTiming t = roofline_time(hw, cost(1000000000, 1000000, false), DType::fp32);
-  CHECK(t.compute_seconds == doctest::Approx(1e-3));
-  CHECK(t.memory_seconds == doctest::Approx(1e-5));
-  CHECK(t.seconds == doctest::Approx(1e-3 + 1e-6));
+  CHECK(t.compute_seconds == rel(1e-3));
+  CHECK(t.memory_seconds == rel(1e-5));
+  CHECK(t.seconds == rel(1e-3 + 1e-6));
   CHECK(t.bound == Bound::compute);
   CHECK(t.attainable_flops_per_second == doctest::Approx(1e12));
 
   t = roofline_time(hw, cost(1000000, 100000000, false), DType::fp32);
   CHECK(t.bound == Bound::memory);
-  CHECK(t.seconds == doctest::Approx(1e-3 + 1e-6));
+  CHECK(t.seconds == rel(1e-3 + 1e-6));
   CHECK(t.attainable_flops_per_second == doctest::Approx(0.01 * 1e11));
 
   t = roofline_time(hw, cost(10, 10, false), DType::fp32);
@@ -52,11 +53,9 @@ TEST_CASE("compute-bound, memory-bound and overhead-bound layers") {
 
 TEST_CASE("matrix units only for GEMM-like layers; missing dtype is an error") {
   const HwSpec hw = machine();
-  CHECK(roofline_time(hw, cost(8000000000, 1000, true), DType::fp16).compute_seconds ==
-        doctest::Approx(1e-3));
+  CHECK(roofline_time(hw, cost(8000000000, 1000, true), DType::fp16).compute_seconds == rel(1e-3));
   // Elementwise fp16 work falls back to the fp32 SIMT units.
-  CHECK(roofline_time(hw, cost(1000000000, 1000, false), DType::fp16).compute_seconds ==
-        doctest::Approx(1e-3));
+  CHECK(roofline_time(hw, cost(1000000000, 1000, false), DType::fp16).compute_seconds == rel(1e-3));
   CHECK_THROWS_AS(roofline_time(hw, cost(1000, 1000, true), DType::bf16), InputError);
 }
 

@@ -64,8 +64,11 @@ TEST_CASE("both plans give every class they measure enough samples to be fitted"
     std::map<std::pair<std::string, std::string>, int> count;
     for (const auto &s : calibrate::samples_from_benches(kg::as_bench_results(results)))
       ++count[{std::string(to_string(s.op_class)), std::string(to_string(s.dtype))}];
-    for (const auto &[key, n] : count)
+    for (const auto &entry : count) { // not a structured binding: clang 14 (CHECK_MESSAGE)
+      const auto &key = entry.first;
+      const int n = entry.second;
       CHECK_MESSAGE(n >= min_samples, key.first << "/" << key.second << ": " << n);
+    }
     for (const char *cls : {"gemm", "conv", "pointwise"})
       for (const char *dt : {"fp32", "fp16"})
         CHECK_MESSAGE(count.count({cls, dt}), cls << "/" << dt);

@@ -1,6 +1,7 @@
 // Tests of the GPU result helpers: event-time statistics, batching, the CPU-result view.
 #include <doctest/doctest.h>
 
+#include "../test_approx.hpp"
 #include "perfmodel/calibrate/microbench_samples.hpp"
 #include "perfmodel/kernels/cuda/gpu_bench.hpp"
 
@@ -11,10 +12,10 @@ TEST_CASE("event milliseconds become seconds per call; median, min, max, noisy")
   const auto s = kg::stats_from_event_ms({3.0f, 1.0f, 2.0f, 2.0f, 2.0f}, 3, 10);
   CHECK(s.iters == 5);
   CHECK(s.warmup == 3);
-  CHECK(s.median_seconds == doctest::Approx(2e-4));
-  CHECK(s.min_seconds == doctest::Approx(1e-4));
-  CHECK(s.max_seconds == doctest::Approx(3e-4));
-  CHECK(s.mean_seconds == doctest::Approx(2e-4));
+  CHECK(s.median_seconds == rel(2e-4));
+  CHECK(s.min_seconds == rel(1e-4));
+  CHECK(s.max_seconds == rel(3e-4));
+  CHECK(s.mean_seconds == rel(2e-4));
   CHECK(s.noisy); // (3 - 1) / 2 = 100% range
   CHECK(s.cache_state == "warm");
   CHECK(s.samples_seconds.size() == 5);
@@ -27,7 +28,7 @@ TEST_CASE("event milliseconds become seconds per call; median, min, max, noisy")
   const auto none = kg::stats_from_event_ms({}, 1, 1);
   CHECK(none.iters == 0);
   CHECK(none.median_seconds == 0);
-  CHECK(kg::stats_from_event_ms({4.0f}, 1, 0).median_seconds == doctest::Approx(4e-3));
+  CHECK(kg::stats_from_event_ms({4.0f}, 1, 0).median_seconds == rel(4e-3));
 }
 
 TEST_CASE("short kernels are batched so one sample lasts about the target") {

@@ -3,6 +3,7 @@
 
 #include <string>
 
+#include "../test_approx.hpp"
 #include "perfmodel/io/calibration_yaml.hpp"
 #include "perfmodel/targets/cpu_eigen.hpp"
 #include "perfmodel/targets/gpu.hpp"
@@ -69,7 +70,7 @@ TEST_CASE("calibration YAML round-trips") {
   CHECK(p.tile_n == 8);
   CHECK(p.bytes_per_second[2] == doctest::Approx(4.5e10));
   CHECK(p.lowering_factor == doctest::Approx(1.75));
-  CHECK(p.overhead_seconds == doctest::Approx(4.2e-6));
+  CHECK(p.overhead_seconds == rel(4.2e-6));
   CHECK(back.classes[0].stats.samples == 40);
   CHECK(back.stats.mape == doctest::Approx(0.04));
   CHECK(write_calibration_yaml(back) == text);
@@ -118,6 +119,26 @@ TEST_CASE("calibration YAML errors carry file:line:col") {
   bad = good;
   bad.replace(bad.find("peak_flops_per_second: 1.234e+11"), 32, "peak_flops_per_second: fast");
   CHECK(error_of(bad).find("'peak_flops_per_second' must be a number") != std::string::npos);
+}
+
+TEST_CASE("calibration rates must lie in the accepted range, denormals included") {
+  const std::string good = write_calibration_yaml(sample_calibration());
+  CHECK(error_of(good) == "");
+  // Before: a peak of 4.9e-324 passed "must be positive" and the views wrote JSON nulls.
+  std::string bad = good;
+  bad.replace(bad.find("peak_flops_per_second: 1.234e+11"), 32,
+              "peak_flops_per_second: 4.9e-324");
+  CHECK(error_of(bad).find("conv/fp32: peak must be from 1 to 1e+21 FLOP/s") !=
+        std::string::npos);
+  bad = good;
+  bad.replace(bad.find("peak_flops_per_second: 1.234e+11"), 32, "peak_flops_per_second: 1e300");
+  CHECK(error_of(bad).find("peak must be from 1 to 1e+21 FLOP/s") != std::string::npos);
+  bad = good;
+  bad.replace(bad.find("[9e+11, 3e+11, 4.5e+10]"), 23, "[9e+11, 1e-320, 4.5e+10]");
+  CHECK(error_of(bad).find("bandwidths must be from 1 to 1e+21 B/s") != std::string::npos);
+  bad = good;
+  bad.replace(bad.find("overhead_seconds: 4.2e-06"), 25, "overhead_seconds: 1e+200");
+  CHECK(error_of(bad).find("overhead must be from 0 to 1 s") != std::string::npos);
 }
 
 TEST_CASE("calibration YAML keeps the CPU's vendor, family and model, which are optional") {
@@ -170,7 +191,11 @@ TEST_CASE("calibration YAML keeps the host probe figures, which are optional") {
     std::string zero = with;
     const size_t at = zero.find(key + ": ");
     zero.replace(at, zero.find_first_of(",}", at) - at, key + ": 0");
-    CHECK(error_of(zero).find("error: " + key + " must be positive") != std::string::npos);
+    CHECK(error_of(zero).find("error: " + key + " must be from ") != std::string::npos);
+    // A positive denormal is out of range too (it would make every derived time infinite).
+    std::string tiny = with;
+    tiny.replace(at, tiny.find_first_of(",}", at) - at, key + ": 4.9e-324");
+    CHECK(error_of(tiny).find("error: " + key + " must be from ") != std::string::npos);
     return with;
   };
   const std::string with = optional_figure(
@@ -229,7 +254,7 @@ TEST_CASE("calibration YAML keeps the pass excess, which is optional") {
         std::string::npos);
   const Calibration back = parse_calibration_yaml(text, "c.yaml");
   REQUIRE(back.pass_excess);
-  CHECK(back.pass_excess->per_layer_seconds == doctest::Approx(3.6e-6));
+  CHECK(back.pass_excess->per_layer_seconds == rel(3.6e-6));
   CHECK(back.pass_excess->fraction == doctest::Approx(0.0145));
   CHECK(back.pass_excess->networks == 3);
 

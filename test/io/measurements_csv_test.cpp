@@ -3,6 +3,7 @@
 
 #include <string>
 
+#include "../test_approx.hpp"
 #include "perfmodel/io/measurements_csv.hpp"
 
 using namespace perfmodel;
@@ -38,7 +39,7 @@ TEST_CASE("gemm and conv rows with defaults and an unknown column") {
   CHECK(rows[0].k == 16);
   CHECK(rows[0].batch == 1);
   REQUIRE(rows[0].seconds);
-  CHECK(*rows[0].seconds == doctest::Approx(1.5e-5));
+  CHECK(*rows[0].seconds == rel(1.5e-5));
   CHECK(rows[0].loc.line == 2);
   CHECK(rows[1].op == KernelOp::conv2d);
   CHECK(rows[1].dtype == DType::fp16);
@@ -56,7 +57,7 @@ TEST_CASE("columns in any order, CRLF line ends, missing columns default") {
   CHECK(rows[0].m == 2);
   CHECK(rows[0].n == 4);
   CHECK(rows[0].k == 8);
-  CHECK(*rows[0].seconds == doctest::Approx(0.001));
+  CHECK(*rows[0].seconds == rel(0.001));
 }
 
 TEST_CASE("bad rows name file, line and column") {
@@ -85,6 +86,20 @@ TEST_CASE("conv rows are checked for groups and geometry") {
         std::string::npos);
   CHECK(error_of(head + "conv2d,4,8,8,4,,3,,\n") ==
         "m.csv:2:16: error: conv2d needs a value for 'kernel_h'");
+  // Pads and dilations whose output size overflows int64 (before: undefined behaviour that
+  // wrapped to a plausible size and a prediction).
+  const std::string big = "9223372036854775807";
+  CHECK(error_of(head + "conv2d,4,8,8,4,3,3,1," + big + "\n") ==
+        "m.csv:2:1: error: the output size overflows 64-bit integers (pad, dilation or kernel "
+        "too large)");
+  CHECK(error_of("op,c,h,w,out_channels,kernel_h,kernel_w,dilation_h\nconv2d,4,8,8,4,3,3," + big +
+                 "\n") ==
+        "m.csv:2:1: error: the output size overflows 64-bit integers (pad, dilation or kernel "
+        "too large)");
+  CHECK(error_of("op,c,h,w,out_channels,kernel_h,kernel_w,dilation_h\nconv2d,4,8,8,4," + big +
+                 ",3,2\n") ==
+        "m.csv:2:1: error: the output size overflows 64-bit integers (pad, dilation or kernel "
+        "too large)");
 }
 
 TEST_CASE("conv rows may give their fused epilogue: a bias and a clamping activation") {
@@ -123,7 +138,7 @@ TEST_CASE("a written line reads back") {
   CHECK(back[0].w == 7);
   CHECK(back[0].kernel_w == 1);
   CHECK(back[0].groups == 2);
-  CHECK(*back[0].seconds == doctest::Approx(2.5e-4));
+  CHECK(*back[0].seconds == rel(2.5e-4));
   CHECK(back[0].bias);
   CHECK(back[0].activation == "relu6");
 }

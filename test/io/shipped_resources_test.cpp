@@ -121,7 +121,10 @@ TEST_CASE("shipped hardware specs carry the datasheet figures of gpu-specs.md") 
       {"t4", {8.1e12, 65e12, 320e9, 4 * 1048576.0, 70}},
       {"titanx-maxwell", {6.7e12, 0, 336e9, 3 * 1048576.0, 250}},
   };
-  for (const auto &[name, want] : expected) {
+  for (const auto &entry : expected) {
+    // Named variables, not structured bindings: clang 14 cannot capture those (CAPTURE).
+    const std::string &name = entry.first;
+    const Figures &want = entry.second;
     CAPTURE(name);
     const HwSpec hw = io::load_hw(name);
     const auto fp32 = hw.best_unit(DType::fp32, false);
@@ -161,7 +164,9 @@ TEST_CASE("alexnet's shapes are torchvision's at 224x224") {
       {"avgpool", {1, 256, 6, 6}},       {"flatten", {1, 9216}},
       {"classifier.6", {1, 1000}},
   };
-  for (const auto &[name, shape] : expected) {
+  for (const auto &entry : expected) {
+    const std::string &name = entry.first; // not a structured binding: clang 14 (CAPTURE)
+    const Shape &shape = entry.second;
     CAPTURE(name);
     CHECK(output_shape(g, name) == shape_str(shape, 'x'));
   }

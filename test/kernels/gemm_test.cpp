@@ -115,10 +115,12 @@ TEST_CASE("gemm adds a fused row or column bias in every thread split, also accu
 
 TEST_CASE("gemm forced to split rows or columns computes what the rule's split computes") {
   ThreadCountScope scope(2);
-  for (auto [m, n, k] : {std::tuple<int64_t, int64_t, int64_t>{256, 529, 64},
-                         {96, 700, 96},
-                         {300, 40, 50},
-                         {17, 129, 33}}) {
+  for (const auto &shape : {std::tuple<int64_t, int64_t, int64_t>{256, 529, 64},
+                            {96, 700, 96},
+                            {300, 40, 50},
+                            {17, 129, 33}}) {
+    // Named variables, not structured bindings: clang 14 cannot capture those (CAPTURE).
+    const int64_t m = std::get<0>(shape), n = std::get<1>(shape), k = std::get<2>(shape);
     Tensor a = random_tensor({m, k}, 1), b = random_tensor({k, n}, 2), rb = random_tensor({m}, 3);
     const auto prod = ref::matmul(m, n, k, a.ptr(), b.ptr());
     std::vector<float> expect(m * n);

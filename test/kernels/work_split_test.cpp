@@ -19,13 +19,15 @@ TEST_CASE("work_split::chunk_of names the chunk parallel_for gives each index") 
     MESSAGE("one hardware thread: parallel_for runs one chunk");
   }
   ThreadCountScope scope(threads);
-  for (auto [n, grain] : {std::pair<int64_t, int64_t>{1, 1},
-                          {7, 1},
-                          {7, 4},
-                          {100, 8},
-                          {1001, 1},
-                          {40000, work_split::kElementwiseGrain},
-                          {3, 16}}) {
+  for (const auto &size : {std::pair<int64_t, int64_t>{1, 1},
+                           {7, 1},
+                           {7, 4},
+                           {100, 8},
+                           {1001, 1},
+                           {40000, work_split::kElementwiseGrain},
+                           {3, 16}}) {
+    // Named variables, not structured bindings: clang 14 cannot capture those (CAPTURE).
+    const int64_t n = size.first, grain = size.second;
     struct Chunk {
       int64_t b, e;
       std::thread::id who;

@@ -154,7 +154,9 @@ TEST_CASE("activations: Relu, Sigmoid, Tanh, HardSigmoid, HardSwish, LeakyRelu")
   const std::vector<std::pair<std::string, int>> ops = {{"Relu", 1},      {"Sigmoid", 4},
                                                         {"Tanh", 5},      {"HardSigmoid", 4},
                                                         {"HardSwish", 5}, {"LeakyRelu", 2}};
-  for (const auto &[op, per_elem] : ops) {
+  for (const auto &entry : ops) {
+    const std::string &op = entry.first; // not a structured binding: clang 14 (CAPTURE)
+    const int per_elem = entry.second;
     CAPTURE(op);
     const int opset = op == "HardSwish" ? 14 : 13;
     Graph g = unary(op, opset);

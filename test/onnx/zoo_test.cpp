@@ -17,7 +17,9 @@ TEST_CASE("every zoo model matches PyTorch's params and conv/matmul MACs") {
   CHECK(ref["schema"] == "perfmodel.zoo_reference/1");
   const auto &models = ref["models"];
   CHECK(models.size() == 10);
-  for (const auto &[name, r] : models.items()) {
+  for (const auto &item : models.items()) {
+    const std::string &name = item.key(); // not a structured binding: clang 14 (CAPTURE)
+    const auto &r = item.value();
     CAPTURE(name);
     io::ModelLoadOptions o;
     o.batch = r["batch"].get<int64_t>();

@@ -7,6 +7,7 @@
 #include <optional>
 #include <vector>
 
+#include "../test_approx.hpp"
 #include "perfmodel/host_state.hpp"
 #include "perfmodel/policy/host_state_policy.hpp"
 
@@ -74,7 +75,7 @@ TEST_CASE("with the core round trip on both sides the placement is judged on it,
   probes[4].cross_core_bytes_per_second = 9e10; // the read alone moved: no change
   CHECK_FALSE(calibration_changed(ref, probes, P));
   CHECK(median_state({ref, probes[4], HostState{1.85e11, 2.2e10, 4.7e10, 7.5e10, 1.3e-6}})
-            .core_round_trip_seconds == doctest::Approx(0.36e-6));
+            .core_round_trip_seconds == rel(0.36e-6));
 }
 
 TEST_CASE("a convolution drift beyond its tolerance is another host state, the FMA rate unmoved") {

@@ -1,6 +1,7 @@
 // Tests of the placement policy: which passes ran in the faster placement of the threads.
 #include <doctest/doctest.h>
 
+#include "../test_approx.hpp"
 #include "perfmodel/policy/placement.hpp"
 
 using namespace perfmodel::policy;
@@ -14,7 +15,7 @@ TEST_CASE("select_faster_placement: one placement throughout keeps every pass") 
   const PassSelection s = select_faster_placement({0.35e-6, 0.4e-6, 0.3e-6, 0.45e-6},
                                                   {0.04, 0.05, 0.045}, PlacementPolicy{});
   CHECK(s.kept == idx({0, 1, 2}));
-  CHECK(s.reference_seconds == doctest::Approx(0.315e-6)); // the 10% quantile of the four
+  CHECK(s.reference_seconds == rel(0.315e-6)); // the 10% quantile of the four
   CHECK_FALSE(s.kept_long_round_trip);
   CHECK(s.short_passes == 3);
   CHECK(s.long_passes == 0);
@@ -29,7 +30,7 @@ TEST_CASE("select_faster_placement: the short round trip's passes kept when they
   const PassSelection s = select_faster_placement(
       {0.3e-6, 0.3e-6, 1.5e-6, 1.5e-6, 1.5e-6, 0.3e-6, 0.3e-6, 0.3e-6, 0.3e-6},
       {0.040, 0.041, 0.046, 0.047, 0.043, 0.040, 0.042, 0.041}, PlacementPolicy{});
-  CHECK(s.reference_seconds == doctest::Approx(0.3e-6));
+  CHECK(s.reference_seconds == rel(0.3e-6));
   CHECK(s.kept == idx({0, 5, 6, 7}));
   CHECK_FALSE(s.kept_long_round_trip);
   CHECK(s.short_passes == 4);
@@ -49,13 +50,13 @@ TEST_CASE("select_faster_placement: the long round trip's passes kept when they 
   for (size_t i : {0, 1, 2})
     passes[i] = 0.0133;
   const PassSelection s = select_faster_placement(probes, passes, PlacementPolicy{});
-  CHECK(s.reference_seconds == doctest::Approx(0.13e-6));
+  CHECK(s.reference_seconds == rel(0.13e-6));
   CHECK(s.kept_long_round_trip);
   CHECK(s.short_passes == 3);
   CHECK(s.long_passes == 8); // pass 3 straddles the move
   CHECK(s.kept == idx({4, 5, 6, 7, 8, 9, 10, 11}));
   CHECK(s.short_median_seconds == doctest::Approx(0.0133));
-  CHECK(s.long_median_seconds == doctest::Approx(0.0075));
+  CHECK(s.long_median_seconds == rel(0.0075));
 }
 
 TEST_CASE("select_faster_placement: a placement with too few passes is not kept on its own") {
@@ -74,7 +75,7 @@ TEST_CASE("select_faster_placement: a run mostly in the long round trip keeps ev
   std::vector<double> p = same(11, 1.5e-6);
   p[0] = 0.3e-6;
   const PassSelection s = select_faster_placement(p, same(10, 0.04), PlacementPolicy{});
-  CHECK(s.reference_seconds == doctest::Approx(1.5e-6));
+  CHECK(s.reference_seconds == rel(1.5e-6));
   CHECK(s.kept.size() == 10);
   CHECK_FALSE(s.all_kept_for_too_few);
 }

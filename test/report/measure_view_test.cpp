@@ -3,6 +3,7 @@
 
 #include <nlohmann/json.hpp>
 
+#include "../test_approx.hpp"
 #include "perfmodel/error.hpp"
 #include "perfmodel/report/measure_view.hpp"
 
@@ -78,7 +79,7 @@ TEST_CASE("errors per layer, MAPE above the threshold, end-to-end error") {
   CHECK(v.summary.mape == doctest::Approx(0.15));
   CHECK(v.summary.median_abs_error == doctest::Approx(0.15));
   CHECK(v.summary.end_to_end_error == doctest::Approx(1.91 / 2.0 - 1.0));
-  CHECK(v.summary.measured_layer_sum_seconds == doctest::Approx(2.02e-3));
+  CHECK(v.summary.measured_layer_sum_seconds == rel(2.02e-3));
   CHECK(v.summary.noisy_layers == 1);
 }
 
@@ -86,21 +87,21 @@ TEST_CASE("end to end: a whole pass is predicted as the layers' sum plus the pas
   Fixture f;
   f.p.pass_excess_seconds = 0.09e-3; // 1.91 + 0.09 = 2.0 ms, the measured passes
   const MeasurementView v = make_measurement_view(f.p, f.run);
-  CHECK(v.summary.predicted_total_seconds == doctest::Approx(2.0e-3));
-  CHECK(v.summary.predicted_layer_sum_seconds == doctest::Approx(1.91e-3));
+  CHECK(v.summary.predicted_total_seconds == rel(2.0e-3));
+  CHECK(v.summary.predicted_layer_sum_seconds == rel(1.91e-3));
   CHECK(v.summary.end_to_end_error == doctest::Approx(0).scale(1e-9));
   const std::string table = render_measurement(v, Format::table);
   INFO(table);
   CHECK(table.find("predicted 2.00ms (sum of layers 1.91ms + pass excess 90.0us)") !=
         std::string::npos);
   const auto j = nlohmann::json::parse(render_measurement(v, Format::json));
-  CHECK(j["summary"]["predicted_total_seconds"].get<double>() == doctest::Approx(2.0e-3));
-  CHECK(j["summary"]["predicted_layer_sum_seconds"].get<double>() == doctest::Approx(1.91e-3));
-  CHECK(j["summary"]["predicted_pass_excess_seconds"].get<double>() == doctest::Approx(0.09e-3));
+  CHECK(j["summary"]["predicted_total_seconds"].get<double>() == rel(2.0e-3));
+  CHECK(j["summary"]["predicted_layer_sum_seconds"].get<double>() == rel(1.91e-3));
+  CHECK(j["summary"]["predicted_pass_excess_seconds"].get<double>() == rel(0.09e-3));
   // without one, the layers' sum; the table does not mention it
   f.p.pass_excess_seconds = 0;
   const MeasurementView plain = make_measurement_view(f.p, f.run);
-  CHECK(plain.summary.predicted_total_seconds == doctest::Approx(1.91e-3));
+  CHECK(plain.summary.predicted_total_seconds == rel(1.91e-3));
   CHECK(render_measurement(plain, Format::table).find("pass excess") == std::string::npos);
 }
 
@@ -109,12 +110,12 @@ TEST_CASE("errors against the min: the least disturbed run") {
   f.run.statistic = TimeStatistic::min;
   f.run.network.min_seconds = 1.8e-3;
   const MeasurementView v = make_measurement_view(f.p, f.run);
-  CHECK(v.rows[0].measured_seconds == doctest::Approx(0.9e-3));
+  CHECK(v.rows[0].measured_seconds == rel(0.9e-3));
   CHECK(*v.rows[0].error == doctest::Approx(1.1 / 0.9 - 1.0));
   CHECK(v.summary.end_to_end_error == doctest::Approx(1.91 / 1.8 - 1.0));
   const auto j = nlohmann::json::parse(render_measurement(v, Format::json));
   CHECK(j["statistic"] == "min");
-  CHECK(j["layers"][0]["measured_seconds"].get<double>() == doctest::Approx(0.9e-3));
+  CHECK(j["layers"][0]["measured_seconds"].get<double>() == rel(0.9e-3));
   CHECK(render_measurement(v, Format::table).find("against the min") != std::string::npos);
   // CSV: the statistic's column first (what `error` uses), the median still beside it
   const std::string c = render_measurement(v, Format::csv);
@@ -140,14 +141,14 @@ TEST_CASE("JSON carries the schema, per-layer stats and the summary") {
       nlohmann::json::parse(render_measurement(make_measurement_view(f.p, f.run), Format::json));
   CHECK(j["schema"] == "perfmodel.measurement/1");
   REQUIRE(j["layers"].size() == 3);
-  CHECK(j["layers"][0]["measured_seconds"].get<double>() == doctest::Approx(1e-3));
-  CHECK(j["layers"][0]["predicted_seconds"].get<double>() == doctest::Approx(1.1e-3));
+  CHECK(j["layers"][0]["measured_seconds"].get<double>() == rel(1e-3));
+  CHECK(j["layers"][0]["predicted_seconds"].get<double>() == rel(1.1e-3));
   CHECK(j["layers"][0]["error"].get<double>() == doctest::Approx(0.1));
   CHECK(j["layers"][1]["stats"]["noisy"] == true);
   CHECK(j["layers"][0]["stats"]["cache_state"] == "warm");
   CHECK(j["summary"]["mape"].get<double>() == doctest::Approx(0.15));
   CHECK(j["summary"].contains("end_to_end_error"));
-  CHECK(j["summary"]["measured_total_seconds"].get<double>() == doctest::Approx(2e-3));
+  CHECK(j["summary"]["measured_total_seconds"].get<double>() == rel(2e-3));
 }
 
 TEST_CASE("host probes: drift from the calibration's, flagged beyond the tolerance") {
@@ -231,8 +232,7 @@ TEST_CASE("the core round trip: reported, and it judges the placement where both
   CHECK(t.find(", the core round trip beyond 2x either way, or the faster conv probe") !=
         std::string::npos);
   const auto j = nlohmann::json::parse(render_measurement(v, Format::json));
-  CHECK(j["host_state"]["after"]["core_round_trip_seconds"].get<double>() ==
-        doctest::Approx(1.31e-6));
+  CHECK(j["host_state"]["after"]["core_round_trip_seconds"].get<double>() == rel(1.31e-6));
   CHECK(j["host_state"]["drift_after"]["round_trip"].get<double>() ==
         doctest::Approx(1.31 / 0.36 - 1));
   CHECK(j["host_state"]["drift_after"]["placement_by_round_trip"] == true);
@@ -315,7 +315,7 @@ TEST_CASE("the passes kept in the faster placement: header, JSON; without the fi
   CHECK(j["passes"]["filter"] == "faster-placement");
   CHECK(j["passes"]["timed"] == 12);
   CHECK(j["passes"]["kept"] == 10);
-  CHECK(j["passes"]["reference_round_trip_seconds"].get<double>() == doctest::Approx(0.35e-6));
+  CHECK(j["passes"]["reference_round_trip_seconds"].get<double>() == rel(0.35e-6));
   CHECK(j["passes"]["all_kept_for_too_few"] == false);
   CHECK(j["passes"]["kept_placement"] == "short_round_trip");
   CHECK(j["passes"]["short_round_trip"]["passes"] == 10);

@@ -1,6 +1,7 @@
 // Tests of the JSON printer: schema, field names and units of perfmodel.trace/2.
 #include <doctest/doctest.h>
 
+#include "../test_approx.hpp"
 #include "perfmodel/report/trace/trace_report.hpp"
 #include "trace_report_fixtures.hpp"
 
@@ -16,8 +17,8 @@ TEST_CASE("json has the perfmodel.trace/2 schema with times in seconds") {
   for (const char *k : {"step", "kernel", "memcpy", "memset", "communication", "runtime",
                         "dataloader", "cpu_exec", "other", "total"})
     CHECK_MESSAGE(ov["steps"][0].contains(k), k);
-  CHECK(ov["steps"][0]["kernel"].get<double>() == doctest::Approx(60e-6));
-  CHECK(ov["average"]["total"].get<double>() == doctest::Approx(85e-6));
+  CHECK(ov["steps"][0]["kernel"].get<double>() == rel(60e-6));
+  CHECK(ov["average"]["total"].get<double>() == rel(85e-6));
   CHECK(ov["gpu_utilization"].get<double>() == doctest::Approx(45.0 / 85));
   const auto &op = j["operators"][0];
   for (const char *k : {"name", "calls", "device_self", "device_total", "host_self", "host_total"})

@@ -4,6 +4,7 @@
 #include <doctest/doctest.h>
 
 #include "../core/efficiency_fixtures.hpp"
+#include "../test_approx.hpp"
 #include "perfmodel/calibration.hpp"
 #include "perfmodel/memory_footprint.hpp"
 #include "perfmodel/predict.hpp"
@@ -74,8 +75,8 @@ TEST_CASE("a CPU calibration times a batch of convolutions as one call per image
     CHECK(img.bytes == doctest::Approx(f4.bytes / 4));
     CHECK(img.lowered_bytes == doctest::Approx(f1.lowered_bytes));
     const LayerTiming t4 = calibrated_time(c, hw, f4), t1 = calibrated_time(c, hw, f1);
-    CHECK(t4.seconds == doctest::Approx(4 * t1.seconds));
-    CHECK(t4.overhead_seconds == doctest::Approx(4 * 3e-6));
+    CHECK(t4.seconds == rel(4 * t1.seconds));
+    CHECK(t4.overhead_seconds == rel(4 * 3e-6));
     CHECK(t4.seconds > batched); // four overheads, and the one-image Hockney factor
     CHECK(t4.attainable_flops_per_second == doctest::Approx(f4.flops / t4.seconds));
     c.target = &generic_target();
@@ -112,10 +113,9 @@ TEST_CASE("a CPU calibration charges a fused epilogue's passes over a column-spl
   const LayerTiming with = calibrated_time(c, hw, relu);
   set_rate(c.classes.back().params, cpu_eigen::kEpilogue, 0); // a calibration without the term
   const LayerTiming without = calibrated_time(c, hw, relu);
-  CHECK(with.seconds - without.seconds == doctest::Approx(2.0 * 160 * 1600 * 4 / 2e10));
+  CHECK(with.seconds - without.seconds == rel(2.0 * 160 * 1600 * 4 / 2e10));
   // The passes are memory traffic: they show in the memory part of the breakdown.
-  CHECK(with.memory_seconds - without.memory_seconds ==
-        doctest::Approx(2.0 * 160 * 1600 * 4 / 2e10));
+  CHECK(with.memory_seconds - without.memory_seconds == rel(2.0 * 160 * 1600 * 4 / 2e10));
   // No charge where the executor splits rows (C[160 x 400], k = 160 <= 160 rows: the lines of
   // a row stay with one core), on one thread, or for another target's calibration.
   set_rate(c.classes.back().params, cpu_eigen::kEpilogue, 2e10);
@@ -146,9 +146,9 @@ TEST_CASE("a CPU calibration charges a convolution's cold weight read once, not 
   const LayerTiming with1 = calibrated_time(c, hw, f1), with4 = calibrated_time(c, hw, f4);
   set_rate(c.classes.back().params, cpu_eigen::kWeight, 0); // a calibration without the term
   const LayerTiming without1 = calibrated_time(c, hw, f1), without4 = calibrated_time(c, hw, f4);
-  CHECK(with1.seconds - without1.seconds == doctest::Approx(weights / 5e10));
-  CHECK(with4.seconds - without4.seconds == doctest::Approx(weights / 5e10)); // once
-  CHECK(with4.memory_seconds - without4.memory_seconds == doctest::Approx(weights / 5e10));
+  CHECK(with1.seconds - without1.seconds == rel(weights / 5e10));
+  CHECK(with4.seconds - without4.seconds == rel(weights / 5e10)); // once
+  CHECK(with4.memory_seconds - without4.memory_seconds == rel(weights / 5e10));
   // None for a GPU's calibration (batched convolutions) or for other classes.
   set_rate(c.classes.back().params, cpu_eigen::kWeight, 5e10);
   c.target = &generic_target();
@@ -186,7 +186,7 @@ TEST_CASE("a graph whose weights and activations fit in the outermost cache read
     c.memory_levels = {{"l1", cache}, {"dram", 0}};
     const double cold = calibrated_layer_time(c, hw, g, l, cost, Pass::fwd, {}, false).seconds;
     const double warm = calibrated_layer_time(c, hw, g, l, cost, Pass::fwd, {}, true).seconds;
-    CHECK(cold - warm == doctest::Approx(128.0 * 64 * 9 * 4 / 5e10));
+    CHECK(cold - warm == rel(128.0 * 64 * 9 * 4 / 5e10));
     CHECK(predict(g, hw, opts).layers[0].timing.seconds ==
           doctest::Approx(cache < footprint ? cold : warm));
   }
@@ -243,9 +243,8 @@ TEST_CASE("a CPU calibration charges a strided im2col's gather after the product
   const LayerTiming without = calibrated_time(c, hw, s2);
   set_rate(c.classes.back().params, cpu_eigen::kGather, 2e10);
   const LayerTiming with = calibrated_time(c, hw, s2);
-  CHECK(with.seconds - without.seconds == doctest::Approx(s2.strided_lowered_bytes / 2e10));
-  CHECK(with.memory_seconds - without.memory_seconds ==
-        doctest::Approx(s2.strided_lowered_bytes / 2e10));
+  CHECK(with.seconds - without.seconds == rel(s2.strided_lowered_bytes / 2e10));
+  CHECK(with.memory_seconds - without.memory_seconds == rel(s2.strided_lowered_bytes / 2e10));
   const Calibration no_term = cpu_calibration_with(OpClass::conv);
   CHECK(calibrated_time(c, hw, s1).seconds ==
         doctest::Approx(calibrated_time(no_term, hw, s1).seconds)); // stride 1: no gather

@@ -5,6 +5,7 @@
 #include <limits>
 
 #include "../core/test_graphs.hpp"
+#include "../test_approx.hpp"
 #include "perfmodel/calibration.hpp"
 #include "perfmodel/cost.hpp"
 #include "perfmodel/targets/cpu_eigen.hpp"
@@ -142,13 +143,13 @@ TEST_CASE("the calibrated model adds cross-core bytes at their rate, except from
   f.op_class = OpClass::elementwise;
   f.bytes = 8e6; // l3
   f.cross_core_bytes = 1e6;
-  CHECK(calibrated_time(cal, hw, f).seconds == doctest::Approx(8e6 / 2e11 + 1e6 / 2e10));
-  CHECK(calibrated_time(cal, hw, f).memory_seconds == doctest::Approx(8e6 / 2e11 + 1e6 / 2e10));
+  CHECK(calibrated_time(cal, hw, f).seconds == rel(8e6 / 2e11 + 1e6 / 2e10));
+  CHECK(calibrated_time(cal, hw, f).memory_seconds == rel(8e6 / 2e11 + 1e6 / 2e10));
   f.reuse_bytes = 1e8; // pushed out to DRAM: it comes back from there, not from the other core
-  CHECK(calibrated_time(cal, hw, f).seconds == doctest::Approx(8e6 / 5e10));
+  CHECK(calibrated_time(cal, hw, f).seconds == rel(8e6 / 5e10));
   f.reuse_bytes = 0;
   cal.classes[0].params.term_rates[cpu_eigen::kCrossCore] = 0; // a calibration without the term
-  CHECK(calibrated_time(cal, hw, f).seconds == doctest::Approx(8e6 / 2e11));
+  CHECK(calibrated_time(cal, hw, f).seconds == rel(8e6 / 2e11));
 }
 
 TEST_CASE("the outermost cache is the level before DRAM") {

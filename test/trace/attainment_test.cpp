@@ -3,6 +3,7 @@
 
 #include <doctest/doctest.h>
 
+#include "../test_approx.hpp"
 #include "trace_fixtures.hpp"
 
 using namespace perfmodel;
@@ -18,18 +19,18 @@ TEST_CASE("attainment of the hand-made trace: one modelled relu, the rest listed
   CHECK(r.calls == 1);
   CHECK(r.flops == 32);
   CHECK(r.bytes == 256);
-  CHECK(r.device_seconds == doctest::Approx(60e-6));
+  CHECK(r.device_seconds == rel(60e-6));
   // Roofline: max(32 / 15.7e12, 256 / 900e9), no launch overhead (a relative comparison: the
   // default Approx takes anything under 1e-5 as equal).
   CHECK(r.roofline_seconds == doctest::Approx(256 / 900e9).scale(0).epsilon(1e-9));
   CHECK(r.fraction_of_roofline() == doctest::Approx(r.roofline_seconds / 60e-6));
-  CHECK(v.modelled_seconds == doctest::Approx(60e-6));
-  CHECK(v.device_seconds == doctest::Approx(105e-6));
+  CHECK(v.modelled_seconds == rel(60e-6));
+  CHECK(v.device_seconds == rel(105e-6));
   REQUIRE(v.unattributed.size() == 3);
   double listed = 0;
   for (const auto &u : v.unattributed)
     listed += u.seconds;
-  CHECK(listed + v.modelled_seconds == doctest::Approx(v.device_seconds));
+  CHECK(listed + v.modelled_seconds == rel(v.device_seconds));
   CHECK(v.unattributed[0].name == "stray_kernel");
   CHECK(v.unattributed[0].reason.find("outside any operator") != std::string::npos);
   CHECK(v.unattributed[1].op == "aten::copy_");
@@ -76,7 +77,7 @@ TEST_CASE("attainment of ResNet-50 training on V100: conv, batch norm and elemen
     CHECK(r.calls == 6);
     CHECK(r.flops == 6.0 * 7552892928.0);
     // The kernel's work alone: the trace's device time holds no launch overhead.
-    CHECK(r.roofline_seconds == doctest::Approx(6 * (7552892928.0 / 15.7e12)));
+    CHECK(r.roofline_seconds == rel(6 * (7552892928.0 / 15.7e12)));
     CHECK(r.bound == Bound::compute);
   }
   CHECK(found);

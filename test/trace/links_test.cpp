@@ -3,6 +3,7 @@
 
 #include <doctest/doctest.h>
 
+#include "../test_approx.hpp"
 #include "trace_fixtures.hpp"
 
 using namespace perfmodel;
@@ -17,7 +18,7 @@ TEST_CASE("runtime calls own the device events of their correlation id") {
   size_t rt = t.links.runtimes[0];
   REQUIRE(t.links.launched[rt].size() == 1);
   CHECK(t.trace.events[t.links.launched[rt][0]].name == "relu_kernel");
-  CHECK(trace::launched_seconds(t.trace, t.links, rt) == doctest::Approx(60e-6));
+  CHECK(trace::launched_seconds(t.trace, t.links, rt) == rel(60e-6));
 }
 
 TEST_CASE("a device event listed before its runtime call is still matched") {

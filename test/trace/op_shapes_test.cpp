@@ -4,6 +4,7 @@
 
 #include <doctest/doctest.h>
 
+#include "../test_approx.hpp"
 #include "perfmodel/cost.hpp"
 #include "perfmodel/trace/attainment.hpp"
 #include "trace_fixtures.hpp"
@@ -134,7 +135,7 @@ TEST_CASE("Concrete Inputs (PyTorch >= 2.1) give stride, padding and windows dir
   CHECK(conv->op == "conv2d fwd");
   CHECK(conv->flops == 2.0 * (16 * 16) * 8 * (3 * 3 * 3));    // 110,592
   CHECK(conv->bytes == (3072.0 + 216 + 8 + 8 * 16 * 16) * 4); // 21,376
-  CHECK(conv->device_seconds == doctest::Approx(10e-6));
+  CHECK(conv->device_seconds == rel(10e-6));
   CHECK(conv->model.graph.tensor("y").shape == Shape{1, 8, 16, 16});
   // max pool 3x3/2 pad 1 on 1x8x16x16: output 1x8x8x8, 9 comparisons per output.
   const auto *mp = by.at("aten::max_pool2d");

@@ -3,6 +3,7 @@
 
 #include <doctest/doctest.h>
 
+#include "../test_approx.hpp"
 #include "trace_fixtures.hpp"
 
 using namespace perfmodel;
@@ -16,13 +17,13 @@ TEST_CASE("operator table of the hand-made trace") {
   REQUIRE(ops.size() == 2);
   CHECK(ops[0].name == "aten::relu");
   CHECK(ops[0].calls == 1);
-  CHECK(ops[0].device_self == doctest::Approx(60e-6));
-  CHECK(ops[0].device_total == doctest::Approx(60e-6));
-  CHECK(ops[0].host_total == doctest::Approx(30e-6));
-  CHECK(ops[0].host_self == doctest::Approx(20e-6)); // minus its runtime call (10 us)
+  CHECK(ops[0].device_self == rel(60e-6));
+  CHECK(ops[0].device_total == rel(60e-6));
+  CHECK(ops[0].host_total == rel(30e-6));
+  CHECK(ops[0].host_self == rel(20e-6)); // minus its runtime call (10 us)
   CHECK(ops[1].name == "aten::copy_");
-  CHECK(ops[1].device_self == doctest::Approx(10e-6)); // the memcpy counts as device time
-  CHECK(ops[1].host_self == doctest::Approx(5e-6));
+  CHECK(ops[1].device_self == rel(10e-6)); // the memcpy counts as device time
+  CHECK(ops[1].host_self == rel(5e-6));
 }
 
 TEST_CASE("kernel table of the hand-made trace") {
@@ -30,9 +31,9 @@ TEST_CASE("kernel table of the hand-made trace") {
   auto ks = trace::kernel_table(t.trace);
   REQUIRE(ks.size() == 3);
   CHECK(ks[0].name == "relu_kernel");
-  CHECK(ks[0].total == doctest::Approx(60e-6));
+  CHECK(ks[0].total == rel(60e-6));
   CHECK(ks[2].name == "orphan_kernel");
-  CHECK(ks[2].min == doctest::Approx(5e-6));
+  CHECK(ks[2].min == rel(5e-6));
 }
 
 namespace {

@@ -3,6 +3,7 @@
 
 #include <doctest/doctest.h>
 
+#include "../test_approx.hpp"
 #include "trace_fixtures.hpp"
 
 using namespace perfmodel;
@@ -22,8 +23,8 @@ TEST_CASE("call tree of the hand-made trace") {
   CHECK(t.trace.events[relu.event].external_id == 3);
   CHECK(relu.children.empty());
   CHECK(relu.runtimes.size() == 1); // taken from the merged inner aten::relu
-  CHECK(relu.device_total == doctest::Approx(60e-6));
-  CHECK(step1.device_total == doctest::Approx(60e-6));
+  CHECK(relu.device_total == rel(60e-6));
+  CHECK(step1.device_total == rel(60e-6));
   CHECK(trace::is_operator_node(t.trace, tree, step1.children[1]));
   CHECK_FALSE(trace::is_operator_node(t.trace, tree, step1.children[0])); // DataLoader
   CHECK_FALSE(trace::is_operator_node(t.trace, tree, root.children[0]));  // step

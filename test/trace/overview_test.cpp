@@ -6,6 +6,7 @@
 
 #include <regex>
 
+#include "../test_approx.hpp"
 #include "trace_fixtures.hpp"
 
 using namespace perfmodel;
@@ -18,21 +19,21 @@ TEST_CASE("overview of the hand-made trace: steps extended to their device work"
   // Step 1: 1000..1115 us (its kernel ends at 1115); step 2: 1115..1170 (the stray kernel).
   const trace::StepTimes &a = ov.steps[0];
   CHECK(a.step == "1");
-  CHECK(a.total == doctest::Approx(115e-6));
-  CHECK(a.kernel == doctest::Approx(60e-6));
-  CHECK(a.runtime == doctest::Approx(10e-6));
-  CHECK(a.dataloader == doctest::Approx(20e-6));
-  CHECK(a.cpu_exec == doctest::Approx(15e-6));
-  CHECK(a.other == doctest::Approx(10e-6));
+  CHECK(a.total == rel(115e-6));
+  CHECK(a.kernel == rel(60e-6));
+  CHECK(a.runtime == rel(10e-6));
+  CHECK(a.dataloader == rel(20e-6));
+  CHECK(a.cpu_exec == rel(15e-6));
+  CHECK(a.other == rel(10e-6));
   CHECK(a.memcpy == 0);
   const trace::StepTimes &b = ov.steps[1];
-  CHECK(b.total == doctest::Approx(55e-6));
-  CHECK(b.kernel == doctest::Approx(30e-6));
-  CHECK(b.memcpy == doctest::Approx(10e-6));
-  CHECK(b.runtime == doctest::Approx(7e-6));
-  CHECK(b.cpu_exec == doctest::Approx(2e-6));
-  CHECK(b.other == doctest::Approx(6e-6));
-  CHECK(ov.average.total == doctest::Approx(85e-6));
+  CHECK(b.total == rel(55e-6));
+  CHECK(b.kernel == rel(30e-6));
+  CHECK(b.memcpy == rel(10e-6));
+  CHECK(b.runtime == rel(7e-6));
+  CHECK(b.cpu_exec == rel(2e-6));
+  CHECK(b.other == rel(6e-6));
+  CHECK(ov.average.total == rel(85e-6));
   CHECK(ov.gpu_utilization == doctest::Approx(45.0 / 85.0));
   REQUIRE(ov.recommendations.size() == 1); // DataLoader 11.8% > 5%
   CHECK(ov.recommendations[0].kind == trace::Recommendation::Kind::dataloader);
@@ -50,7 +51,7 @@ TEST_CASE("overview without ProfilerStep events is one step over the host span")
   trace::Overview ov = trace::compute_overview(t, trace::link_events(t));
   REQUIRE(ov.steps.size() == 1);
   CHECK(ov.steps[0].step == "0");
-  CHECK(ov.steps[0].cpu_exec == doctest::Approx(2e-6));
+  CHECK(ov.steps[0].cpu_exec == rel(2e-6));
   CHECK(ov.gpu_utilization == 0);
 }
 

@@ -3,6 +3,7 @@
 
 #include <doctest/doctest.h>
 
+#include "../test_approx.hpp"
 #include "perfmodel/io/files.hpp"
 #include "trace_fixtures.hpp"
 
@@ -16,8 +17,8 @@ TEST_CASE("reads the complete events of a small trace with their args") {
   const trace::TraceEvent &step = t.events[0];
   CHECK(step.kind == trace::EventKind::profiler_step);
   CHECK(step.step == 1);
-  CHECK(step.start == doctest::Approx(10e-6));
-  CHECK(step.end == doctest::Approx(110e-6));
+  CHECK(step.start == rel(10e-6));
+  CHECK(step.end == rel(110e-6));
   const trace::TraceEvent &relu = t.events[2];
   CHECK(relu.kind == trace::EventKind::op);
   CHECK(relu.tid == "10");
@@ -107,4 +108,47 @@ TEST_CASE("malformed traces are input errors with a location") {
   CHECK_THROWS_AS(io::parse_trace(R"({"traceEvents": [{"ph": "X", "ts": 1, "dur": 1}]})", "x"),
                   InputError); // no name
   CHECK_THROWS_AS(io::parse_trace(R"({"traceEvents": [7]})", "x"), InputError);
+}
+
+TEST_CASE("absurd trace values are input errors at their event") {
+  auto error_of_text = [](const std::string &events) -> std::string {
+    try {
+      io::parse_trace("{\"traceEvents\": [\n" + events + "\n]}", "t.json");
+    } catch (const InputError &e) {
+      return e.what();
+    }
+    return "";
+  };
+  auto kernel = [](const std::string &fields) {
+    return R"({"ph": "X", "name": "k", "cat": "kernel", "pid": 0, "tid": 7, "ts": 10, )" + fields +
+           "}";
+  };
+  CHECK(error_of_text(kernel(R"("dur": 5)")) == "");
+  // Before: a 60-digit time with no unit, exit 0.
+  CHECK(error_of_text(kernel(R"("dur": 1e300)")) ==
+        "t.json:2:1: error: traceEvents[0] (\"k\"): \"dur\" is 1e+300 us, above 1e12 us");
+  CHECK(error_of_text(kernel(R"("dur": 1, "ts": 1e300)"))
+            .find("\"ts\" is 1e+300 us, above 1e18 us") != std::string::npos);
+  // A process id is an integer or a string; 1e-320 is neither.
+  CHECK(error_of_text(R"({"ph": "X", "name": "k", "pid": 1e-320, "ts": 1, "dur": 1})")
+            .find("\"pid\" must be an integer or a string, not 1e-320") != std::string::npos);
+  CHECK(error_of_text(R"({"ph": "X", "name": "k", "pid": "Spans", "tid": 3, "ts": 1, "dur": 1})") ==
+        "");
+  auto op = [](const std::string &dims) {
+    return R"({"ph": "X", "name": "aten::relu", "cat": "cpu_op", "pid": 0, "tid": 1, "ts": 1, )"
+           R"("dur": 1, "args": {"Input Dims": )" +
+           dims + "}}";
+  };
+  CHECK(error_of_text(op("[[4, 8], [], [[2, 3], [4]]]")) == ""); // a TensorList argument
+  // Before: dims of 2^62 or INT64_MAX and dims nested as [[[[4]]]] passed silently.
+  CHECK(error_of_text(op("[[4611686018427387904]]"))
+            .find("\"Input Dims\" holds 4611686018427387904, above 2^50") != std::string::npos);
+  CHECK(error_of_text(op("[[9223372036854775807]]")).find("above 2^50") != std::string::npos);
+  CHECK(error_of_text(op("[[1125899906842624, 2]]")).find("a tensor of more than 2^50 elements") !=
+        std::string::npos);
+  CHECK(error_of_text(op("[[[[4]]]]")).find("nests lists deeper than a list of tensors") !=
+        std::string::npos);
+  CHECK(
+      error_of_text(op("[[[4, 9223372036854775807]]]")).find("must hold integers from 0 to 2^50") !=
+      std::string::npos);
 }

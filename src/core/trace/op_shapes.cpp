@@ -63,13 +63,28 @@ OpModel build(const LayerSpec &s, DType dt, OpPart part) {
   return m;
 }
 
-// Smallest (stride, pad) with out == (in + 2 pad - k) / stride + 1, dilation 1.
+// Smallest stride s >= 1 with n / s == q (integer division), if any: s = n / (q + 1) + 1.
+std::optional<int64_t> smallest_divisor_for(int64_t n, int64_t q) {
+  if (n < 0 || q < 0)
+    return std::nullopt;
+  const int64_t s = n / (q + 1) + 1;
+  return n / s == q ? std::optional<int64_t>(s) : std::nullopt;
+}
+
+// Smallest (stride, pad), by stride then pad, with out == (in + 2 pad - k) / stride + 1,
+// dilation 1, stride <= max(in, 1) and pad < k. O(k): for each pad the valid strides form an
+// interval whose first element is computed, so huge recorded shapes cannot make this loop for
+// ever; kernels wider than 2^20 (none real) are not searched.
 std::optional<std::pair<int64_t, int64_t>> window_for(int64_t in, int64_t k, int64_t out) {
-  for (int64_t s = 1; s <= std::max<int64_t>(in, 1); ++s)
-    for (int64_t p = 0; p < std::max<int64_t>(k, 1); ++p)
-      if (in + 2 * p - k >= 0 && (in + 2 * p - k) / s + 1 == out)
-        return std::make_pair(s, p);
-  return std::nullopt;
+  if (k > (int64_t{1} << 20) || in > (int64_t{1} << 50))
+    return std::nullopt;
+  std::optional<std::pair<int64_t, int64_t>> best;
+  for (int64_t p = 0; p < std::max<int64_t>(k, 1); ++p) {
+    const auto s = smallest_divisor_for(in + 2 * p - k, out - 1);
+    if (s && *s <= std::max<int64_t>(in, 1) && (!best || *s < best->first))
+      best = std::make_pair(*s, p);
+  }
+  return best;
 }
 
 struct Ctx {
@@ -268,12 +283,12 @@ std::optional<OpModel> max_pool(const Ctx &c, const Dims &x, const Dims *y_known
     y = *it->second.begin();
   }
   int64_t k[2] = {0, 0};
-  for (int i = 0; i < 2; ++i) { // smallest window with kernel = stride, no padding
-    for (int64_t s = 1; s <= x[2 + i] && !k[i]; ++s)
-      if ((x[2 + i] - s) / s + 1 == y[2 + i])
-        k[i] = s;
-    if (!k[i])
+  for (int i = 0; i < 2; ++i) { // smallest window with kernel = stride, no padding:
+    // (x - s) / s + 1 == x / s == y
+    const auto s = smallest_divisor_for(x[2 + i], y[2 + i]);
+    if (!s || *s > x[2 + i])
       return c.no("no pooling window gives the recorded output shape");
+    k[i] = *s;
   }
   LayerSpec s{OpKind::max_pool, "", {x}, {}, y};
   s.attrs.set("kernel", std::vector<int64_t>{k[0], k[1]});

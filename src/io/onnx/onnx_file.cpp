@@ -14,6 +14,7 @@
 #include <cstring>
 
 #include "perfmodel/error.hpp"
+#include "perfmodel/io/files.hpp"
 
 namespace perfmodel::io::onnx_import {
 
@@ -259,6 +260,7 @@ OnnxFile read_onnx_file(const std::string &path) {
     ::close(fd);
     throw InputError(SourceLoc{path}, "not a regular file");
   }
+  io::remember_input(fd);
   const size_t size = static_cast<size_t>(st.st_size);
   void *map = size ? ::mmap(nullptr, size, PROT_READ, MAP_PRIVATE, fd, 0) : nullptr;
   ::close(fd);

@@ -3,6 +3,7 @@
 #include "io/trace/event_sax.hpp"
 
 #include <array>
+#include <cmath>
 #include <cstdint>
 #include <nlohmann/json.hpp>
 #include <optional>
@@ -12,7 +13,26 @@ namespace {
 
 using json = nlohmann::json;
 
-enum class Role { top, events, event, args, dims, dims_entry, types, concrete, triple, skip };
+enum class Role {
+  top,
+  events,
+  event,
+  args,
+  dims,
+  dims_entry,
+  dims_list,
+  types,
+  concrete,
+  triple,
+  skip
+};
+
+// A dimension above 2^50 cannot belong to a tensor the model counts (graph.cpp caps tensors at
+// 2^50 elements); larger "Input Dims" are corrupt, not shapes.
+constexpr int64_t kMaxDim = int64_t{1} << 50;
+// Times in microseconds: a duration above 10^12 us (11.6 days) or a timestamp beyond 10^18 us
+// (31,700 years from the epoch) is corrupt, and would print as a 60-digit time.
+constexpr double kMaxDurUs = 1e12, kMaxTsUs = 1e18;
 
 struct Frame {
   Role role;
@@ -156,13 +176,30 @@ private:
     case Role::dims_entry:
       if (v.container()) { // a TensorList argument: no single shape
         tensor_ = false;
-        break;
+        if (object) {
+          note("args \"Input Dims\" entries must be lists, not object");
+          break;
+        }
+        push(Role::dims_list, false);
+        return true;
       }
       if (!v.integer || *v.integer < 0) {
         note("args \"Input Dims\" must hold non-negative integers, found " + v.show());
         return true;
       }
+      if (*v.integer > kMaxDim) {
+        note("args \"Input Dims\" holds " + v.show() + ", above 2^50 (the tensor size limit)");
+        return true;
+      }
       cur_.event.input_dims.back().push_back(*v.integer);
+      return true;
+    case Role::dims_list: // one tensor of a TensorList: integers only, no deeper nesting
+      if (v.container()) {
+        note("args \"Input Dims\" nests lists deeper than a list of tensors");
+        break;
+      }
+      if (!v.integer || *v.integer < 0 || *v.integer > kMaxDim)
+        note("args \"Input Dims\" must hold integers from 0 to 2^50, found " + v.show());
       return true;
     case Role::types:
     case Role::concrete:
@@ -209,11 +246,16 @@ private:
     } else if (k == "ts" || k == "dur") {
       if (!v.number) {
         note("\"" + k + "\" must be a number, not " + v.type);
+      } else if (k == "ts" ? !(std::abs(*v.number) <= kMaxTsUs) : !(*v.number <= kMaxDurUs)) {
+        note("\"" + k + "\" is " + v.show() + " us, above " + (k == "ts" ? "1e18" : "1e12") +
+             " us");
       } else {
         (k == "ts" ? cur_.ts_us : cur_.dur_us) = *v.number;
         (k == "ts" ? has_ts_ : has_dur_) = true;
       }
     } else if (k == "pid" || k == "tid") {
+      if (!v.integer && !v.text) // a fraction or another type is no process or thread id
+        note("\"" + k + "\" must be an integer or a string, not " + v.show());
       std::string s = v.integer ? std::to_string(*v.integer) : v.text ? *v.text : v.show();
       (k == "pid" ? cur_.event.pid : cur_.event.tid) = s;
     } else if (k == "args") {
@@ -267,6 +309,14 @@ private:
     stack_.pop_back();
     if (f.role == Role::dims_entry && !tensor_)
       cur_.event.input_dims.back().clear();
+    if (f.role == Role::dims_entry && tensor_) {
+      int64_t n = 1;
+      for (int64_t d : cur_.event.input_dims.back())
+        if (__builtin_mul_overflow(n, d, &n) || n > kMaxDim) {
+          note("args \"Input Dims\" holds a tensor of more than 2^50 elements");
+          break;
+        }
+    }
     if (f.role == Role::triple) {
       if (triple_.size() != 3) {
         note("args \"" + triple_key_ + "\" must be a list of 3 integers");
