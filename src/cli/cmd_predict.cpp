@@ -39,6 +39,8 @@ int run_predict(const PredictArgs &a) {
     cal = load_calibration_for(a.calibration, hw, a.calibration_other_hardware);
   po.calibration = cal ? &*cal : nullptr;
   const Prediction p = predict(g, hw, po);
+  if (cal)
+    warn_extrapolation("predict", extrapolated_calls(*cal, g, graph_cost(g, po.pass), po.pass));
   report::PredictionViewOptions vo;
   if (a.per_layer || a.profile) { // asking for one section shows that one (totals always)
     vo.per_layer = a.per_layer;

@@ -72,6 +72,7 @@ int run_sweep_cmd(const SweepArgs &a) {
   mo.dims = a.dims;
   const Graph g = io::load_model(a.model, load_options(mo));
   const SweepResult r = run_sweep(g, spec);
+  warn_extrapolation("sweep", r.extrapolated);
 
   if (kind) {
     const auto paths = report::plot::plot_paths(a.plot);

@@ -130,6 +130,9 @@ SweepResult run_sweep(const Graph &model, const SweepSpec &spec) {
         PredictOptions opts;
         opts.pass = spec.passes[pi];
         opts.calibration = spec.calibration;
+        if (spec.calibration)
+          for (ExtrapolatedCall &c : extrapolated_calls(*spec.calibration, *g, costs, opts.pass))
+            result.extrapolated.push_back(std::move(c));
         for (size_t hi = 0; hi < grid.h; ++hi) {
           SweepPoint &pt = result.points[grid.at(hi, di, bi, pi)];
           const HwSpec &hw = spec.hardware[hi];
