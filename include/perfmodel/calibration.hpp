@@ -151,11 +151,32 @@ struct FitStats {
   double max_error = 0;     // max |pred - meas| / meas
 };
 
+/// A fitted parameter that ended on a bound the fit gave it: the samples pull it past what the
+/// hardware spec (or the fit's search range) allows, so its value is the bound's, not the data's
+/// (docs/calibration.md, "Physical bounds").
+struct ParameterAtBound {
+  std::string parameter; // its YAML key; a level's bandwidth is "bytes_per_second[<level>]"
+  bool upper = true;     // on the upper bound (else the lower)
+  double value = 0;      // the value written
+  std::string limit;     // what set the bound, in words
+};
+
+/// The sizes one class was fitted on, per call (the target's one_call): a prediction far
+/// outside them extrapolates (perfmodel/extrapolation.hpp).
+struct FittedRange {
+  double flops_min = 0, flops_max = 0;
+  double bytes_min = 0, bytes_max = 0;
+};
+
 struct ClassCalibration {
   OpClass op_class = OpClass::gemm;
   DType dtype = DType::fp32;
   EfficiencyParams params;
   FitStats stats;
+  /// The parameters the fit left on a bound (empty: none, or a file from before the list).
+  std::vector<ParameterAtBound> at_bound;
+  /// The sizes the class was fitted on; absent in files from before the range was recorded.
+  std::optional<FittedRange> fitted_range;
 };
 
 struct DeviceFingerprint {

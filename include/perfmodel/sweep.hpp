@@ -13,6 +13,7 @@
 #include <vector>
 
 #include "perfmodel/cost.hpp"
+#include "perfmodel/extrapolation.hpp"
 #include "perfmodel/graph.hpp"
 #include "perfmodel/hw_spec.hpp"
 #include "perfmodel/predict.hpp"
@@ -78,6 +79,9 @@ struct SweepPoint {
 struct SweepResult {
   std::string model;
   std::vector<SweepPoint> points; // hw-major, then dtype, batch, pass (the axes' order)
+  /// With a calibration: the calls of every point it prices far outside the sizes it was
+  /// fitted on (extrapolation.hpp), batch by batch as the sweep evaluates them.
+  std::vector<ExtrapolatedCall> extrapolated;
   int64_t evaluated() const;
   int64_t skipped() const;
 };

@@ -70,7 +70,9 @@ struct TermFitRule {
   Kind kind = Kind::absent;
   double start = 0;
   /// fitted: the bounds, either absolute (lower, upper) or, where `below` > 0, as factors under
-  /// and over the start (start / below, start * above).
+  /// and over the start (start / below, start * above). With a hw spec the fit lowers the upper
+  /// bound to the spec's fastest memory level's bandwidth (no bytes move faster:
+  /// calibrate/bounds.hpp, term_rate_limit), and reports a rate that ends on either bound.
   double lower = 0, upper = 0;
   bool prior = false;
   double below = 0, above = 0;

@@ -9,6 +9,7 @@
 #include <utility>
 
 #include "calibrate/fit_solve.hpp"
+#include "perfmodel/calibrate/bounds.hpp"
 #include "perfmodel/error.hpp"
 #include "perfmodel/targets/registry.hpp"
 
@@ -45,7 +46,31 @@ Sample one_call_sample(const Calibration &frame, const Sample &s) {
   return one;
 }
 
+// The FLOPs and bytes of the single calls a class was fitted on.
+FittedRange fitted_range(const std::vector<Sample> &calls) {
+  FittedRange r{calls[0].flops, calls[0].flops, calls[0].bytes, calls[0].bytes};
+  for (const Sample &s : calls) {
+    r.flops_min = std::min(r.flops_min, s.flops);
+    r.flops_max = std::max(r.flops_max, s.flops);
+    r.bytes_min = std::min(r.bytes_min, s.bytes);
+    r.bytes_max = std::max(r.bytes_max, s.bytes);
+  }
+  return r;
+}
+
 } // namespace
+
+std::vector<std::string> at_bound_lines(const ClassCalibration &cc) {
+  std::vector<std::string> lines;
+  for (const ParameterAtBound &b : cc.at_bound) {
+    char value[32];
+    std::snprintf(value, sizeof value, "%.3g", b.value);
+    lines.push_back(std::string(to_string(cc.op_class)) + "/" + std::string(to_string(cc.dtype)) +
+                    ": " + b.parameter + " " + value + " is on its " +
+                    (b.upper ? "upper" : "lower") + " bound, " + b.limit);
+  }
+  return lines;
+}
 
 FitOptions fit_options_for(const HwSpec &hw) {
   FitOptions o;
@@ -116,6 +141,8 @@ ClassCalibration fit_class(const std::vector<Sample> &timed, const FitOptions &o
   const bool simple = is_gemm_class(cc.op_class) && int(samples.size()) < kMinSamplesFullGemm;
   bool first = true;
   Solved best;
+  double best_tm = 1, best_tn = 1;
+  int best_start = 0;
   // Two starts, since the max() in the model has local minima: GEMM-like classes from small
   // and large Hockney sizes, streaming classes from a compute-bound and a memory-bound peak.
   const bool gemm = is_gemm_class(cc.op_class);
@@ -124,17 +151,30 @@ ClassCalibration fit_class(const std::vector<Sample> &timed, const FitOptions &o
   for (double tm : tms)
     for (double tn : tns) {
       Solved tile_best; // the better of the two starts at this tile
+      int tile_start = 0;
       for (int i = 0; i < 2; ++i) {
         Solved s = solve(samples, opts, frame, tm, tn, starts[i].first, starts[i].second, simple);
         if (i == 0 || s.cost < tile_best.cost)
-          tile_best = s;
+          tile_best = s, tile_start = i;
       }
       // Prefer the smaller tile unless the larger one explains the data clearly better.
       if (first || tile_best.cost < best.cost * (1 - kLargerTileGain))
-        best = tile_best;
+        best = tile_best, best_tm = tm, best_tn = tn, best_start = tile_start;
       first = false;
     }
+  // A memory level above its spec's bandwidth: the best tiles solved again with every level
+  // capped (solve's inner_caps).
+  if (opts.hw)
+    for (size_t l = 0; l < best.params.bytes_per_second.size(); ++l)
+      if (const SpecLimit c = bandwidth_limit(*opts.hw, l);
+          c.value > 0 && best.params.bytes_per_second[l] > c.value * (1 + 1e-9)) {
+        best = solve(samples, opts, frame, best_tm, best_tn, starts[best_start].first,
+                     starts[best_start].second, simple, true);
+        break;
+      }
   cc.params = best.params;
+  cc.at_bound = best.at_bound;
+  cc.fitted_range = fitted_range(samples);
   Calibration one = frame;
   one.classes.push_back(cc);
   cc.stats = fit_stats(one, timed);
@@ -174,6 +214,8 @@ Calibration fit_calibration(const std::vector<Sample> &samples, const FitOptions
       std::snprintf(line, sizeof line, "fitted %s: %zu samples, MAPE %.1f%%, max %.1f%%",
                     name.c_str(), group.size(), 100 * cc.stats.mape, 100 * cc.stats.max_error);
       opts.progress(line);
+      for (const std::string &b : at_bound_lines(cc))
+        opts.progress("  " + b);
     }
     cal.classes.push_back(std::move(cc));
   }

@@ -47,6 +47,8 @@ int run_predict(const PredictArgs &a) {
   report::PredictionContext ctx;
   ctx.execution = assumed_execution(g, hw, p, po.calibration, a.calibration);
   ctx.memory = memory_fit(memory_footprint(g, po.pass), hw); // as `sweep` reports it
+  if (cal)
+    warn_extrapolation("predict", extrapolated_calls(*cal, g, graph_cost(g, po.pass), po.pass));
   report::PredictionViewOptions vo;
   if (a.rollup || a.per_layer || a.profile) { // asking for sections shows those (totals always)
     vo.rollup = a.rollup;

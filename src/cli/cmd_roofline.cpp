@@ -52,6 +52,8 @@ int run_roofline(const RooflineArgs &a) {
   if (!a.measured.empty())
     measured = report::parse_measurement_json(io::read_file(a.measured), a.measured);
   const Prediction p = predict(g, hw, po);
+  if (cal)
+    warn_extrapolation("roofline", extrapolated_calls(*cal, g, graph_cost(g, po.pass), po.pass));
   const report::RooflineData d = report::make_roofline(p, hw, measured);
   if (!d.unmatched_measurements.empty())
     std::fprintf(stderr,

@@ -86,6 +86,7 @@ int run_sweep_cmd(const SweepArgs &a) {
   SweepResult shown = r; // the printed order; the plot keeps the axes' order
   if (!a.sort.empty())
     report::sort_sweep(shown, a.sort);
+  warn_extrapolation("sweep", r.extrapolated);
 
   if (kind) {
     const auto paths = report::plot::plot_paths(a.plot);

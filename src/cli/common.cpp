@@ -99,4 +99,10 @@ Calibration load_calibration_for(const std::string &spec, const HwSpec &hw, bool
   return cal;
 }
 
+void warn_extrapolation(const std::string &command, const std::vector<ExtrapolatedCall> &calls) {
+  for (const std::string &line : extrapolation_warnings(calls))
+    std::fprintf(stderr, "%s: warning: calibration extrapolates: %s\n", command.c_str(),
+                 line.c_str());
+}
+
 } // namespace perfmodel::cli

@@ -10,6 +10,7 @@
 
 #include "perfmodel/calibration.hpp"
 #include "perfmodel/fusion.hpp"
+#include "perfmodel/extrapolation.hpp"
 #include "perfmodel/hw_spec.hpp"
 #include "perfmodel/io/model_yaml.hpp"
 #include "perfmodel/report/format.hpp"
@@ -52,5 +53,10 @@ void add_other_hardware_flag(CLI::App *cmd, bool &allow);
 /// `hw`. One whose `hardware:` names another spec is an input error at the calibration file that
 /// names both, unless `other_hardware`; a calibration that names none is taken as it is.
 Calibration load_calibration_for(const std::string &spec, const HwSpec &hw, bool other_hardware);
+
+/// Warns on stderr, one line per class ("<command>: warning: calibration extrapolates: ..."),
+/// about the layers a calibration prices far outside the sizes it was fitted on
+/// (perfmodel/extrapolation.hpp); says nothing when there are none.
+void warn_extrapolation(const std::string &command, const std::vector<ExtrapolatedCall> &calls);
 
 } // namespace perfmodel::cli

@@ -139,6 +139,9 @@ SweepResult run_sweep(const Graph &model, const SweepSpec &spec) {
         opts.pass = spec.passes[pi];
         opts.calibration = spec.calibration;
         opts.fusion = spec.fusion;
+        if (spec.calibration)
+          for (ExtrapolatedCall &c : extrapolated_calls(*spec.calibration, *run, costs, opts.pass))
+            result.extrapolated.push_back(std::move(c));
         for (size_t hi = 0; hi < grid.h; ++hi) {
           SweepPoint &pt = result.points[grid.at(hi, di, bi, pi)];
           const HwSpec &hw = spec.hardware[hi];

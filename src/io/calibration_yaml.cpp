@@ -82,6 +82,42 @@ FitStats read_stats(const std::string &file, const YAML::Node &n) {
   return s;
 }
 
+// `fitted_range: {flops: [min, max], bytes: [min, max]}`: 0 <= min <= max.
+FittedRange read_fitted_range(const std::string &file, const YAML::Node &n) {
+  check_keys(file, n, "fitted_range", {"flops", "bytes"}, {"flops", "bytes"});
+  auto pair = [&](const char *key, double &lo, double &hi) {
+    const YAML::Node v = n[key];
+    if (!v.IsSequence() || v.size() != 2)
+      throw InputError(at(file, v), std::string("'") + key + "' must be a list [min, max]");
+    lo = number(file, v[0], key);
+    hi = number(file, v[1], key);
+    if (lo < 0 || hi < lo)
+      throw InputError(at(file, v),
+                       std::string("'") + key + "' must be [min, max] with 0 <= min <= max");
+  };
+  FittedRange r;
+  pair("flops", r.flops_min, r.flops_max);
+  pair("bytes", r.bytes_min, r.bytes_max);
+  return r;
+}
+
+// One entry of `at_bound: [{parameter, bound: upper|lower, value, limit}]`.
+ParameterAtBound read_at_bound(const std::string &file, const YAML::Node &n) {
+  check_keys(file, n, "at_bound entry", {"parameter", "bound", "value", "limit"},
+             {"parameter", "bound"});
+  ParameterAtBound b;
+  b.parameter = text(file, n["parameter"], "parameter");
+  const std::string side = text(file, n["bound"], "bound");
+  if (side != "upper" && side != "lower")
+    throw InputError(at(file, n["bound"]), "'bound' must be upper or lower, not '" + side + "'");
+  b.upper = side == "upper";
+  if (n["value"])
+    b.value = number(file, n["value"], "value");
+  if (n["limit"])
+    b.limit = text(file, n["limit"], "limit");
+  return b;
+}
+
 // A class of a calibration for `target`: the generic parameters and the target's term rates.
 ClassCalibration read_class(const std::string &file, const YAML::Node &n,
                             const ExecutionTarget &target) {
@@ -97,7 +133,9 @@ ClassCalibration read_class(const std::string &file, const YAML::Node &n,
                              "lowering_factor",
                              "overlap",
                              "overhead_seconds",
-                             "fit"};
+                             "fit",
+                             "fitted_range",
+                             "at_bound"};
   for (const TargetTerm &t : target.terms())
     keys.insert(t.key);
   check_keys(file, n, "class", keys,
@@ -143,6 +181,14 @@ ClassCalibration read_class(const std::string &file, const YAML::Node &n,
     p.bytes_per_second.push_back(number(file, v, "bytes_per_second"));
   if (n["fit"])
     c.stats = read_stats(file, n["fit"]);
+  if (const YAML::Node r = n["fitted_range"])
+    c.fitted_range = read_fitted_range(file, r);
+  if (const YAML::Node b = n["at_bound"]) {
+    if (!b.IsSequence())
+      throw InputError(at(file, b), "'at_bound' must be a list");
+    for (const auto &e : b)
+      c.at_bound.push_back(read_at_bound(file, e));
+  }
   return c;
 }
 
@@ -407,6 +453,20 @@ std::string write_calibration_yaml(const Calibration &cal) {
       if (p.term_rate(j) > 0)
         e << YAML::Key << terms[j].key << YAML::Value << num(p.term_rate(j));
     write_stats(e, c.stats);
+    if (const auto &r = c.fitted_range)
+      e << YAML::Key << "fitted_range" << YAML::Value << YAML::Flow << YAML::BeginMap << YAML::Key
+        << "flops" << YAML::Value << YAML::BeginSeq << num(r->flops_min) << num(r->flops_max)
+        << YAML::EndSeq << YAML::Key << "bytes" << YAML::Value << YAML::BeginSeq
+        << num(r->bytes_min) << num(r->bytes_max) << YAML::EndSeq << YAML::EndMap;
+    if (!c.at_bound.empty()) {
+      e << YAML::Key << "at_bound" << YAML::Value << YAML::BeginSeq;
+      for (const ParameterAtBound &b : c.at_bound)
+        e << YAML::Flow << YAML::BeginMap << YAML::Key << "parameter" << YAML::Value << b.parameter
+          << YAML::Key << "bound" << YAML::Value << (b.upper ? "upper" : "lower") << YAML::Key
+          << "value" << YAML::Value << num(b.value) << YAML::Key << "limit" << YAML::Value
+          << YAML::DoubleQuoted << b.limit << YAML::EndMap;
+      e << YAML::EndSeq;
+    }
     e << YAML::EndMap;
   }
   e << YAML::EndSeq << YAML::EndMap;

@@ -269,6 +269,50 @@ TEST_CASE("calibration YAML keeps the pass excess, which is optional") {
   CHECK(error_of(bad).find("'fraction' must be a number") != std::string::npos);
 }
 
+TEST_CASE(
+    "calibration YAML keeps a class's fitted range and parameters on a bound, both optional") {
+  Calibration c = sample_calibration();
+  // A file from before them: neither key, and it loads with none.
+  const std::string old = write_calibration_yaml(c);
+  CHECK(old.find("fitted_range") == std::string::npos);
+  CHECK(old.find("at_bound") == std::string::npos);
+  const Calibration before = parse_calibration_yaml(old, "c.yaml");
+  CHECK_FALSE(before.classes[0].fitted_range);
+  CHECK(before.classes[0].at_bound.empty());
+
+  c.classes[0].fitted_range = FittedRange{1.5e6, 3.2e9, 4e4, 2.5e7};
+  c.classes[0].at_bound = {{"peak_flops_per_second", true, 3.5325e13, "the spec's peak"},
+                           {"bytes_per_second[dram]", true, 9e11, "the spec's dram bandwidth"},
+                           {"overhead_seconds", false, 1e-10, "0 (1e-10 s: no overhead)"}};
+  const std::string text = write_calibration_yaml(c);
+  CHECK(text.find("fitted_range: {flops: [1.5e+06, 3.2e+09], bytes: [40000, 2.5e+07]}") !=
+        std::string::npos);
+  CHECK(text.find("{parameter: peak_flops_per_second, bound: upper, value: 3.5325e+13, limit: "
+                  "\"the spec's peak\"}") != std::string::npos);
+  const Calibration back = parse_calibration_yaml(text, "c.yaml");
+  const ClassCalibration &k = back.classes[0];
+  REQUIRE(k.fitted_range);
+  CHECK(k.fitted_range->flops_min == 1.5e6);
+  CHECK(k.fitted_range->bytes_max == 2.5e7);
+  REQUIRE(k.at_bound.size() == 3);
+  CHECK(k.at_bound[1].parameter == "bytes_per_second[dram]");
+  CHECK(k.at_bound[1].upper);
+  CHECK_FALSE(k.at_bound[2].upper);
+  CHECK(k.at_bound[2].limit == "0 (1e-10 s: no overhead)");
+  CHECK(write_calibration_yaml(back) == text);
+
+  std::string bad = text;
+  bad.replace(bad.find("bound: upper"), 12, "bound: above");
+  CHECK(error_of(bad).find("error: 'bound' must be upper or lower, not 'above'") !=
+        std::string::npos);
+  bad = text;
+  bad.replace(bad.find("[1.5e+06, 3.2e+09]"), 18, "[3.2e+09, 1.5e+06]");
+  CHECK(error_of(bad).find("'flops' must be [min, max] with 0 <= min <= max") != std::string::npos);
+  bad = text;
+  bad.replace(bad.find("bytes: [40000, 2.5e+07]"), 23, "bytes: 7");
+  CHECK(error_of(bad).find("'bytes' must be a list [min, max]") != std::string::npos);
+}
+
 TEST_CASE("calibration YAML names its target; files before the key give it by their executor "
           "choices") {
   Calibration c = sample_calibration();

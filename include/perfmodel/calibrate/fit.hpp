@@ -45,7 +45,9 @@ FitOptions fit_options_for(const HwSpec &hw);
 /// the capacity a calibration sample's cross-core writes are limited by.
 double cache_bytes_for(const HwSpec &hw);
 
-/// Fits one op class x dtype from its samples (all of `samples` must be of that class/dtype).
+/// Fits one op class x dtype from its samples (all of `samples` must be of that class/dtype):
+/// its parameters within the bounds of the hw spec (`opts.hw`, calibrate/bounds.hpp) and the
+/// search range, those left on a bound (at_bound), and the sizes it was fitted on.
 ClassCalibration fit_class(const std::vector<Sample> &samples, const FitOptions &opts);
 
 /// Seconds the model gives for a call with the parameters of `p` (no hw fallback).
@@ -53,6 +55,10 @@ double model_seconds(const Calibration &cal, const EfficiencyParams &p, const Ke
 
 /// Statistics of a calibration over a set of samples.
 FitStats fit_stats(const Calibration &cal, const std::vector<Sample> &samples);
+
+/// One line per parameter of `cc` on a bound: "conv/fp32: peak_flops_per_second 3.53e+13 is on
+/// its upper bound, the spec's ..." (calibrate's report; the YAML's `at_bound`).
+std::vector<std::string> at_bound_lines(const ClassCalibration &cc);
 
 /// Groups the samples by class x dtype, fits each group, and fills the overall statistics.
 /// The caller fills the fingerprint, date, hardware and source fields.
