@@ -1,6 +1,7 @@
 // `perfmodel predict`: per-layer costs, roofline time, bound and energy of a model on hardware.
 #include <memory>
 
+#include "cli/arg_checks.hpp"
 #include "cli/commands.hpp"
 #include "perfmodel/io/calibration_yaml.hpp"
 #include "perfmodel/io/hw_yaml.hpp"
@@ -68,17 +69,19 @@ void register_predict(CLI::App &app, Runner &run) {
                   "fitted efficiency model instead of the roofline");
   add_other_hardware_flag(cmd, a->calibration_other_hardware);
   cmd->add_option("--pass", a->pass, "fwd (inference) or train (fwd + bwd-data + bwd-weight)")
-      ->check(CLI::IsMember({"fwd", "train"}))
+      ->transform(one_of("pass", pass_choices()))
       ->capture_default_str();
   cmd->add_option("--power", a->power, "Power in W for the power x time energy (default: TDP)")
-      ->check(CLI::PositiveNumber);
+      ->check(positive(false));
   cmd->add_option("--runtime", a->runtime,
                   "Measured total time in s: totals also report measured rates (as boda does)")
-      ->check(CLI::PositiveNumber);
+      ->check(positive(false));
   cmd->add_flag("--per-layer", a->per_layer,
-                "Show the per-layer table (with --profile: only those)");
-  cmd->add_flag("--profile", a->profile, "Show the time profile (with --per-layer: only those)");
-  cmd->add_option("--top", a->top, "Rows of the profile (0 = all)")->check(CLI::NonNegativeNumber);
+                "Show the per-layer table, not the profile unless --profile (totals always)");
+  cmd->add_flag(
+      "--profile", a->profile,
+      "Show the time profile, not the per-layer table unless --per-layer (totals always)");
+  cmd->add_option("--top", a->top, "Rows of the profile (0 = all)")->check(non_negative());
   add_output_options(cmd, a->out);
   cmd->callback([a, &run] { run = [a] { return run_predict(*a); }; });
 }
