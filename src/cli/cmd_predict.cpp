@@ -68,7 +68,8 @@ void register_predict(CLI::App &app, Runner &run) {
                   "Calibration (a .yaml path or a name in calibration/): time layers with the "
                   "fitted efficiency model instead of the roofline");
   add_other_hardware_flag(cmd, a->calibration_other_hardware);
-  cmd->add_option("--pass", a->pass, "fwd (inference) or train (fwd + bwd-data + bwd-weight)")
+  cmd->add_option("--pass", a->pass,
+                  "fwd (forward, inference) or train (training: fwd + bwd_data + bwd_weight)")
       ->transform(one_of("pass", pass_choices()))
       ->capture_default_str();
   cmd->add_option("--power", a->power, "Power in W for the power x time energy (default: TDP)")

@@ -97,7 +97,8 @@ void register_roofline(CLI::App &app, Runner &run) {
       "  perfmodel roofline --hw h100 --model vgg16 --format json -o roofline.json");
   cmd->add_option("--hw", a->hw, "Hardware: a .yaml path or a name in hw_specs/")->required();
   add_model_options(cmd, a->model);
-  cmd->add_option("--pass", a->pass, "fwd (inference) or train (fwd + bwd-data + bwd-weight)")
+  cmd->add_option("--pass", a->pass,
+                  "fwd (forward, inference) or train (training: fwd + bwd_data + bwd_weight)")
       ->transform(one_of("pass", pass_choices()))
       ->capture_default_str();
   cmd->add_option("--calibration", a->calibration,

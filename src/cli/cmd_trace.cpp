@@ -106,7 +106,8 @@ void register_trace(CLI::App &app, Runner &run) {
   add_other_hardware_flag(cmd, a->calibration_other_hardware);
   // `efficiency`: the attainment view's earlier name (the word now means the calibrated
   // efficiency model only): still accepted.
-  cmd->add_option("--view", a->view, "overview, operators, kernels, attainment or all")
+  cmd->add_option("--view", a->view,
+                  "overview, operators, kernels, attainment (or efficiency) or all")
       ->transform(one_of(
           "view",
           {{"overview"}, {"operators"}, {"kernels"}, {"attainment", {"efficiency"}}, {"all"}}))
