@@ -69,10 +69,10 @@ bool is_gemm_class(OpClass c); // gemm, gemv, conv, pointwise, depthwise*: tiles
 /// -> depthwise, reduce -> pool); `c` itself when there is none.
 OpClass fallback_class(OpClass c);
 
-/// Which part of a layer a kernel call computes (conv bwd_filter = bwd_weight).
+/// Which part of a layer a kernel call computes (bwd_weight: the gradient of the weights).
 enum class KernelPart { fwd, bwd_data, bwd_weight };
 std::string_view to_string(KernelPart p);
-/// Accepts fwd, bwd_data, bwd_filter, bwd_weight.
+/// Accepts fwd, bwd_data, bwd_weight and its alias bwd_filter (cuDNN's name), in any case.
 std::optional<KernelPart> parse_kernel_part(std::string_view s);
 
 /// What the efficiency model sees of one kernel call: its counts, never the op itself.

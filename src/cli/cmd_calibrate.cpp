@@ -1,10 +1,12 @@
 // `perfmodel calibrate`: fits the efficiency model to microbenchmarks, a measurement CSV or saved
 // samples, and writes the calibration YAML (or its fit summary).
 #include <algorithm>
+#include <cctype>
 #include <cstdio>
 #include <memory>
 #include <string>
 
+#include "cli/arg_checks.hpp"
 #include "cli/commands.hpp"
 #include "cli/cuda_backend.hpp"
 #include "cli/measured_samples.hpp"
@@ -52,9 +54,39 @@ struct CalibrateArgs {
   int threads = 0;
   std::string loss = "soft_l1";
   double loss_scale = 0.1;
-  std::string format = "yaml";
+  std::string format; // "" = from -o's extension (.yaml/.yml, .csv, ...), else yaml
   std::string output;
 };
+
+bool yaml_path(const std::string &path) {
+  auto ends = [&](const std::string &ext) {
+    if (path.size() < ext.size())
+      return false;
+    for (size_t i = 0; i < ext.size(); ++i)
+      if (std::tolower(static_cast<unsigned char>(path[path.size() - ext.size() + i])) != ext[i])
+        return false;
+    return true;
+  };
+  return ends(".yaml") || ends(".yml");
+}
+
+// --format, else what -o's extension names (.yaml or .yml: the calibration), else yaml. A
+// --format that contradicts the extension is an input error.
+std::string calibrate_format(const std::string &format, const std::string &output) {
+  const std::string by_ext = format_of_extension(output);
+  if (format.empty())
+    return by_ext.empty() ? "yaml" : by_ext;
+  if (format == "yaml" && !by_ext.empty())
+    throw InputError("--format yaml conflicts with -o " + output + " (a file named so gets " +
+                     "--format " + by_ext + "): drop --format or rename the file");
+  if (format != "yaml" && yaml_path(output))
+    throw InputError("--format " + format + " conflicts with -o " + output +
+                     " (a .yaml file gets the calibration, --format yaml): drop --format or "
+                     "rename the file");
+  if (format != "yaml")
+    output_format(OutputOptions{format, output}); // the same check against .csv, .json, ...
+  return format;
+}
 
 void progress_line(const std::string &s) { std::fprintf(stderr, "calibrate: %s\n", s.c_str()); }
 
@@ -510,7 +542,7 @@ void register_calibrate(CLI::App &app, Runner &run) {
                 "build's rules (their times kept), to compare a change to the counting on saved "
                 "samples");
   cmd->add_option("--threads", a->threads, "Threads for the microbenchmarks (0 = all)")
-      ->check(CLI::NonNegativeNumber);
+      ->check(non_negative());
   cmd->add_option("--save-samples", a->save_samples, "Also write the fit samples as CSV");
   cmd->add_option("--save-runs", a->save_runs,
                   "--device cpu: also write every microbenchmark run (a case in a round) with the "
@@ -528,29 +560,34 @@ void register_calibrate(CLI::App &app, Runner &run) {
   cmd->add_option("--residuals", a->residuals,
                   "Also write every sample with its fitted prediction and error as CSV");
   cmd->add_option("--warmup", a->warmup, "Microbenchmarks: untimed runs per case (0 = plan's)")
-      ->check(CLI::NonNegativeNumber);
+      ->check(non_negative());
   cmd->add_option("--iters", a->iters,
                   "Microbenchmarks: timed runs per case, over all rounds (0 = plan's)")
-      ->check(CLI::NonNegativeNumber);
+      ->check(non_negative());
   cmd->add_option("--rounds", a->rounds,
                   "Microbenchmarks: run the plan this many times in turn, iters/rounds runs per "
                   "case each time (0 = 9, or 1 with --quick)")
-      ->check(CLI::Range(0, 100));
+      ->check(between(0, 100));
   cmd->add_option("--statistic", a->statistic,
                   "Microbenchmarks: fit the median of each case's runs, their 20th percentile "
                   "or their min (p20 or min for a machine that is not quiet)")
-      ->check(CLI::IsMember({"median", "p20", "min"}))
+      ->transform(one_of("statistic", {{"median"}, {"p20"}, {"min"}}))
       ->capture_default_str();
   cmd->add_option("--loss", a->loss, "Robust loss: soft_l1, cauchy, huber or none")
-      ->check(CLI::IsMember({"soft_l1", "cauchy", "huber", "none"}))
+      ->transform(one_of("loss", {{"soft_l1"}, {"cauchy"}, {"huber"}, {"none"}}))
       ->capture_default_str();
   cmd->add_option("--loss-scale", a->loss_scale, "Log-time residual where the loss bends")
-      ->check(CLI::PositiveNumber)
+      ->check(positive(false))
       ->capture_default_str();
-  cmd->add_option("--format", a->format, "Output: yaml (the calibration), table, csv, json, md")
-      ->check(CLI::IsMember({"yaml", "table", "csv", "json", "md"}))
-      ->capture_default_str();
+  cmd->add_option("--format", a->format,
+                  "Output: yaml (the calibration), table, csv, json, md; default: from -o's "
+                  "extension (.yaml, .txt, .csv, .json, .md), else yaml")
+      ->transform(one_of(
+          "format",
+          {{"yaml", {"yml"}}, {"table", {"text", "txt"}}, {"csv"}, {"json"}, {"md", {"markdown"}}}))
+      ->default_str("yaml");
   cmd->add_option("-o,--output", a->output, "Write to FILE (atomically)");
+  cmd->parse_complete_callback([a] { a->format = calibrate_format(a->format, a->output); });
   cmd->callback([a, &run] { run = [a] { return run_calibrate(*a); }; });
 }
 

@@ -90,7 +90,7 @@ void register_convert(CLI::App &app, Runner &run) {
       "export the targets whose leading dim is the batch follow it too (docs/onnx.md).\n"
       "Example:\n  perfmodel convert --model /tmp/resnet50.onnx -o models/resnet50.yaml");
   add_model_options(cmd, a->model);
-  add_output_options(cmd, a->out);
+  add_output_options(cmd, a->out, /*output_is_formatted=*/false); // -o takes the YAML
   cmd->callback([a, &run] {
     run = [a] {
       const io::ModelLoadOptions lo = load_options(a->model);

@@ -68,7 +68,7 @@ int run_kernels(const KernelsArgs &a) {
     report::KernelRowView r;
     r.op = row.op == io::KernelOp::gemm ? "gemm" : "conv2d";
     r.dtype = std::string(to_string(row.dtype));
-    r.pass = row.pass == KernelPart::bwd_weight ? "bwd_filter" : std::string(to_string(row.pass));
+    r.pass = std::string(to_string(row.pass));
     r.shape = shape_of(row);
     r.flops = k.features.flops;
     r.bytes = k.features.bytes;
@@ -93,8 +93,8 @@ void register_kernels(CLI::App &app, Runner &run) {
       "stride_h,stride_w,pad_h,pad_w,dilation_h,dilation_w,groups,seconds (docs/calibration.md);\n"
       "empty cells take the defaults, unknown columns are ignored.\n\n"
       "Examples:\n"
-      "  perfmodel kernels --hw v100 --input runs.csv\n"
-      "  perfmodel kernels --hw zen5-2c --calibration zen5-2c --input runs.csv --format json");
+      "  perfmodel kernels --hw v100 --input kernels.csv\n"
+      "  perfmodel kernels --hw zen5-2c --calibration zen5-2c --input kernels.csv --format json");
   cmd->add_option("--hw", a->hw, "Hardware: a .yaml path or a name in hw_specs/")->required();
   cmd->add_option("--calibration", a->calibration,
                   "Calibration: a .yaml path or a name in calibration/ (default: pure roofline)");

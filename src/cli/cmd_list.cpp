@@ -4,6 +4,7 @@
 #include <nlohmann/json.hpp>
 #include <sstream>
 
+#include "cli/arg_checks.hpp"
 #include "cli/commands.hpp"
 #include "perfmodel/io/host_hw.hpp"
 #include "perfmodel/io/hw_yaml.hpp"
@@ -122,7 +123,7 @@ void register_list(CLI::App &app, Runner &run) {
       "  perfmodel list ops --model resnet50.onnx   (the ops one model uses, with their rules)");
   cmd->add_option("what", a->what, "hw, models or ops")
       ->required()
-      ->check(CLI::IsMember({"hw", "models", "ops"}));
+      ->transform(one_of("what", {{"hw"}, {"models"}, {"ops"}}));
   cmd->add_option("--model,-m", a->model, "With `ops`: list the ops this model uses");
   add_output_options(cmd, a->out);
   cmd->callback([a, &run] {

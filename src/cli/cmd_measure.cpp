@@ -6,6 +6,7 @@
 #include <memory>
 #include <thread>
 
+#include "cli/arg_checks.hpp"
 #include "cli/commands.hpp"
 #include "cli/measured_samples.hpp"
 #include "perfmodel/calibrate/fingerprint.hpp"
@@ -373,7 +374,7 @@ void register_measure(CLI::App &app, Runner &run) {
       "-o m.json\n"
       "  perfmodel measure --microbench --quick --format csv");
   cmd->add_option("--device", a->device, "Device to run on (cpu)")
-      ->check(CLI::IsMember({"cpu"}))
+      ->transform(one_of("device", {{"cpu"}}))
       ->capture_default_str();
   add_model_options(cmd, a->model);
   cmd->get_option("--model")->required(false);
@@ -405,7 +406,7 @@ void register_measure(CLI::App &app, Runner &run) {
   cmd->add_option("--probe-interval", a->probe_interval,
                   "With --passes quiet: seconds between the convolution probes among the passes "
                   "(default 0.25)")
-      ->check(CLI::Range(0.01, 60.0));
+      ->check(between(0.01, 60.0));
   cmd->add_option("--attempts", a->attempts,
                   "Measure again, up to this many times in all, while the host is found in "
                   "another state than the calibration's (the host check); the attempt that "
@@ -414,30 +415,30 @@ void register_measure(CLI::App &app, Runner &run) {
       ->capture_default_str();
   cmd->add_option("--attempt-wait", a->attempt_wait,
                   "With --attempts: seconds to wait before measuring again")
-      ->check(CLI::Range(0.0, 3600.0))
+      ->check(between(0.0, 3600.0))
       ->capture_default_str();
   cmd->add_option("--statistic", a->statistic,
                   "Errors against the median of the timed runs, their 20th percentile or their "
                   "min (p20 is the most reproducible on a shared host)")
-      ->check(CLI::IsMember({"median", "p20", "min"}))
+      ->transform(one_of("statistic", {{"median"}, {"p20"}, {"min"}}))
       ->capture_default_str();
   cmd->add_option("--warmup", a->warmup,
                   "Untimed runs (passes, or runs of each layer) before timing")
-      ->check(CLI::Range(0, 1000))
+      ->check(between(0, 1000))
       ->capture_default_str();
   cmd->add_option("--iters", a->iters, "Timed runs (passes, or runs of each layer)")
-      ->check(CLI::Range(1, 100000))
+      ->check(between(1, 100000))
       ->capture_default_str();
   cmd->add_option("--min-time", a->min_time,
                   "With --timing network: more timed passes until they take this many seconds")
-      ->check(CLI::Range(0.0, 3600.0))
+      ->check(between(0.0, 3600.0))
       ->capture_default_str();
   cmd->add_option("--threads", a->threads, "Threads (0 = every hardware thread)")
-      ->check(CLI::Range(0, 4096))
+      ->check(between(0, 4096))
       ->capture_default_str();
   cmd->add_option("--min-layer-us", a->min_layer_us,
                   "Layers measured below this many microseconds are left out of the MAPE")
-      ->check(CLI::NonNegativeNumber)
+      ->check(non_negative())
       ->capture_default_str();
   cmd->add_flag("--microbench", a->microbench, "Run the microbenchmarks instead of a model");
   cmd->add_flag("--quick", a->quick, "With --microbench: the quick plan");

@@ -2,6 +2,7 @@
 // with the assumed execution, the memory footprint and the time per op type and bound.
 #include <memory>
 
+#include "cli/arg_checks.hpp"
 #include "cli/commands.hpp"
 #include "perfmodel/assumed_execution.hpp"
 #include "perfmodel/io/calibration_yaml.hpp"
@@ -81,15 +82,16 @@ void register_predict(CLI::App &app, Runner &run) {
                   "Calibration (a .yaml path or a name in calibration/): time layers with the "
                   "fitted efficiency model instead of the roofline");
   add_other_hardware_flag(cmd, a->calibration_other_hardware);
-  cmd->add_option("--pass", a->pass, "fwd (inference) or train (fwd + bwd-data + bwd-weight)")
-      ->check(CLI::IsMember({"fwd", "train"}))
+  cmd->add_option("--pass", a->pass,
+                  "fwd (forward, inference) or train (training: fwd + bwd_data + bwd_weight)")
+      ->transform(one_of("pass", pass_choices()))
       ->capture_default_str();
   add_fusion_option(cmd, a->fusion);
   cmd->add_option("--power", a->power, "Power in W for the power x time energy (default: TDP)")
-      ->check(CLI::PositiveNumber);
+      ->check(positive(false));
   cmd->add_option("--runtime", a->runtime,
                   "Measured total time in s: totals also report measured rates (as boda does)")
-      ->check(CLI::PositiveNumber);
+      ->check(positive(false));
   cmd->add_flag("--rollup", a->rollup,
                 "Show the time per op type and per bound (with --per-layer or --profile: only "
                 "the sections named)");
@@ -100,7 +102,7 @@ void register_predict(CLI::App &app, Runner &run) {
   cmd->add_flag("--wide", a->wide,
                 "Table and Markdown: every layer column (input, filter, MxNxK, rate, energy) "
                 "and whole layer names, not fitted to 120 columns");
-  cmd->add_option("--top", a->top, "Rows of the profile (0 = all)")->check(CLI::NonNegativeNumber);
+  cmd->add_option("--top", a->top, "Rows of the profile (0 = all)")->check(non_negative());
   add_output_options(cmd, a->out);
   cmd->callback([a, &run] { run = [a] { return run_predict(*a); }; });
 }

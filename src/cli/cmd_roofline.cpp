@@ -2,6 +2,7 @@
 #include <cstdio>
 #include <memory>
 
+#include "cli/arg_checks.hpp"
 #include "cli/commands.hpp"
 #include "perfmodel/calibration.hpp"
 #include "perfmodel/io/calibration_yaml.hpp"
@@ -100,8 +101,9 @@ void register_roofline(CLI::App &app, Runner &run) {
       "  perfmodel roofline --hw h100 --model vgg16 --format json -o roofline.json");
   cmd->add_option("--hw", a->hw, "Hardware: a .yaml path or a name in hw_specs/")->required();
   add_model_options(cmd, a->model);
-  cmd->add_option("--pass", a->pass, "fwd (inference) or train (fwd + bwd-data + bwd-weight)")
-      ->check(CLI::IsMember({"fwd", "train"}))
+  cmd->add_option("--pass", a->pass,
+                  "fwd (forward, inference) or train (training: fwd + bwd_data + bwd_weight)")
+      ->transform(one_of("pass", pass_choices()))
       ->capture_default_str();
   add_fusion_option(cmd, a->fusion);
   cmd->add_option("--calibration", a->calibration,
@@ -110,7 +112,7 @@ void register_roofline(CLI::App &app, Runner &run) {
   cmd->add_option("--measured", a->measured,
                   "Measured layer times: `perfmodel measure --format json` output (drawn hollow)");
   cmd->add_option("--label-top", a->label_top, "Label the N slowest layers (0 = none)")
-      ->check(CLI::Range(0, 100000))
+      ->check(between(0, 100000))
       ->capture_default_str();
   cmd->add_flag("--keep-script", a->keep_script,
                 "Keep the gnuplot script (.gp) and data (.dat) beside the image");

@@ -3,6 +3,7 @@
 #include <cstdio>
 #include <memory>
 
+#include "cli/arg_checks.hpp"
 #include "cli/commands.hpp"
 #include "perfmodel/calibration.hpp"
 #include "perfmodel/io/calibration_yaml.hpp"
@@ -41,17 +42,17 @@ SweepSpec make_spec(const SweepArgs &a) {
   spec.batches = parse_int_axis(a.batch, "--batch");
   if (!a.dtype.empty())
     for (const std::string &d : parse_list_axis(a.dtype, "--dtype")) {
-      auto t = parse_dtype(d);
-      if (!t)
-        throw InputError("--dtype: unknown data type '" + d + "' (fp32, fp16, bf16, ...)");
-      spec.dtypes.push_back(*t);
+      const auto name = canonical_name(dtype_choices(), d);
+      if (!name)
+        throw InputError("--dtype: " + unknown_name_message("data type", dtype_choices(), d));
+      spec.dtypes.push_back(*parse_dtype(*name));
     }
   spec.passes.clear();
   for (const std::string &p : parse_list_axis(a.pass, "--pass")) {
-    auto pass = parse_pass(p);
-    if (!pass)
-      throw InputError("--pass: unknown pass '" + p + "' (fwd, train)");
-    spec.passes.push_back(*pass);
+    const auto name = canonical_name(pass_choices(), p);
+    if (!name)
+      throw InputError("--pass: " + unknown_name_message("pass", pass_choices(), p));
+    spec.passes.push_back(*parse_pass(*name));
   }
   spec.fusion = fusion_mode(a.fusion);
   return spec;
@@ -131,7 +132,9 @@ void register_sweep(CLI::App &app, Runner &run) {
       ->required();
   cmd->add_option("--batch,-b", a->batch, "Batch axis: 1,8,64 or 1:1024:x2 or 1:64:+8")
       ->capture_default_str();
-  cmd->add_option("--dtype", a->dtype, "Data type list: fp32,fp16,bf16,... (default: the model's)");
+  cmd->add_option("--dtype", a->dtype,
+                  "Data type list: fp32,fp16,bf16,... (any case; aliases as --dtype of predict; "
+                  "default: the model's)");
   cmd->add_option("--pass", a->pass, "Pass list: fwd, train or fwd,train")->capture_default_str();
   add_fusion_option(cmd, a->fusion);
   cmd->add_option("--dim", a->dims, "Set a symbolic ONNX dimension: --dim seq=128 (repeatable)");

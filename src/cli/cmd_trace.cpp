@@ -2,9 +2,11 @@
 // and roofline attainment views.
 #include <memory>
 
+#include "cli/arg_checks.hpp"
 #include "cli/commands.hpp"
 #include "perfmodel/io/calibration_yaml.hpp"
 #include "perfmodel/io/hw_yaml.hpp"
+#include "perfmodel/nearest_name.hpp"
 #include "perfmodel/report/trace/trace_report.hpp"
 #include "perfmodel/trace/attainment.hpp"
 #include "perfmodel/trace/op_table.hpp"
@@ -90,11 +92,17 @@ int run_trace(const TraceArgs &a) {
   }
   if (all || a.view == "overview")
     r.overview = std::move(overview);
-  if (!report::sort_and_limit(r, a.sort, static_cast<size_t>(a.top)))
-    throw InputError("--sort " + a.sort + " is not a key of the selected views (operators: " +
-                     join(report::operator_sort_keys()) +
-                     "; kernels: " + join(report::kernel_sort_keys()) +
-                     "; attainment: " + join(report::attainment_sort_keys()) + ")");
+  if (!report::sort_and_limit(r, a.sort, static_cast<size_t>(a.top))) {
+    std::vector<std::string> keys;
+    for (const auto *list : {&report::operator_sort_keys(), &report::kernel_sort_keys(),
+                             &report::attainment_sort_keys()})
+      for (const auto &k : *list)
+        keys.emplace_back(k);
+    throw InputError(
+        "--sort " + a.sort + " is not a key of the selected views (operators: " +
+        join(report::operator_sort_keys()) + "; kernels: " + join(report::kernel_sort_keys()) +
+        "; attainment: " + join(report::attainment_sort_keys()) + ")" + did_you_mean(a.sort, keys));
+  }
   emit(a.out, report::render_trace(r, output_format(a.out)));
   return 0;
 }
@@ -133,15 +141,18 @@ void register_trace(CLI::App &app, Runner &run) {
   // `efficiency`: the attainment view's earlier name (the word now means the calibrated
   // efficiency model only): still accepted.
   cmd->add_option("--view", a->view,
-                  "overview, operators, kernels, attainment, all, or none (with --predict-on: "
-                  "only the prediction)")
-      ->check(CLI::IsMember(
-          {"overview", "operators", "kernels", "attainment", "efficiency", "all", "none"}))
-      ->transform([](std::string v) { return v == "efficiency" ? std::string("attainment") : v; })
+                  "overview, operators, kernels, attainment (or efficiency), all, or none (with "
+                  "--predict-on: only the prediction)")
+      ->transform(one_of("view", {{"overview"},
+                                  {"operators"},
+                                  {"kernels"},
+                                  {"attainment", {"efficiency"}},
+                                  {"all"},
+                                  {"none"}}))
       ->capture_default_str();
   cmd->add_option("--sort", a->sort, "Sort key of the tables (see below)");
   cmd->add_option("--top", a->top, "Rows per table (0 = all)")
-      ->check(CLI::NonNegativeNumber)
+      ->check(non_negative())
       ->capture_default_str();
   add_output_options(cmd, a->out);
   cmd->callback([a, &run] { run = [a] { return run_trace(*a); }; });

@@ -1,7 +1,10 @@
 // Shared CLI options: output format and file, model loading options.
 #include "cli/common.hpp"
 
+#include <cctype>
 #include <cstdio>
+
+#include "cli/arg_checks.hpp"
 
 #include "perfmodel/error.hpp"
 #include "perfmodel/io/calibration_yaml.hpp"
@@ -10,19 +13,48 @@
 
 namespace perfmodel::cli {
 
-void add_output_options(CLI::App *cmd, OutputOptions &o) {
-  cmd->add_option("--format", o.format, "Output format: table, csv, json or md")
-      ->check(CLI::IsMember({"table", "csv", "json", "md"}))
-      ->capture_default_str();
+void add_output_options(CLI::App *cmd, OutputOptions &o, bool output_is_formatted) {
+  o.output_is_formatted = output_is_formatted;
+  cmd->add_option("--format", o.format,
+                  output_is_formatted
+                      ? "Output format: table (text, txt), csv, json or md (markdown); default: "
+                        "from -o's extension (.txt, .csv, .json, .md), else table"
+                      : "Output format: table (text, txt), csv, json or md (markdown)")
+      ->transform(one_of("format", format_choices()))
+      ->default_str("table");
   cmd->add_option("-o,--output", o.output,
                   "Write to FILE (atomically: a failed run leaves an earlier file intact)");
+  // A conflicting --format and -o extension is an input error before anything runs.
+  cmd->parse_complete_callback([&o] { output_format(o); });
+}
+
+std::string format_of_extension(const std::string &path) {
+  const auto slash = path.find_last_of('/');
+  const auto dot = path.find_last_of('.');
+  if (dot == std::string::npos || (slash != std::string::npos && dot < slash))
+    return "";
+  std::string ext = path.substr(dot + 1);
+  for (char &c : ext)
+    c = char(std::tolower(static_cast<unsigned char>(c)));
+  if (ext == "txt")
+    return "table";
+  if (ext == "markdown")
+    return "md";
+  return ext == "csv" || ext == "json" || ext == "md" ? ext : "";
 }
 
 report::Format output_format(const OutputOptions &o) {
-  auto f = report::parse_format(o.format);
-  if (!f)
-    throw InputError("unknown --format '" + o.format + "' (table, csv, json, md)");
-  return *f;
+  const std::string by_ext = o.output_is_formatted ? format_of_extension(o.output) : "";
+  const std::string name = o.format.empty()
+                               ? (by_ext.empty() ? "table" : by_ext)
+                               : canonical_name(format_choices(), o.format).value_or("");
+  if (name.empty())
+    throw InputError("--format: " + unknown_name_message("format", format_choices(), o.format));
+  if (!by_ext.empty() && by_ext != name)
+    throw InputError("--format " + o.format + " conflicts with -o " + o.output +
+                     " (a file named so gets --format " + by_ext +
+                     "): drop --format or rename the file");
+  return *report::parse_format(name);
 }
 
 void emit(const OutputOptions &o, const std::string &text) {
@@ -39,8 +71,11 @@ void add_model_options(CLI::App *cmd, ModelOptions &o, bool with_batch) {
       ->required();
   if (with_batch)
     cmd->add_option("--batch,-b", o.batch, "Batch size (dim 0 of every input)")
-        ->check(CLI::PositiveNumber);
-  cmd->add_option("--dtype", o.dtype, "Data type: fp32, fp16, bf16, tf32, int8, fp64");
+        ->check(positive(true));
+  cmd->add_option("--dtype", o.dtype,
+                  "Data type: fp32 (float32, float), fp16 (float16, half), bf16 (bfloat16), tf32, "
+                  "fp8, int8, fp64 (float64, double); any case")
+      ->transform(one_of("data type", dtype_choices()));
   cmd->add_option("--dim", o.dims, "Set a symbolic ONNX dimension: --dim seq=128 (repeatable)");
 }
 
@@ -48,10 +83,10 @@ io::ModelLoadOptions load_options(const ModelOptions &o) {
   io::ModelLoadOptions lo;
   lo.batch = o.batch;
   if (!o.dtype.empty()) {
-    auto d = parse_dtype(o.dtype);
-    if (!d)
-      throw InputError("unknown --dtype '" + o.dtype + "' (fp32, fp16, bf16, tf32, int8, fp64)");
-    lo.dtype = *d;
+    const auto name = canonical_name(dtype_choices(), o.dtype);
+    if (!name)
+      throw InputError("--dtype: " + unknown_name_message("data type", dtype_choices(), o.dtype));
+    lo.dtype = *parse_dtype(*name);
   }
   for (const auto &kv : o.dims) {
     const auto eq = kv.find('=');

@@ -22,10 +22,18 @@ using Runner = std::function<int()>;
 
 /// --format table|csv|json|md and -o FILE, shared by every subcommand.
 struct OutputOptions {
-  std::string format = "table";
+  std::string format; // "" = from -o's extension, else table
   std::string output; // "" = stdout
+  bool output_is_formatted = true; // -o receives the --format output (convert: the YAML)
 };
-void add_output_options(CLI::App *cmd, OutputOptions &o);
+/// Adds --format and -o to `cmd`. When `output_is_formatted`, -o's extension names the format
+/// (.txt table, .csv, .json, .md) unless --format is given, and a --format that contradicts
+/// it stops the parse with an InputError (exit status 2).
+void add_output_options(CLI::App *cmd, OutputOptions &o, bool output_is_formatted = true);
+/// The --format name -o's extension names: .txt table, .csv, .json, .md or .markdown md (any
+/// case); "" for any other.
+std::string format_of_extension(const std::string &path);
+/// --format if given, else the format of -o's extension, else table; InputError on a conflict.
 report::Format output_format(const OutputOptions &o);
 /// Writes to stdout or atomically to the -o file.
 void emit(const OutputOptions &o, const std::string &text);

@@ -4,6 +4,7 @@
 #include <exception>
 
 #include "cli/commands.hpp"
+#include "cli/parse_errors.hpp"
 #include "perfmodel/error.hpp"
 
 int main(int argc, char **argv) {
@@ -33,7 +34,7 @@ int main(int argc, char **argv) {
   } catch (const CLI::CallForVersion &e) {
     return app.exit(e);
   } catch (const CLI::ParseError &e) {
-    std::fprintf(stderr, "perfmodel: error: %s\n", e.what());
+    std::fprintf(stderr, "perfmodel: error: %s\n", cli::parse_error_message(app, e).c_str());
     return 2;
   } catch (const InputError &e) { // raised by option validators that read files
     std::fprintf(stderr, "%s\n", e.what());

@@ -1,5 +1,6 @@
 // The calibrated efficiency model: op classes, kernel features of a layer, and the layer time.
 #include <algorithm>
+#include <cctype>
 #include <cmath>
 #include <limits>
 #include <optional>
@@ -115,11 +116,14 @@ std::string_view to_string(KernelPart p) {
 }
 
 std::optional<KernelPart> parse_kernel_part(std::string_view s) {
-  if (s == "fwd")
+  std::string l(s);
+  for (char &c : l)
+    c = char(std::tolower(static_cast<unsigned char>(c)));
+  if (l == "fwd")
     return KernelPart::fwd;
-  if (s == "bwd_data")
+  if (l == "bwd_data")
     return KernelPart::bwd_data;
-  if (s == "bwd_filter" || s == "bwd_weight")
+  if (l == "bwd_weight" || l == "bwd_filter")
     return KernelPart::bwd_weight;
   return std::nullopt;
 }

@@ -131,8 +131,16 @@ std::vector<MeasurementRow> parse_measurements_csv(const std::string &text,
         index[name] = i;
       }
   }
-  if (!index.count("op"))
+  if (!index.count("op")) {
+    // calibrate --save-runs writes runs of microbenchmark cases, not kernel shapes: say so.
+    const auto &f = records[0].fields;
+    if (f.size() >= 2 && trim(f[0].text) == "case" && trim(f[1].text) == "round")
+      throw InputError(SourceLoc{file, records[0].line, 1},
+                       "this is calibrate --save-runs output (microbenchmark runs and host "
+                       "probes), not a measurement CSV: those have one kernel per row, header "
+                       "op,dtype,pass,m,n,k,... (docs/calibration.md, \"Measurement CSV\")");
     throw InputError(SourceLoc{file, records[0].line, 1}, "the header has no 'op' column");
+  }
 
   std::vector<MeasurementRow> rows;
   for (size_t r = 1; r < records.size(); ++r) {
@@ -168,8 +176,10 @@ std::vector<MeasurementRow> parse_measurements_csv(const std::string &text,
     const std::string ps = cell("pass", &at);
     if (!ps.empty()) {
       auto p = parse_kernel_part(ps);
-      if (!p || ps == "bwd_weight")
-        throw InputError(at, "unknown pass '" + ps + "' (fwd, bwd_data or bwd_filter)");
+      if (!p)
+        throw InputError(at, "unknown pass '" + ps +
+                                 "' (fwd, bwd_data or bwd_weight; bwd_filter is read as "
+                                 "bwd_weight)");
       if (row.op == KernelOp::gemm && *p != KernelPart::fwd)
         throw InputError(at, "pass '" + ps + "' applies to conv2d rows only");
       row.pass = *p;
@@ -286,7 +296,7 @@ std::string measurements_csv_line(const MeasurementRow &r) {
       o << v;
   };
   o << (conv ? "conv2d" : "gemm") << ',' << to_string(r.dtype) << ','
-    << (conv ? to_string(r.pass) == "bwd_weight" ? "bwd_filter" : to_string(r.pass) : "fwd");
+    << (conv ? to_string(r.pass) : "fwd");
   n(r.m, !conv);
   n(r.n, !conv);
   n(r.k, !conv);

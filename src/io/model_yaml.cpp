@@ -7,6 +7,7 @@
 
 #include "io/yaml_util.hpp"
 #include "perfmodel/io/files.hpp"
+#include "perfmodel/nearest_name.hpp"
 #include "perfmodel/predict.hpp"
 
 namespace perfmodel::io {
@@ -108,9 +109,15 @@ Layer read_layer(const YAML::Node &n, const std::string &file, DType dtype,
   l.name = get_string(n, "name", file);
   const std::string op = get_string(n, "op", file);
   auto info = find_op(op);
-  if (!info)
-    throw InputError(loc_of(file, n["op"]), "layer '" + l.name + "': unknown op '" + op +
-                                                "' (perfmodel list ops shows the known ones)");
+  if (!info) {
+    std::vector<std::string> known;
+    for (const OpInfo &o : op_registry())
+      known.emplace_back(o.name);
+    const std::string near = did_you_mean(op, known);
+    throw InputError(loc_of(file, n["op"]),
+                     "layer '" + l.name + "': unknown op '" + op + "'" +
+                         (near.empty() ? " (perfmodel list ops shows the known ones)" : near));
+  }
   l.op = info->kind;
   l.op_name = n["type"] ? n["type"].as<std::string>() : std::string(info->name);
   if (!info->function.empty())

@@ -15,7 +15,9 @@ TEST_CASE("op class and pass names round-trip") {
   for (OpClass c : all_op_classes())
     CHECK(parse_op_class(to_string(c)) == c);
   CHECK_FALSE(parse_op_class("conv2d"));
-  CHECK(parse_kernel_part("bwd_filter") == KernelPart::bwd_weight);
+  CHECK(parse_kernel_part("bwd_weight") == KernelPart::bwd_weight);
+  CHECK(parse_kernel_part("bwd_filter") == KernelPart::bwd_weight); // cuDNN's name, an alias
+  CHECK(parse_kernel_part("BWD_Data") == KernelPart::bwd_data);
   CHECK(parse_kernel_part("bwd_data") == KernelPart::bwd_data);
   CHECK_FALSE(parse_kernel_part("backward"));
   CHECK(is_gemm_class(OpClass::depthwise));

@@ -28,7 +28,7 @@ TEST_CASE("gemm and conv rows with defaults and an unknown column") {
       "op,dtype,pass,m,n,k,batch,c,h,w,out_channels,kernel_h,kernel_w,stride_h,stride_w,pad_h,"
       "pad_w,dilation_h,dilation_w,groups,seconds,note\n"
       "gemm,,,64,32,16,,,,,,,,,,,,,,,1.5e-5,\"hello, world\"\n"
-      "conv2d,fp16,bwd_filter,,,,2,3,32,32,8,3,3,2,2,1,1,,,,,\n";
+      "conv2d,fp16,bwd_filter,,,,2,3,32,32,8,3,3,2,2,1,1,,,,,\n"; // bwd_filter = bwd_weight
   const auto rows = parse_measurements_csv(text, "m.csv");
   REQUIRE(rows.size() == 2);
   CHECK(rows[0].op == KernelOp::gemm);
@@ -71,6 +71,11 @@ TEST_CASE("bad rows name file, line and column") {
   CHECK(error_of(head + "gemm,1,2,3,-1\n") ==
         "m.csv:2:12: error: 'seconds' must be a positive number, not '-1'");
   CHECK(error_of("m,n\n1,2\n") == "m.csv:1:1: error: the header has no 'op' column");
+  CHECK(error_of("case,round,counted\ngemm/1,0,1\n")
+            .find("m.csv:1:1: error: this is calibrate --save-runs output") == 0);
+  CHECK(error_of("op,pass,c,h,w,out_channels,kernel_h,kernel_w\nconv2d,bwd,1,4,4,1,1,1\n") ==
+        "m.csv:2:8: error: unknown pass 'bwd' (fwd, bwd_data or bwd_weight; bwd_filter is read "
+        "as bwd_weight)");
   CHECK(error_of("") == "m.csv:1:1: error: empty measurement file (no header)");
   CHECK(error_of("op,dtype\ngemm,fp99\n").find("m.csv:2:6: error: unknown dtype 'fp99'") == 0);
   CHECK(error_of("op,pass,m,n,k\ngemm,bwd_data,1,1,1\n") ==
@@ -124,7 +129,7 @@ TEST_CASE("conv rows may give their fused epilogue: a bias and a clamping activa
 TEST_CASE("a written line reads back") {
   MeasurementRow r;
   r.op = KernelOp::conv2d;
-  r.pass = KernelPart::bwd_data;
+  r.pass = KernelPart::bwd_weight;
   r.batch = 2, r.c = 4, r.h = 9, r.w = 7, r.out_channels = 6, r.kernel_h = 3, r.kernel_w = 1;
   r.pad_h = 1;
   r.groups = 2;
@@ -134,7 +139,8 @@ TEST_CASE("a written line reads back") {
   const auto back =
       parse_measurements_csv(measurements_csv_header() + measurements_csv_line(r), "r.csv");
   REQUIRE(back.size() == 1);
-  CHECK(back[0].pass == KernelPart::bwd_data);
+  CHECK(back[0].pass == KernelPart::bwd_weight);
+  CHECK(measurements_csv_line(r).find(",bwd_weight,") != std::string::npos);
   CHECK(back[0].w == 7);
   CHECK(back[0].kernel_w == 1);
   CHECK(back[0].groups == 2);

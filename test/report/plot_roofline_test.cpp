@@ -35,15 +35,20 @@ TEST_CASE("roofline script: log-log, ceilings, diagonals, ridges, a block per op
   CHECK(s.find("datafile = 'r.dat'") != std::string::npos);
   CHECK(s.find("set logscale xy") != std::string::npos);
   CHECK(s.find("set title 'roofline: tiny on gpu1, batch 4, fp32, fwd'") != std::string::npos);
-  // A segment per memory level and per ceiling: dram from the left edge up to the top ceiling
-  // (100 TF/s at 100 F/B), the used fp32 ceiling from the fastest level (l2: 2.5 F/B) rightwards.
-  CHECK(count(s, "set arrow ") == 2 + 2);
-  CHECK(s.find("to first 100, first 1e+14 nohead lw 2 lc rgb '#555555' dt 2") != std::string::npos);
+  // A segment per memory level, one per ceiling of a used dtype and a dotted one from the DRAM
+  // ridge up: dram from the left edge up to the used ceiling (10 TF/s at 10 F/B), the fp32
+  // ceiling from the fastest level (l2: 2.5 F/B) rightwards. The fp16 tensor ceiling (100 TF/s)
+  // serves no layer: not drawn, not named.
+  CHECK(count(s, "set arrow ") == 2 + 1 + 1);
+  CHECK(s.find("to first 10, first 1e+13 nohead lw 2 lc rgb '#555555' dt 2") != std::string::npos);
   CHECK(s.find("from first 2.5, first 1e+13 to first 100, first 1e+13 nohead lw 2") !=
         std::string::npos);
-  CHECK(s.find("'simt fp32 10.0TF/s'") != std::string::npos);
+  CHECK(s.find("tensor") == std::string::npos);
+  // Ceiling names and the DRAM ridge are tics of the right and top axes, outside the data.
+  CHECK(s.find("set y2tics scale 0.5 font ',9' ('simt fp32 10.0TF/s' 1e+13)") != std::string::npos);
+  CHECK(s.find("set x2tics scale 0.5 font ',9' ('10.0' 10)") != std::string::npos);
+  CHECK(s.find("set x2label 'ridge with dram (FLOP/byte)'") != std::string::npos);
   CHECK(s.find("'dram 1.00TB/s'") != std::string::npos);
-  CHECK(s.find("'ridge 10.0F/B'") != std::string::npos);
   // Three drawable layers of three op types: three blocks, then the ridge block (index 3).
   CHECK(s.find("title 'conv2d'") != std::string::npos);
   CHECK(s.find("title 'relu'") != std::string::npos);

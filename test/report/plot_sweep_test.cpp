@@ -33,15 +33,28 @@ TEST_CASE("sweep plot: three panels, log2 batch axis, a line per hw/dtype/pass")
   PlotScript ps = sweep_plot(r, plot_paths("s.pdf"), ImageKind::pdf);
   const std::string &s = ps.script;
   CHECK(s.find("set terminal pdfcairo") != std::string::npos);
-  CHECK(s.find("set multiplot layout 1,3 title 'batch sweep: m'") != std::string::npos);
+  CHECK(s.find("set multiplot title 'batch sweep: m'") != std::string::npos);
   CHECK(s.find("set logscale x 2") != std::string::npos);
   CHECK(s.find("set title 'latency'") != std::string::npos);
   CHECK(s.find("set title 'throughput'") != std::string::npos);
   CHECK(s.find("set title 'energy per sample'") != std::string::npos);
-  CHECK(s.find("title 'a100 fp16 fwd'") != std::string::npos);
-  CHECK(s.find("title 'v100 fp16 fwd'") != std::string::npos);
   CHECK(s.find("t4") == std::string::npos); // skipped points draw nothing
-  CHECK(s.find("title 'does not fit in memory'") != std::string::npos);
+  // One legend for the figure: each entry once, in the strip below the panels, none in a panel.
+  auto count = [&](const std::string &what) {
+    size_t n = 0;
+    for (size_t p = s.find(what); p != std::string::npos; p = s.find(what, p + 1))
+      ++n;
+    return n;
+  };
+  CHECK(count("title 'a100 fp16 fwd'") == 1);
+  CHECK(count("title 'v100 fp16 fwd'") == 1);
+  CHECK(count("title 'does not fit in memory'") == 1);
+  CHECK(count(" notitle") == 3 * (2 + 2)); // 3 panels x (2 lines + 2 rings)
+  CHECK(count("set origin ") == 4);        // three panels, then the legend
+  const size_t key = s.find("set key at screen 0.5");
+  REQUIRE(key != std::string::npos);
+  CHECK(s.find("title 'a100 fp16 fwd'") > key);
+  CHECK(s.find("unset key") < s.find("set title 'latency'"));
   CHECK(s.find("unset multiplot") != std::string::npos);
   // Block 0 (a100) sorted by batch; block 1 (v100) marks batch 4 as not fitting.
   CHECK(ps.data.find("# block 0: a100 fp16 fwd\n1 0.001 1000 0.01 1\n4 0.004 1000 0.01 1\n") !=

@@ -12,7 +12,7 @@ namespace perfmodel::calibrate {
 /// without bias on a batch x c x h x w input. Throws InputError at the row's location.
 Graph kernel_graph(const io::MeasurementRow &row);
 
-/// The counts of the row's pass (conv bwd_data / bwd_filter: the core's train-pass parts).
+/// The counts of the row's pass (conv bwd_data / bwd_weight: the core's train-pass parts).
 struct KernelCounts {
   LayerCost cost;          // of the whole layer (train pass when the row is a backward one)
   KernelFeatures features; // of the row's pass only

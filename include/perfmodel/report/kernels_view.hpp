@@ -22,7 +22,7 @@ namespace perfmodel::report {
 struct KernelRowView {
   std::string op; // "gemm" | "conv2d"
   std::string dtype;
-  std::string pass;  // fwd | bwd_data | bwd_filter
+  std::string pass;  // fwd | bwd_data | bwd_weight
   std::string shape; // human-readable dimensions
   double flops = 0;
   double bytes = 0;

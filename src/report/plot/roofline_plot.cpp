@@ -31,6 +31,19 @@ std::string short_name(const std::string &name) {
 double decade_below(double v) { return std::pow(10.0, std::floor(std::log10(v))); }
 double decade_above(double v) { return std::pow(10.0, std::ceil(std::log10(v))); }
 
+/// The ceilings drawn: those of the data types the layers run at (all when none is marked, so
+/// the plot still shows the machine).
+std::vector<const RooflineCeiling *> drawn_ceilings(const RooflineData &d) {
+  std::vector<const RooflineCeiling *> out;
+  for (const RooflineCeiling &c : d.ceilings)
+    if (c.selected)
+      out.push_back(&c);
+  if (out.empty())
+    for (const RooflineCeiling &c : d.ceilings)
+      out.push_back(&c);
+  return out;
+}
+
 struct Ranges {
   double xmin, xmax, ymin, ymax;
 };
@@ -55,8 +68,8 @@ Ranges ranges(const RooflineData &d) {
   }
   for (const RidgePoint &r : d.ridges)
     x(r.arithmetic_intensity);
-  for (const RooflineCeiling &c : d.ceilings)
-    y(c.flops_per_second);
+  for (const RooflineCeiling *c : drawn_ceilings(d))
+    y(c->flops_per_second);
   if (xhi == 0)
     xlo = 0.1, xhi = 1000;
   if (yhi == 0)
@@ -134,9 +147,10 @@ PlotScript roofline_plot(const RooflineData &d, const PlotPaths &paths, ImageKin
   s += "set grid xtics ytics mxtics mytics lc rgb '#dddddd'\n";
   s += "set key outside right top box\n";
 
+  const std::vector<const RooflineCeiling *> ceilings = drawn_ceilings(d);
   double top = 0, fastest = 0;
-  for (const RooflineCeiling &c : d.ceilings)
-    top = std::max(top, c.flops_per_second);
+  for (const RooflineCeiling *c : ceilings)
+    top = std::max(top, c->flops_per_second);
   for (const RooflineDiagonal &m : d.diagonals)
     fastest = std::max(fastest, m.bytes_per_second);
 
@@ -166,42 +180,55 @@ PlotScript roofline_plot(const RooflineData &d, const PlotPaths &paths, ImageKin
               "first " + gp_num(lx) + ", first " + gp_num(lx * dg.bytes_per_second),
               "left offset 0.5,0.8 font ',9' tc rgb '#555555'");
   }
-  // Ceilings at the same peak share one label ("tensor fp16, tensor bf16 312TF/s").
-  std::vector<std::pair<size_t, std::string>> peak_labels; // first ceiling, names
-  for (size_t c = 0; c < d.ceilings.size(); ++c) {
-    const RooflineCeiling &ce = d.ceilings[c];
+  // Ceilings at the same peak share one label ("tensor fp16, tensor bf16 312TF/s"). The labels
+  // are tics of the right-hand axis, outside the plot: no diagonal or layer crosses them.
+  std::vector<std::pair<double, std::string>> peak_labels; // peak, names
+  for (const RooflineCeiling *ce : ceilings) {
     // From where it meets the fastest memory level to the right edge.
-    const double start = std::max(rg.xmin, fastest > 0 ? ce.flops_per_second / fastest : 0.0);
+    const double start = std::max(rg.xmin, fastest > 0 ? ce->flops_per_second / fastest : 0.0);
     if (start < rg.xmax)
-      add_segment(start, ce.flops_per_second, rg.xmax, ce.flops_per_second,
-                  ce.selected ? "lw 2 lc rgb '#222222'" : "lw 1 dt 2 lc rgb '#aaaaaa'");
-    std::string name = ce.unit + " " + std::string(to_string(ce.dtype));
+      add_segment(start, ce->flops_per_second, rg.xmax, ce->flops_per_second,
+                  "lw 2 lc rgb '#222222'");
+    std::string name = ce->unit + " " + std::string(to_string(ce->dtype));
     auto same = std::find_if(peak_labels.begin(), peak_labels.end(), [&](const auto &l) {
-      return std::abs(d.ceilings[l.first].flops_per_second / ce.flops_per_second - 1) < 0.01;
+      return std::abs(l.first / ce->flops_per_second - 1) < 0.01;
     });
     if (same == peak_labels.end())
-      peak_labels.emplace_back(c, name);
+      peak_labels.emplace_back(ce->flops_per_second, name);
     else
       same->second += ", " + name;
   }
-  for (const auto &[c, names] : peak_labels) {
-    const RooflineCeiling &ce = d.ceilings[c];
-    bool used = std::any_of(d.ceilings.begin(), d.ceilings.end(), [&](const RooflineCeiling &o) {
-      return o.selected && std::abs(o.flops_per_second / ce.flops_per_second - 1) < 0.01;
-    });
-    double start = fastest > 0 ? ce.flops_per_second / fastest : rg.xmin;
-    // At the ceiling's left end: the layers crowd the right, under the ceiling they use.
-    add_label(names + " " + si(ce.flops_per_second, "F/s"),
-              "first " + gp_num(std::max(start, rg.xmin)) + ", first " +
-                  gp_num(ce.flops_per_second),
-              std::string("left offset 0.5,0.6 font ',9' tc rgb '") +
-                  (used ? "#222222" : "#999999") + "'");
-  }
+  s += "set ytics nomirror\n";
+  s += "set logscale y2\n";
+  s += "set y2range [" + gp_num(rg.ymin) + ":" + gp_num(rg.ymax) + "]\n";
+  s += "set y2tics scale 0.5 font ',9' (";
+  for (size_t i = 0; i < peak_labels.size(); ++i)
+    s += std::string(i ? ", " : "") +
+         gp_quote(peak_labels[i].second + " " + si(peak_labels[i].first, "F/s")) + " " +
+         gp_num(peak_labels[i].first);
+  s += ")\n";
+  // The classic ridges (with DRAM), as tics of the top axis: the layers crowd around them.
+  std::vector<const RidgePoint *> ridges;
   for (const RidgePoint &r : d.ridges)
-    if (r.diagonal + 1 == d.diagonals.size()) // ridges with DRAM: the classic ridge
-      add_label("ridge " + si(r.arithmetic_intensity, "F/B"),
-                "first " + gp_num(r.arithmetic_intensity) + ", first " + gp_num(r.flops_per_second),
-                "center offset 0,-1 font ',8' tc rgb '#222222'");
+    if (r.diagonal + 1 == d.diagonals.size())
+      ridges.push_back(&r);
+  if (!ridges.empty()) {
+    s += "set xtics nomirror\n";
+    s += "set logscale x2\n";
+    s += "set x2range [" + gp_num(rg.xmin) + ":" + gp_num(rg.xmax) + "]\n";
+    for (const RidgePoint *r : ridges) // a dotted line from the ridge point up to its tic
+      add_segment(r->arithmetic_intensity, r->flops_per_second, r->arithmetic_intensity, rg.ymax,
+                  "lw 1 dt 3 lc rgb '#999999'");
+    // Short tic labels ("201"), the unit once in the axis label: ridges a factor 2.5 apart
+    // still get labels that do not touch.
+    s += "set x2label " + gp_quote("ridge with " + d.diagonals.back().level + " (FLOP/byte)") +
+         " font ',9' offset 0,-0.5\n";
+    s += "set x2tics scale 0.5 font ',9' (";
+    for (size_t i = 0; i < ridges.size(); ++i)
+      s += std::string(i ? ", " : "") + gp_quote(si(ridges[i]->arithmetic_intensity, "")) + " " +
+           gp_num(ridges[i]->arithmetic_intensity);
+    s += ")\n";
+  }
   // Layers at (nearly) the same spot share one label: "conv3 (+2 more)".
   struct PointLabel {
     size_t first;

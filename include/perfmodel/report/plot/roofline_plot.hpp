@@ -1,9 +1,11 @@
 // The roofline plot: gnuplot script and data for a RooflineData (log-log FLOP/B vs FLOP/s).
 //
-// Drawn: a ceiling per compute unit and data type (the ones the layers use solid, the others
-// dashed and pale), a diagonal per memory level with a bandwidth, the ridge points of the used
-// ceilings, one filled point per layer (area proportional to its time, colour by op type),
-// measured points hollow at the same AI, and the top-N layers by time labelled.
+// Drawn: a ceiling per compute unit of the data types the layers run at (the others are not:
+// they answer no question about this model), a diagonal per memory level with a bandwidth, the
+// ridge points of those ceilings, one filled point per layer (area proportional to its time,
+// colour by op type), measured points hollow at the same AI, and the top-N layers by time
+// labelled. The ceilings' names and the DRAM ridges are tics of the right and top axes,
+// outside the plot, so no line or point covers them.
 #pragma once
 
 #include "perfmodel/report/plot/gnuplot.hpp"
