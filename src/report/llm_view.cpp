@@ -6,6 +6,7 @@
 #include "perfmodel/assumed_execution.hpp"
 #include "perfmodel/report/prediction_view.hpp"
 #include "perfmodel/report/text_table.hpp"
+#include "perfmodel/report/json_text.hpp"
 
 namespace perfmodel::report {
 
@@ -155,7 +156,7 @@ json to_json(const llm::LlmConfig &c, const HwSpec &hw, const llm::ServeResult &
 std::string render_llm(const llm::LlmConfig &c, const HwSpec &hw, const llm::ServeResult &r,
                        Format f, bool per_layer) {
   if (f == Format::json)
-    return to_json(c, hw, r, per_layer).dump(2) + "\n";
+    return perfmodel::report::json_text(to_json(c, hw, r, per_layer));
   const std::vector<Row> rs = rows(c, hw, r);
   std::string out;
   if (f == Format::csv) {
