@@ -2,6 +2,7 @@
 // memory, TTFT, TPOT, end-to-end time, tokens per second (docs/llm.md).
 #include <memory>
 
+#include "cli/arg_checks.hpp"
 #include "cli/commands.hpp"
 #include "perfmodel/io/hw_yaml.hpp"
 #include "perfmodel/llm/serve.hpp"
@@ -66,11 +67,16 @@ void register_llm(CLI::App &app, Runner &run) {
   cmd->add_option("--dtype", a->dtype, "Data type of the weights, activations and math")
       ->capture_default_str();
   cmd->add_option("--kv-dtype", a->kv_dtype, "Data type of the KV cache (default: --dtype)");
-  // counts are checked by llm::serve, whose messages name the option and the limit
-  cmd->add_option("--batch", a->batch, "Requests served together")->capture_default_str();
-  cmd->add_option("--prompt", a->prompt, "Prompt tokens per request")->required();
+  // whole numbers from 1 (llm::serve checks the positions against the model's limit)
+  cmd->add_option("--batch", a->batch, "Requests served together")
+      ->check(positive(true))
+      ->capture_default_str();
+  cmd->add_option("--prompt", a->prompt, "Prompt tokens per request")
+      ->check(positive(true))
+      ->required();
   cmd->add_option("--generate", a->generate,
                   "Output tokens per request (the first from the prefill)")
+      ->check(positive(true))
       ->required();
   cmd->add_option("--attention", a->attention,
                   "flash (one kernel: no score matrix in memory, masked pairs skipped) or eager")
