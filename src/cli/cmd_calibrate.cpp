@@ -501,7 +501,11 @@ int run_calibrate(const CalibrateArgs &a) {
     std::string why;
     for (const std::string &line : fit_lines)
       why += (why.empty() ? " (" : "; ") + line;
-    throw InputError("no op class had enough samples to fit" + why + (why.empty() ? "" : ")"));
+    const std::string from = !a.measurements.empty() ? a.measurements
+                             : !a.trace.empty()      ? a.trace
+                                                     : a.samples;
+    throw InputError(SourceLoc{from}, "no op class had enough samples to fit" + why +
+                                          (why.empty() ? "" : ")"));
   }
   cal.device = meta.device;
   cal.source = meta.source;

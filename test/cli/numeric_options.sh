@@ -3,10 +3,10 @@
 #
 #   numeric_options.sh BIN
 #
-# The options are found in each command's --help (an option whose value is INT, UINT, FLOAT,
-# POSITIVE, NONNEGATIVE or a range "INT in [a - b]"), so that an option added later is checked
-# too. Each is given nan, inf, -inf, 1e400, 99999999999999999999 and -1 (and 1.5 where it takes
-# whole numbers): each must exit 2 with one line on stderr that names the option and echoes
+# The options are found in each command's --help (an option whose value's type is INT, UINT or
+# FLOAT, with or without a check: INT:POSITIVE, FLOAT:FLOAT in [0 - 3600]), so that an option
+# added later is checked too. Each is given nan, inf, -inf, 1e400 and -1 (and 1.5 and
+# 99999999999999999999 where it takes whole numbers): each must exit 2 with one line on stderr that names the option and echoes
 # the value as typed. The count of options checked is printed; fewer than 20 fails (the help
 # was not parsed).
 set -u
@@ -17,21 +17,22 @@ fail=0
 checked=0
 bad() { echo "FAIL: $*" | tee -a "$tmp/failures"; } # also from the subshells of the loop
 
-commands=$("$bin" --help | awk '/^SUBCOMMANDS:/{s=1; next} s && NF {print $1}')
+commands=$("$bin" --help | awk '/^Subcommands:/{s=1; next} s && NF {print $1}')
 [ -n "$commands" ] || bad "no commands in perfmodel --help"
 for cmd in $commands; do
-  # "  --batch,-b POSITIVE   text" / "  -b, --batch POSITIVE" / "  --attempts INT in [1 - 20]"
+  # CLI11's lines: "  -b,--batch INT:POSITIVE   text", "  --attempts INT:INT in [1 - 20]",
+  # "  --power FLOAT:POSITIVE ...": the names, then the value's type
   "$bin" "$cmd" --help | grep -E '^\s+-' | while IFS= read -r line; do
     opt=$(grep -oE -- '--[a-z][a-z0-9-]*' <<<"$line" | head -1)
-    type=$(sed -E 's/^\s+(-[a-z], )?--[a-z0-9-]+(,-[a-z])?\s+//' <<<"$line" | awk '{print $1}')
+    type=$(awk '{print $2}' <<<"$line")
     case $type in
-    INT | UINT | POSITIVE | NONNEGATIVE | FLOAT) ;;
+    INT* | UINT* | FLOAT*) ;;
     *) continue ;;
     esac
     whole=0
-    [[ $type == INT || $type == UINT ]] && whole=1
-    values=(nan inf -inf 1e400 99999999999999999999 -1)
-    [ $whole = 1 ] && values+=(1.5)
+    [[ $type == INT* || $type == UINT* ]] && whole=1
+    values=(nan inf -inf 1e400 -1)
+    [ $whole = 1 ] && values+=(1.5 99999999999999999999)
     for v in "${values[@]}"; do
       "$bin" "$cmd" "$opt" "$v" >"$tmp/out" 2>"$tmp/err"
       status=$?
