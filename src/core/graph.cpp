@@ -237,7 +237,10 @@ void infer_shapes(Graph &g) {
     } catch (const InputError &e) {
       if (!e.loc().file.empty() || e.loc().line)
         throw;
-      throw InputError(l.loc, "layer '" + l.name + "' (" + l.op_name + "): " + e.message());
+      // A layer built in code (the LLM graph builder) has no location of its own: the graph's
+      // file (its config.json) stands for it.
+      throw InputError(l.loc.file.empty() ? g.loc : l.loc,
+                       "layer '" + l.name + "' (" + l.op_name + "): " + e.message());
     }
   }
 }

@@ -1,6 +1,7 @@
 // HuggingFace config.json reader for decoder-only models (docs/llm.md, "Input").
 #include "perfmodel/llm/config.hpp"
 
+#include <algorithm>
 #include <filesystem>
 #include <fstream>
 #include <nlohmann/json.hpp>
@@ -14,6 +15,25 @@ namespace {
 
 using nlohmann::json;
 
+// The largest value of a size field: far above any released model (hidden sizes are below
+// 2^16, vocabularies below 2^20, context lengths below 2^24), and small enough that the graph
+// builder's products of two sizes stay exact in int64.
+constexpr int64_t kMaxField = (int64_t{1} << 31) - 1;
+
+// 1-based line and column of byte `at` of `text` (clamped to its end).
+SourceLoc location_of(const std::string &text, size_t at, const std::string &path) {
+  SourceLoc loc{path, 1, 1};
+  at = std::min(at, text.size());
+  size_t line_start = 0;
+  for (size_t i = 0; i < at; ++i)
+    if (text[i] == '\n') {
+      loc.line++;
+      line_start = i + 1;
+    }
+  loc.column = int(at - line_start) + 1;
+  return loc;
+}
+
 // Reads one config object; `text` and `base` (the offset of the object's text) locate keys.
 class Reader {
 public:
@@ -23,19 +43,10 @@ public:
   // Where `"key"` first appears at or after the object's start: the key's line and column, or
   // the file alone when the text does not hold it.
   SourceLoc where(const std::string &key) const {
-    SourceLoc loc{path_, 0, 0};
     const size_t at = text_.find("\"" + key + "\"", base_);
     if (at == std::string::npos)
-      return loc;
-    loc.line = 1;
-    size_t line_start = 0;
-    for (size_t i = 0; i < at; ++i)
-      if (text_[i] == '\n') {
-        loc.line++;
-        line_start = i + 1;
-      }
-    loc.column = int(at - line_start) + 1;
-    return loc;
+      return SourceLoc{path_, 0, 0};
+    return location_of(text_, at, path_);
   }
 
   [[noreturn]] void fail(const std::string &key, const std::string &msg) const {
@@ -78,6 +89,9 @@ private:
     const int64_t n = v.get<int64_t>();
     if (n <= 0)
       fail(key, "'" + key + "' must be positive, not " + std::to_string(n));
+    if (n > kMaxField)
+      fail(key, "'" + key + "' must be at most " + std::to_string(kMaxField) + ", not " +
+                    std::to_string(n));
     return n;
   }
 
@@ -173,7 +187,14 @@ LlmConfig parse_llm_config(const std::string &text, const std::string &path) {
   try {
     root = json::parse(text);
   } catch (const json::parse_error &e) {
-    throw InputError(SourceLoc{path, 0, 0}, std::string("not a JSON file: ") + e.what());
+    // nlohmann: "[json.exception.parse_error.101] parse error at line 1, column 5: syntax ...";
+    // the position goes to the location, the rest stays.
+    const std::string what = e.what();
+    const size_t at = what.find("syntax error");
+    throw InputError(location_of(text, e.byte > 0 ? e.byte - 1 : 0, path),
+                     "not a JSON file: " +
+                         (text.empty() ? std::string("the file is empty")
+                                       : at == std::string::npos ? what : what.substr(at)));
   }
   if (!root.is_object())
     throw InputError(SourceLoc{path, 0, 0}, "a config.json holds one JSON object");

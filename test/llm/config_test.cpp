@@ -96,7 +96,22 @@ TEST_CASE("llm config: bad input names the file and the key") {
   CHECK(error_of(odd).find("num_attention_heads (4) does not divide hidden_size (66)") !=
         std::string::npos);
   CHECK(error_of("[1]") == "cfg.json: error: a config.json holds one JSON object");
-  CHECK(error_of("{").rfind("cfg.json: error: not a JSON file", 0) == 0);
+  CHECK(error_of("{").rfind("cfg.json:1:2: error: not a JSON file: syntax error", 0) == 0);
+}
+
+TEST_CASE("llm config: a JSON syntax error is located; absurd sizes are refused at their key") {
+  // Found by fuzz/fuzz_llm_config.cpp and the bad-input corpus: the message held nlohmann's
+  // "[json.exception...] parse error at line 2, column 3" instead of a location, and a
+  // vocab_size of INT64_MAX reached the graph builder, which named no file.
+  CHECK(error_of("{\"model_type\": \"llama\",\n  x}") ==
+        "cfg.json:2:3: error: not a JSON file: syntax error while parsing object key - invalid "
+        "literal; last read: '\n  x'; expected string literal");
+  CHECK(error_of("") == "cfg.json:1:1: error: not a JSON file: the file is empty");
+  const std::string big = R"({"model_type": "llama", "hidden_size": 64, "intermediate_size": 128,
+      "num_hidden_layers": 2, "num_attention_heads": 4,
+      "vocab_size": 9223372036854775807, "max_position_embeddings": 64})";
+  CHECK(error_of(big) == "cfg.json:3:7: error: 'vocab_size' must be at most 2147483647, not "
+                         "9223372036854775807");
 }
 
 TEST_CASE("llm config: GPT-2 and OPT styles") {

@@ -68,3 +68,17 @@ TEST_CASE("ConstantOfShape / Equal / Where (torch's expand(-1)) fold too") {
   CHECK(g.tensor("y").shape == Shape{3, 2, 4});
   CHECK(g.param_count() == 4); // the class token, read by the Expand layer
 }
+
+TEST_CASE("shape values beyond 2^53 are not folded (no float-to-int overflow)") {
+  // Found by fuzz/fuzz_onnx.cpp: a Mul in a shape subgraph made 6.7e19, which the folder then
+  // converted to int64 (undefined behaviour; UBSan stopped the fuzzer). Such values are left to
+  // ONNX's own inference, and the Reshape fails as an input error.
+  OnnxBuilder b;
+  b.input("x", {"B", "12"});
+  b.node("Shape", {"x"}, {"s"});
+  b.init_i64("big", {int64_t{1} << 62, int64_t{1} << 62});
+  b.node("Mul", {"s", "big"}, {"shape"});
+  b.node("Reshape", {"x", "shape"}, {"y"});
+  b.output("y");
+  CHECK_THROWS_AS(b.load(), InputError);
+}

@@ -57,3 +57,27 @@ TEST_CASE("ONNX shape inference errors become InputErrors") {
   b.output("y");
   CHECK_THROWS_WITH_AS(b.load(), doctest::Contains("ONNX shape inference failed"), InputError);
 }
+
+TEST_CASE("attributes ONNX's shape inference divides by are checked before it runs") {
+  // Found by the bad-input corpus: a Conv with strides 0 stopped perfmodel with SIGFPE inside
+  // libonnx's convPoolShapeInference.
+  auto conv = [](const std::string &key, const std::vector<int64_t> &v) {
+    OnnxBuilder b;
+    b.input("x", {"1", "3", "8", "8"});
+    b.init("w", {4, 3, 3, 3});
+    auto &n = b.node("Conv", {"x", "w"}, {"y"});
+    OnnxBuilder::attr(n, key, v);
+    b.output("y");
+    return b;
+  };
+  CHECK(conv("strides", {1, 1}).load().tensor("y").shape == Shape{1, 4, 6, 6});
+  CHECK_THROWS_WITH_AS(conv("strides", {0, 0}).load(),
+                       doctest::Contains("attribute 'strides' must be positive, not 0"),
+                       InputError);
+  CHECK_THROWS_WITH_AS(conv("dilations", {1, -2}).load(),
+                       doctest::Contains("attribute 'dilations' must be positive, not -2"),
+                       InputError);
+  CHECK_THROWS_WITH_AS(conv("pads", {0, 0, -1, 0}).load(),
+                       doctest::Contains("attribute 'pads' must be non-negative, not -1"),
+                       InputError);
+}

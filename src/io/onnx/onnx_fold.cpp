@@ -21,6 +21,34 @@ struct Value {
   std::vector<double> v;
 };
 
+// Elements of `dims`, or -1 when a dim is negative or there are more than `limit`: checked, so
+// the huge shapes of a hostile file cannot overflow the count.
+int64_t checked_count(const Shape &dims, int64_t limit = kMaxElements) {
+  for (int64_t d : dims)
+    if (d < 0)
+      return -1;
+  int64_t n = 1;
+  for (int64_t d : dims)
+    if (d == 0)
+      return 0;
+  for (int64_t d : dims) {
+    if (n > limit / d)
+      return -1;
+    n *= d;
+  }
+  return n;
+}
+
+// True when every element is an integer-exact double (finite, within +-2^53), so that the
+// folder's arithmetic is exact and every conversion to int64 is defined. Values beyond are not
+// folded (ONNX's own inference then decides), never converted with undefined behaviour.
+bool exact(const Value &v) {
+  for (double x : v.v)
+    if (!std::isfinite(x) || std::fabs(x) > 9007199254740992.0)
+      return false;
+  return true;
+}
+
 bool is_int(int32_t t) {
   return t == onnx::TensorProto::INT64 || t == onnx::TensorProto::INT32 ||
          t == onnx::TensorProto::BOOL || t == onnx::TensorProto::INT8 ||
@@ -46,7 +74,10 @@ std::optional<Value> broadcast(const Value &a, const Value &b, int32_t type, F f
       return std::nullopt;
     out[i] = std::max(da, db);
   }
-  Value r{out, type, std::vector<double>(static_cast<size_t>(numel(out)))};
+  const int64_t count = checked_count(out);
+  if (count < 0)
+    return std::nullopt;
+  Value r{out, type, std::vector<double>(static_cast<size_t>(count))};
   for (size_t k = 0; k < r.v.size(); ++k) {
     size_t ia = 0, ib = 0, rem = k, sa = 1, sb = 1;
     for (size_t i = rank; i-- > 0;) {
@@ -72,7 +103,7 @@ std::optional<Value> structural(const onnx::NodeProto &n, const std::vector<Valu
                                 const TensorInfo *out) {
   const std::string &op = n.op_type();
   auto with_dims = [&](Value v) -> std::optional<Value> {
-    if (!out || !out->known || numel(out->shape) != static_cast<int64_t>(v.v.size()))
+    if (!out || !out->known || checked_count(out->shape) != static_cast<int64_t>(v.v.size()))
       return std::nullopt;
     v.dims = out->shape;
     return v;
@@ -200,9 +231,10 @@ std::optional<Value> evaluate(const onnx::NodeProto &n, const std::vector<Value>
           fill = (*v)[0];
         r.type = a.t().data_type();
       }
-    if (numel(r.dims) > kMaxElements)
+    const int64_t count = checked_count(r.dims);
+    if (count < 0)
       return std::nullopt;
-    r.v.assign(static_cast<size_t>(numel(r.dims)), fill);
+    r.v.assign(static_cast<size_t>(count), fill);
     return r;
   }
   return std::nullopt;
@@ -247,7 +279,7 @@ int fold_shape_values(onnx::ModelProto &m, const ShapeResult &r) {
     if (it == r.tensors.end() || !it->second.known)
       continue;
     Value v{it->second.shape, it->second.elem_type, std::vector<double>(vals.begin(), vals.end())};
-    if (static_cast<int64_t>(v.v.size()) == numel(v.dims))
+    if (static_cast<int64_t>(v.v.size()) == checked_count(v.dims) && exact(v))
       known.emplace(name, std::move(v));
   }
   int folded = 0;
@@ -263,7 +295,7 @@ int fold_shape_values(onnx::ModelProto &m, const ShapeResult &r) {
       continue;
     if (auto it = known.find(n.output(0)); it != known.end()) {
       // ONNX propagated the value but consumers such as Reshape read only Constants.
-      if (numel(it->second.dims) > kMaxElements)
+      if (checked_count(it->second.dims) < 0 || !exact(it->second))
         continue;
       to_constant(n, it->second);
       ++folded;
@@ -279,9 +311,12 @@ int fold_shape_values(onnx::ModelProto &m, const ShapeResult &r) {
       int64_t start = attr_int(n, "start", 0), end = attr_int(n, "end", rank);
       start = std::clamp(start < 0 ? start + rank : start, int64_t{0}, rank);
       end = std::clamp(end < 0 ? end + rank : end, int64_t{0}, rank);
-      if (n.op_type() == "Size")
-        v = Value{{}, onnx::TensorProto::INT64, {double(numel(s))}};
-      else
+      if (n.op_type() == "Size") {
+        const int64_t count = checked_count(s, int64_t{1} << 53);
+        if (count < 0)
+          continue;
+        v = Value{{}, onnx::TensorProto::INT64, {double(count)}};
+      } else
         for (int64_t i = start; i < end; ++i)
           v.v.push_back(static_cast<double>(s[i]));
       if (n.op_type() == "Shape")
@@ -295,7 +330,7 @@ int fold_shape_values(onnx::ModelProto &m, const ShapeResult &r) {
     bool ok = true;
     for (const auto &i : n.input()) {
       auto it = known.find(i);
-      if (it == known.end() || numel(it->second.dims) > kMaxElements) {
+      if (it == known.end() || checked_count(it->second.dims) < 0 || !exact(it->second)) {
         ok = false;
         break;
       }
@@ -304,7 +339,7 @@ int fold_shape_values(onnx::ModelProto &m, const ShapeResult &r) {
     if (!ok)
       continue;
     auto out = r.tensors.find(n.output(0));
-    if (auto v = evaluate(n, in, out == r.tensors.end() ? nullptr : &out->second)) {
+    if (auto v = evaluate(n, in, out == r.tensors.end() ? nullptr : &out->second); v && exact(*v)) {
       known[n.output(0)] = *v;
       to_constant(n, *v);
       ++folded;

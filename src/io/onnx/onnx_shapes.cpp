@@ -86,8 +86,52 @@ TensorInfo info_of(const onnx::TypeProto &t) {
 
 namespace {
 
+/// ONNX's own shape inference divides by some attributes without checking them (the libonnx
+/// of Debian 12 stops with SIGFPE on a Conv with strides 0), so these are checked first, in
+/// every node of the graph and of its subgraphs: strides, dilations and kernel_shape of the
+/// convolution and pooling ops must be positive, pads not negative, group and blocksize
+/// positive. InputError naming the node otherwise.
+void check_inference_attributes(const onnx::GraphProto &g, const std::string &path) {
+  static const std::set<std::string> windowed = {
+      "Conv", "ConvTranspose", "ConvInteger", "QLinearConv", "MaxPool", "AveragePool",
+      "LpPool", "MaxUnpool", "MaxRoiPool", "DeformConv", "Col2Im"};
+  for (const auto &n : g.node()) {
+    const bool onnx_domain = n.domain().empty() || n.domain() == "ai.onnx";
+    for (const auto &a : n.attribute()) {
+      if (a.has_g())
+        check_inference_attributes(a.g(), path);
+      for (const auto &sub : a.graphs())
+        check_inference_attributes(sub, path);
+      if (!onnx_domain)
+        continue;
+      const std::string &k = a.name();
+      int64_t least = -1; // the smallest value allowed; -1: not checked
+      if (windowed.count(n.op_type()) &&
+          (k == "strides" || k == "dilations" || k == "kernel_shape" || k == "group"))
+        least = 1;
+      else if (windowed.count(n.op_type()) && k == "pads")
+        least = 0;
+      else if ((n.op_type() == "DepthToSpace" || n.op_type() == "SpaceToDepth") &&
+               k == "blocksize")
+        least = 1;
+      if (least < 0)
+        continue;
+      std::vector<int64_t> values(a.ints().begin(), a.ints().end());
+      if (a.type() == onnx::AttributeProto::INT || a.has_i())
+        values.push_back(a.i());
+      for (int64_t v : values)
+        if (v < least)
+          throw InputError(SourceLoc{path}, "node '" + n.name() + "' (" + n.op_type() +
+                                                "): attribute '" + k + "' must be " +
+                                                (least == 1 ? "positive" : "non-negative") +
+                                                ", not " + std::to_string(v));
+    }
+  }
+}
+
 ShapeResult infer_once(onnx::ModelProto &m, const std::string &path, const std::string &hint) {
   std::unordered_map<std::string, onnx::TensorShapeProto> data;
+  check_inference_attributes(m.graph(), path);
   try {
     onnx::ShapeInferenceOptions options(/*check_type=*/false, /*error_mode=*/1,
                                         /*data_propagation=*/true);

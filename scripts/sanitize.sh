@@ -1,0 +1,41 @@
+#!/usr/bin/env bash
+# The sanitizer job of CI (docs/reliability.md): builds perfmodel with clang, AddressSanitizer
+# and UndefinedBehaviorSanitizer (-fno-sanitize-recover=undefined) and the libFuzzer targets
+# into build-asan/ (no CUDA, no benchmarks; ccache when present), then runs its ctest suite:
+# every unit, golden and bad-input test plus a short smoke run of each fuzzer. Left out (they
+# time real kernels for minutes under the sanitizers' slowdown; the Release suite runs them):
+# the CPU microbenchmark calibrations (golden calibrate_cpu_*), the measure goldens that run a
+# model (measure_*; the ones that fail before running stay) and "unit: kernels".
+# Environment: BUILD_DIR (default build-asan), JOBS, CXX (a clang++, default clang++ or
+# clang++-14), FUZZ_SMOKE_SECONDS (per fuzzer, default 5). --configure-only: configure, no more.
+set -euo pipefail
+cd "$(dirname "$0")/.."
+
+build_dir=${BUILD_DIR:-build-asan}
+jobs=${JOBS:-$(nproc)}
+cxx=${CXX:-}
+if [ -z "$cxx" ]; then
+  for c in clang++ clang++-14; do
+    command -v "$c" >/dev/null && { cxx=$c; break; }
+  done
+fi
+[ -n "$cxx" ] || { echo "sanitize: no clang++ found (Debian: apt-get install clang)" >&2; exit 1; }
+launcher=()
+command -v ccache >/dev/null && launcher=(-DCMAKE_CXX_COMPILER_LAUNCHER=ccache)
+
+if [ ! -f "$build_dir/CMakeCache.txt" ]; then
+  cmake -S . -B "$build_dir" -DCMAKE_CXX_COMPILER="$cxx" "${launcher[@]}" \
+    -DCMAKE_BUILD_TYPE=RelWithDebInfo "-DCMAKE_CXX_FLAGS_RELWITHDEBINFO=-O1 -g" \
+    -DPERFMODEL_WITH_CUDA=OFF -DPERFMODEL_BENCHMARKS=OFF -DPERFMODEL_FUZZERS=ON \
+    -DPERFMODEL_FUZZ_SMOKE_SECONDS="${FUZZ_SMOKE_SECONDS:-5}" >"$build_dir.configure.log" 2>&1 \
+    || { cat "$build_dir.configure.log" >&2; exit 1; }
+fi
+[ "${1:-}" = --configure-only ] && exit 0
+cmake --build "$build_dir" -j "$jobs" >"$build_dir.build.log" 2>&1 \
+  || { tail -n 60 "$build_dir.build.log" >&2; exit 1; }
+
+# detect_leaks: LeakSanitizer is part of ASan on x86-64 Linux; on by default, stated here.
+export ASAN_OPTIONS=${ASAN_OPTIONS:-detect_leaks=1:abort_on_error=1}
+export UBSAN_OPTIONS=${UBSAN_OPTIONS:-print_stacktrace=1:halt_on_error=1}
+ctest --test-dir "$build_dir" --output-on-failure \
+  -E '^(golden: calibrate_cpu_|golden: measure_(attempts|buffers|foreign_calibration|local_calibration_first|min_time_isolated|nearest_calibration|save_samples_unwritable)$|unit: kernels$)'
