@@ -27,7 +27,8 @@ TEST_CASE("llm config: every shipped config gives its published parameter count"
   const std::pair<const char *, int64_t> published[] = {
       {"llama-2-7b", 6738415616},    {"llama-2-13b", 13015864320}, {"llama-2-70b", 68976648192},
       {"llama-3-8b", 8030261248},    {"llama-3-70b", 70553706496}, {"mistral-7b-v0.1", 7241732096},
-      {"mixtral-8x7b", 46702792704}, {"qwen2.5-7b", 7615616512},   {"gpt2", 124439808}};
+      {"mixtral-8x7b", 46702792704}, {"qwen2.5-7b", 7615616512},   {"gpt2", 124439808},
+      {"opt-13b", 12853473280},      {"deepseek-v3", 671026419200}};
   for (const auto &[name, count] : published) {
     CAPTURE(name);
     const LlmConfig c = shipped(name);
@@ -82,7 +83,7 @@ TEST_CASE("llm config: bad input names the file and the key") {
   CHECK(error_of(R"({"model_type": "llama", )" + base + "}") == "");
   CHECK(error_of(R"({"model_type": "bloom", )" + base + "}") ==
         "cfg.json:1:2: error: unknown model_type 'bloom' (known: llama, mistral, mixtral, qwen2, "
-        "gpt2, opt)");
+        "deepseek_v2, deepseek_v3, gpt2, opt)");
   CHECK(error_of(R"({"model_type": "llama", "hidden_size": 64})") ==
         "cfg.json: error: missing required field 'intermediate_size' (model_type llama)");
   CHECK(error_of("{\"model_type\": \"llama\",\n \"num_key_value_heads\": -2, " + base + "}") ==
