@@ -194,6 +194,25 @@ void read_gpt2(const Reader &r, LlmConfig &c) {
   c.qkv_bias = c.o_bias = c.mlp_bias = true;
 }
 
+// GPT-J: one LayerNorm per layer read by the attention and the MLP in parallel, RoPE on the
+// first rotary_dim of each head, no attention biases, biased MLP and LM head.
+void read_gptj(const Reader &r, LlmConfig &c) {
+  c.hidden = r.positive("n_embd");
+  c.layers = r.positive("n_layer");
+  c.heads = r.positive("n_head");
+  c.kv_heads = c.heads;
+  c.vocab = r.positive("vocab_size");
+  c.max_positions = r.positive("n_positions");
+  c.intermediate = r.positive_or("n_inner", 4 * c.hidden);
+  c.tied_embeddings = r.flag("tie_word_embeddings", false);
+  c.rotary_dim = r.positive_or("rotary_dim", 0);
+  c.norm = Norm::layer;
+  c.mlp = Mlp::plain;
+  c.activation = "gelu"; // gelu_new, the tanh approximation: counted as gelu
+  c.positions = Positions::rope;
+  c.mlp_bias = c.lm_head_bias = c.parallel_block = true;
+}
+
 void read_opt(const Reader &r, LlmConfig &c) {
   c.hidden = r.positive("hidden_size");
   c.intermediate = r.positive("ffn_dim");
@@ -250,9 +269,11 @@ LlmConfig parse_llm_config(const std::string &text, const std::string &path) {
     read_gpt2(r, c);
   else if (c.model_type == "opt")
     read_opt(r, c);
+  else if (c.model_type == "gptj")
+    read_gptj(r, c);
   else
     r.fail("model_type", "unknown model_type '" + c.model_type +
-                             "' (known: llama, mistral, mixtral, qwen2, deepseek_v2, deepseek_v3, gpt2, opt)");
+                             "' (known: llama, mistral, mixtral, qwen2, deepseek_v2, deepseek_v3, gpt2, gptj, opt)");
   const bool gpt2 = c.model_type == "gpt2";
   const std::string heads_key = gpt2 ? "n_head" : "num_attention_heads";
   if (c.head_dim == 0) {
@@ -262,6 +283,9 @@ LlmConfig parse_llm_config(const std::string &text, const std::string &path) {
                             ") and there is no head_dim");
     c.head_dim = c.hidden / c.heads;
   }
+  if (c.rotary_dim > c.head_dim)
+    r.fail("rotary_dim", "rotary_dim (" + std::to_string(c.rotary_dim) +
+                             ") exceeds the head dimension (" + std::to_string(c.head_dim) + ")");
   if (c.heads % c.kv_heads != 0)
     r.fail("num_key_value_heads", "num_key_value_heads (" + std::to_string(c.kv_heads) +
                                       ") does not divide num_attention_heads (" +

@@ -73,7 +73,7 @@ int64_t parameter_count(const LlmConfig &c) {
   const int64_t d = c.hidden;
   int64_t n = c.vocab * d + norm_params(c);
   for (int64_t i = 0; i < c.layers; ++i)
-    n += attention_params(c) + 2 * norm_params(c) +
+    n += attention_params(c) + (c.parallel_block ? 1 : 2) * norm_params(c) +
          (c.moe_layer(i) ? moe_params(c) : mlp_params(c, c.intermediate));
   if (c.positions == Positions::learned)
     n += (c.max_positions + c.position_offset) * d;
@@ -185,7 +185,8 @@ Graph build_graph(const LlmConfig &c, const PassShape &s, DType dt, std::optiona
     }
     h = b.binary(p + "attn_residual", "add", h, o);
 
-    const std::string m = b.norm(p + "post_attention_layernorm", h, c);
+    // GPT-J: the MLP reads the attention's normed input (h + attn + mlp)
+    const std::string m = c.parallel_block ? a : b.norm(p + "post_attention_layernorm", h, c);
     std::string out;
     if (c.moe_layer(i)) {
       out = moe_block(b, c, s, p, m);
@@ -267,8 +268,12 @@ std::vector<LayerCost> pass_costs(const Graph &g, const LlmConfig &c, const Pass
       continue;
     PassCost &f = costs[i].fwd;
     if (rule == "rope") {
-      f.flops = 3 * elems(g, l.outputs[0]);           // x cos + rotate(x) sin
-      f.bytes_input += g.tensor(l.inputs[1]).bytes(); // the sin table beside the cos one
+      // x cos + rotate(x) sin on the rotary part of each head (GPT-J: rotary_dim of head_dim),
+      // reading that part of a cos and a sin table
+      const int64_t hd = g.tensor(l.outputs[0]).shape.back();
+      const int64_t rot = c.rotary_dim > 0 ? c.rotary_dim : hd;
+      f.flops = 3 * elems(g, l.outputs[0]) / hd * rot;
+      f.bytes_input = g.tensor(l.inputs[0]).bytes() + 2 * g.tensor(l.inputs[1]).bytes() / hd * rot;
     } else if (rule == "moe_experts") {
       f.bytes_weights = int64_t(double(f.bytes_weights) * touched / E + 0.5);
     } else if (mode == Attention::flash) {

@@ -39,6 +39,7 @@ struct LlmConfig {
   bool tied_embeddings = false; // tie_word_embeddings: the LM head reuses the embedding table
   bool parallel_block = false;  // GPT-J: attention and MLP read the same normed input
   int64_t position_offset = 0;  // OPT's learned table has 2 extra rows
+  int64_t rotary_dim = 0;       // GPT-J: RoPE on the first rotary_dim of each head (0: all)
 
   // DeepSeek (model_type deepseek_v2, deepseek_v3): experts of their own width, shared
   // experts, dense first layers, and multi-head latent attention (MLA).
