@@ -5,8 +5,7 @@
 
 #include "cli/arg_checks.hpp"
 #include "cli/commands.hpp"
-#include "perfmodel/calibration.hpp"
-#include "perfmodel/io/calibration_yaml.hpp"
+#include "perfmodel/app/commands.hpp"
 #include "perfmodel/io/hw_yaml.hpp"
 #include "perfmodel/onnx/load_model.hpp"
 #include "perfmodel/report/plot/render.hpp"
@@ -64,29 +63,21 @@ int run_sweep_cmd(const SweepArgs &a) {
     throw InputError("--plot '" + a.plot + "': the image must end in .svg, .png or .pdf");
   if (a.print_script && !kind)
     throw InputError("--print-script needs --plot FILE.svg|png|pdf");
-  const std::vector<std::string> sort_keys = report::sweep_sort_keys();
-  if (!a.sort.empty() && std::find(sort_keys.begin(), sort_keys.end(), a.sort) == sort_keys.end()) {
-    std::string keys;
-    for (const std::string &k : sort_keys)
-      keys += (keys.empty() ? "" : ", ") + k;
-    throw InputError("--sort '" + a.sort + "' is not a sweep sort key (" + keys + ")");
-  }
-  SweepSpec spec = make_spec(a);
-  std::optional<Calibration> cal;
-  if (!a.calibration.empty()) {
-    if (spec.hardware.size() != 1)
-      throw InputError("--calibration fits one device: give exactly one --hw with it");
-    cal = load_calibration_for(a.calibration, spec.hardware[0], a.calibration_other_hardware);
-    spec.calibration = &*cal;
-  }
+  app::check_sweep_sort(a.sort);
+  app::SweepRequest req;
+  req.spec = make_spec(a);
+  req.calibration = a.calibration;
+  req.calibration_other_hardware = a.calibration_other_hardware;
+  req.sort = a.sort;
+  if (!a.calibration.empty() && req.spec.hardware.size() != 1) // before the model is loaded
+    throw InputError("--calibration fits one device: give exactly one --hw with it");
   ModelOptions mo;
   mo.model = a.model;
   mo.dims = a.dims;
   const Graph g = io::load_model(a.model, load_options(mo));
-  const SweepResult r = run_sweep(g, spec);
-  SweepResult shown = r; // the printed order; the plot keeps the axes' order
-  if (!a.sort.empty())
-    report::sort_sweep(shown, a.sort);
+  const app::SweepRun run = app::sweep(g, std::move(req));
+  const SweepResult &r = run.result;
+  const SweepResult &shown = run.shown; // the printed order; the plot keeps the axes' order
   warn_extrapolation("sweep", r.extrapolated);
 
   if (kind) {
