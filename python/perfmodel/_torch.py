@@ -2,6 +2,7 @@
 only, when from_torch is called."""
 import copy
 import io
+import warnings
 
 
 def _import_torch():
@@ -44,7 +45,11 @@ def export_onnx_bytes(module, example_inputs):
     dynamic = {n: {0: "batch"} for n, t in zip(names, inputs)
                if isinstance(t, torch.Tensor) and t.dim() > 0}
     buf = io.BytesIO()
-    torch.onnx.export(model, inputs, buf, input_names=names, dynamic_axes=dynamic,
-                      opset_version=13, training=torch.onnx.TrainingMode.PRESERVE,
-                      do_constant_folding=True)
+    with warnings.catch_warnings():
+        # torch warns that constant folding may change the parameters of a model exported in
+        # training mode; the copy is in eval mode (PRESERVE only keeps BatchNorm unfolded).
+        warnings.filterwarnings("ignore", message="It is recommended that constant folding")
+        torch.onnx.export(model, inputs, buf, input_names=names, dynamic_axes=dynamic,
+                          opset_version=13, training=torch.onnx.TrainingMode.PRESERVE,
+                          do_constant_folding=True)
     return buf.getvalue(), batch

@@ -49,7 +49,7 @@ struct ModelArg {
 };
 
 ModelArg model_arg(const std::string &spec, const std::optional<py::bytes> &bytes) {
-  ModelArg m{spec};
+  ModelArg m{spec, nullptr, 0};
   if (bytes) {
     char *p = nullptr;
     Py_ssize_t n = 0;
@@ -137,7 +137,7 @@ JsonAndWarnings run_predict(const PredictArgs &a) {
   return {std::move(out.text), extrapolation_warnings(out.extrapolated)};
 }
 
-JsonAndWarnings predict(const std::string &model, const std::optional<py::bytes> &model_bytes,
+JsonAndWarnings py_predict(const std::string &model, const std::optional<py::bytes> &model_bytes,
                         const HwArg &hw, std::optional<int64_t> batch, const std::string &dtype,
                         const std::string &pass, const std::string &fusion,
                         const std::string &calibration, bool calibration_other_hardware,
@@ -149,7 +149,7 @@ JsonAndWarnings predict(const std::string &model, const std::optional<py::bytes>
   return run_predict(a);
 }
 
-JsonAndWarnings sweep(const std::string &model, const std::optional<py::bytes> &model_bytes,
+JsonAndWarnings py_sweep(const std::string &model, const std::optional<py::bytes> &model_bytes,
                       const std::vector<HwArg> &hw, const std::vector<int64_t> &batches,
                       const std::vector<std::string> &dtypes, const std::vector<std::string> &passes,
                       const std::string &fusion, const std::string &calibration,
@@ -182,7 +182,7 @@ JsonAndWarnings sweep(const std::string &model, const std::optional<py::bytes> &
           extrapolation_warnings(run.result.extrapolated)};
 }
 
-std::string trace(const std::string &file, const std::optional<HwArg> &hw,
+std::string py_trace(const std::string &file, const std::optional<HwArg> &hw,
                   const std::string &calibration, const std::optional<HwArg> &predict_on,
                   const std::string &target_calibration, bool calibration_other_hardware,
                   const std::string &view, const std::string &sort, int top) {
@@ -206,7 +206,7 @@ std::string trace(const std::string &file, const std::optional<HwArg> &hw,
   return report::render_trace(app::trace(r), report::Format::json);
 }
 
-std::string kernels(const std::string &input, const HwArg &hw, const std::string &calibration,
+std::string py_kernels(const std::string &input, const HwArg &hw, const std::string &calibration,
                     bool calibration_other_hardware) {
   py::gil_scoped_release unlocked;
   const HwSpec spec = load_hw_arg(hw);
@@ -214,7 +214,7 @@ std::string kernels(const std::string &input, const HwArg &hw, const std::string
       app::kernels(spec, calibration, calibration_other_hardware, input), report::Format::json);
 }
 
-std::string llm(const std::string &model, const HwArg &hw, int64_t batch, int64_t prompt,
+std::string py_llm(const std::string &model, const HwArg &hw, int64_t batch, int64_t prompt,
                 int64_t generate, const std::string &dtype, const std::string &kv_dtype,
                 const std::string &attention, const std::string &calibration,
                 bool calibration_other_hardware, bool per_layer) {
@@ -234,12 +234,12 @@ std::string llm(const std::string &model, const HwArg &hw, int64_t batch, int64_
                   per_layer);
 }
 
-std::string hardware(const HwArg &hw) {
+std::string py_hardware(const HwArg &hw) {
   py::gil_scoped_release unlocked;
   return report::render_hw(load_hw_arg(hw), report::Format::json);
 }
 
-std::string list(const std::string &what, const std::string &model) {
+std::string py_list(const std::string &what, const std::string &model) {
   py::gil_scoped_release unlocked;
   return app::list(what, model, report::Format::json);
 }
@@ -248,7 +248,7 @@ std::string list(const std::string &what, const std::string &model) {
 /// prediction rendered as JSON), over `calls` calls: the benchmark's baseline
 /// (scripts/bench_python.py) for the cost the Python layer adds.
 double time_predict_call(const std::string &model, const std::string &hw, int calls) {
-  PredictArgs a{ModelArg{model}, HwArg{hw}, std::nullopt, "", "fwd", "none", "", false,
+  PredictArgs a{ModelArg{model, nullptr, 0}, HwArg{hw, std::nullopt}, std::nullopt, "", "fwd", "none", "", false,
                 std::nullopt, std::nullopt, {}};
   py::gil_scoped_release unlocked;
   const auto start = std::chrono::steady_clock::now();
@@ -272,24 +272,24 @@ PYBIND11_MODULE(_perfmodel, m) {
            }),
            py::arg("spec"), py::arg("text") = std::nullopt);
 
-  m.def("predict", &predict, py::arg("model"), py::arg("model_bytes"), py::arg("hw"),
+  m.def("predict", &py_predict, py::arg("model"), py::arg("model_bytes"), py::arg("hw"),
         py::arg("batch"), py::arg("dtype"), py::arg("pass_"), py::arg("fusion"),
         py::arg("calibration"), py::arg("calibration_other_hardware"), py::arg("power"),
         py::arg("runtime"), py::arg("dims"));
-  m.def("sweep", &sweep, py::arg("model"), py::arg("model_bytes"), py::arg("hw"),
+  m.def("sweep", &py_sweep, py::arg("model"), py::arg("model_bytes"), py::arg("hw"),
         py::arg("batches"), py::arg("dtypes"), py::arg("passes"), py::arg("fusion"),
         py::arg("calibration"), py::arg("calibration_other_hardware"), py::arg("sort"),
         py::arg("dims"));
-  m.def("trace", &trace, py::arg("file"), py::arg("hw"), py::arg("calibration"),
+  m.def("trace", &py_trace, py::arg("file"), py::arg("hw"), py::arg("calibration"),
         py::arg("predict_on"), py::arg("target_calibration"),
         py::arg("calibration_other_hardware"), py::arg("view"), py::arg("sort"), py::arg("top"));
-  m.def("kernels", &kernels, py::arg("input"), py::arg("hw"), py::arg("calibration"),
+  m.def("kernels", &py_kernels, py::arg("input"), py::arg("hw"), py::arg("calibration"),
         py::arg("calibration_other_hardware"));
-  m.def("llm", &llm, py::arg("model"), py::arg("hw"), py::arg("batch"), py::arg("prompt"),
+  m.def("llm", &py_llm, py::arg("model"), py::arg("hw"), py::arg("batch"), py::arg("prompt"),
         py::arg("generate"), py::arg("dtype"), py::arg("kv_dtype"), py::arg("attention"),
         py::arg("calibration"), py::arg("calibration_other_hardware"), py::arg("per_layer"));
-  m.def("hardware", &hardware, py::arg("hw"));
-  m.def("list", &list, py::arg("what"), py::arg("model") = "");
+  m.def("hardware", &py_hardware, py::arg("hw"));
+  m.def("list", &py_list, py::arg("what"), py::arg("model") = "");
   m.def("set_share_root", &io::set_share_root, py::arg("root"));
   m.def("time_predict_call", &time_predict_call, py::arg("model"), py::arg("hw"),
         py::arg("calls"));

@@ -44,9 +44,9 @@ def test_bad_hw_dict_points_into_it():
         perfmodel.predict("nin", {"version": 1, "name": "x", "kind": "gpu", "tdp": "-3 W"})
 
 
-def test_trace_option_combination():
+def test_trace_option_combination(root):
     with pytest.raises(perfmodel.InputError, match="needs --hw"):
-        perfmodel.trace("test/data/trace/concrete.json", view="attainment")
+        perfmodel.trace(os.path.join(root, "test/data/trace/concrete.json"), view="attainment")
 
 
 def test_from_torch_without_torch(monkeypatch):
@@ -82,7 +82,7 @@ def test_the_gil_is_released_while_computing():
     started = time.perf_counter()
 
     def work():
-        perfmodel.sweep("vgg16", ["t4", "v100", "a100", "h100"], batch=[1, 2, 4, 8, 16, 32],
+        perfmodel.sweep("vgg16", ["t4", "v100", "a100", "h100"], batch=range(1, 65),
                         dtype=["fp32", "fp16"], pass_=["fwd", "train"])
         done.set()
     t = threading.Thread(target=work)

@@ -15,13 +15,13 @@ torchvision = pytest.importorskip("torchvision", reason="torchvision is not inst
 
 
 def macs_by_kind(prediction):
-    """Conv and matmul MACs of the prediction's layers (FLOPs / 2 of each layer)."""
+    """Conv and matmul MACs of the prediction's layers, as test/onnx/zoo_test.cpp counts them."""
     conv = matmul = 0
     for layer in prediction.to_dict()["layers"]:
-        if layer["op"] in ("conv", "conv2d", "Conv"):
-            conv += layer["flops"] // 2
-        elif layer["op"] in ("fc", "matmul", "gemm", "linear", "Gemm", "MatMul"):
-            matmul += layer["flops"] // 2
+        if layer["kind"] in ("conv2d", "conv_transpose2d"):
+            conv += layer["macs"]
+        elif layer["kind"] in ("linear", "matmul"):
+            matmul += layer["macs"]
     return conv, matmul
 
 

@@ -72,12 +72,18 @@ def test_sweep_equals_cli(cli_json):
                                    "--batch", "1,8", "--dtype", "fp16", "--sort", "throughput")
 
 
-def test_llm_equals_cli(cli_json):
-    r = perfmodel.llm("models/llm/llama-2-7b.json", "h200", batch=2, prompt=128, generate=4)
+def test_llm_equals_cli(root, cli_json):
+    config = os.path.join(root, "models/llm/llama-2-7b.json")
+    r = perfmodel.llm(config, "h200", batch=2, prompt=128, generate=4)
     assert r.schema == "perfmodel.llm/1"
     assert r.ttft_seconds > 0
-    assert r.to_dict() == cli_json("llm", "--model", "models/llm/llama-2-7b.json", "--hw",
-                                   "h200", "--batch", "2", "--prompt", "128", "--generate", "4")
+    assert r.to_dict() == cli_json("llm", "--model", config, "--hw", "h200", "--batch", "2",
+                                   "--prompt", "128", "--generate", "4")
+    by_name = perfmodel.llm("llama-3-8b", "h100", prompt=512, generate=16, batch=4,
+                            per_layer=True)
+    assert by_name.to_dict() == cli_json("llm", "--model", "llama-3-8b", "--hw", "h100",
+                                         "--prompt", "512", "--generate", "16", "--batch", "4",
+                                         "--per-layer")
 
 
 def test_trace_equals_cli(root, cli_json):

@@ -11,27 +11,32 @@
 
 namespace perfmodel::app {
 
-Rendered predict(Graph model, const HwSpec &hw, const PredictRequest &r, report::Format f,
-                 const report::PredictionViewOptions &view) {
-  const Graph g = fuse(std::move(model), r.fusion, r.pass);
+PredictRun run_predict(Graph model, const HwSpec &hw, const PredictRequest &r) {
+  PredictRun run;
+  run.graph = std::make_shared<const Graph>(fuse(std::move(model), r.fusion, r.pass));
+  const Graph &g = *run.graph;
   PredictOptions po;
   po.pass = r.pass;
   po.fusion = r.fusion;
   po.power_watts = r.power_watts;
   po.runtime_seconds = r.runtime_seconds;
-  std::optional<Calibration> cal;
   if (!r.calibration.empty())
-    cal = io::load_calibration_for(r.calibration, hw, r.calibration_other_hardware);
-  po.calibration = cal ? &*cal : nullptr;
-  const Prediction p = predict(g, hw, po);
-  report::PredictionContext ctx;
-  ctx.execution = assumed_execution(g, hw, p, po.calibration, r.calibration);
-  ctx.memory = memory_fit(memory_footprint(g, po.pass), hw); // as `sweep` reports it
-  Rendered out;
-  if (cal)
-    out.extrapolated = extrapolated_calls(*cal, g, graph_cost(g, po.pass), po.pass);
-  out.text = report::render_prediction(g, p, ctx, f, view);
-  return out;
+    run.calibration = std::make_shared<const Calibration>(
+        io::load_calibration_for(r.calibration, hw, r.calibration_other_hardware));
+  po.calibration = run.calibration.get();
+  run.prediction = perfmodel::predict(g, hw, po);
+  run.context.execution = assumed_execution(g, hw, run.prediction, po.calibration, r.calibration);
+  run.context.memory = memory_fit(memory_footprint(g, po.pass), hw); // as `sweep` reports it
+  if (run.calibration)
+    run.extrapolated = extrapolated_calls(*run.calibration, g, graph_cost(g, po.pass), po.pass);
+  return run;
+}
+
+Rendered predict(Graph model, const HwSpec &hw, const PredictRequest &r, report::Format f,
+                 const report::PredictionViewOptions &view) {
+  const PredictRun run = run_predict(std::move(model), hw, r);
+  return {report::render_prediction(*run.graph, run.prediction, run.context, f, view),
+          run.extrapolated};
 }
 
 void check_sweep_sort(const std::string &key) {

@@ -9,6 +9,7 @@
 #pragma once
 
 #include <cstdint>
+#include <memory>
 #include <optional>
 #include <string>
 #include <vector>
@@ -42,8 +43,20 @@ struct PredictRequest {
   std::string calibration; // a path or name; "" = the roofline
   bool calibration_other_hardware = false;
 };
-/// Fuses `model` as asked, predicts it on `hw` and renders the prediction with the assumed
-/// execution and the memory footprint of the pass.
+/// A prediction with what its views need: the fused graph its layers point into (shared, so
+/// the run can be moved), the calibration used, the assumed execution and memory footprint.
+struct PredictRun {
+  std::shared_ptr<const Graph> graph;
+  std::shared_ptr<const Calibration> calibration; // null: the roofline
+  Prediction prediction;
+  report::PredictionContext context;
+  std::vector<ExtrapolatedCall> extrapolated;
+};
+/// Fuses `model` as asked, loads the calibration and predicts the model on `hw`, with the
+/// assumed execution and the memory footprint of the pass (what every view of a prediction
+/// shows: the printers, the HTML report).
+PredictRun run_predict(Graph model, const HwSpec &hw, const PredictRequest &r);
+/// run_predict, rendered.
 Rendered predict(Graph model, const HwSpec &hw, const PredictRequest &r, report::Format f,
                  const report::PredictionViewOptions &view);
 
