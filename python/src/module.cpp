@@ -138,23 +138,24 @@ JsonAndWarnings run_predict(const PredictArgs &a) {
 }
 
 JsonAndWarnings py_predict(const std::string &model, const std::optional<py::bytes> &model_bytes,
-                        const HwArg &hw, std::optional<int64_t> batch, const std::string &dtype,
-                        const std::string &pass, const std::string &fusion,
-                        const std::string &calibration, bool calibration_other_hardware,
-                        std::optional<double> power, std::optional<double> runtime,
-                        const std::map<std::string, int64_t> &dims) {
-  const PredictArgs a{model_arg(model, model_bytes), hw, batch, dtype, pass, fusion,
-                      calibration, calibration_other_hardware, power, runtime, dims};
+                           const HwArg &hw, std::optional<int64_t> batch, const std::string &dtype,
+                           const std::string &pass, const std::string &fusion,
+                           const std::string &calibration, bool calibration_other_hardware,
+                           std::optional<double> power, std::optional<double> runtime,
+                           const std::map<std::string, int64_t> &dims) {
+  const PredictArgs a{
+      model_arg(model, model_bytes), hw,    batch,   dtype, pass, fusion, calibration,
+      calibration_other_hardware,    power, runtime, dims};
   py::gil_scoped_release unlocked;
   return run_predict(a);
 }
 
 JsonAndWarnings py_sweep(const std::string &model, const std::optional<py::bytes> &model_bytes,
-                      const std::vector<HwArg> &hw, const std::vector<int64_t> &batches,
-                      const std::vector<std::string> &dtypes, const std::vector<std::string> &passes,
-                      const std::string &fusion, const std::string &calibration,
-                      bool calibration_other_hardware, const std::string &sort,
-                      const std::map<std::string, int64_t> &dims) {
+                         const std::vector<HwArg> &hw, const std::vector<int64_t> &batches,
+                         const std::vector<std::string> &dtypes,
+                         const std::vector<std::string> &passes, const std::string &fusion,
+                         const std::string &calibration, bool calibration_other_hardware,
+                         const std::string &sort, const std::map<std::string, int64_t> &dims) {
   const ModelArg m = model_arg(model, model_bytes);
   py::gil_scoped_release unlocked;
   app::check_sweep_sort(sort);
@@ -183,9 +184,9 @@ JsonAndWarnings py_sweep(const std::string &model, const std::optional<py::bytes
 }
 
 std::string py_trace(const std::string &file, const std::optional<HwArg> &hw,
-                  const std::string &calibration, const std::optional<HwArg> &predict_on,
-                  const std::string &target_calibration, bool calibration_other_hardware,
-                  const std::string &view, const std::string &sort, int top) {
+                     const std::string &calibration, const std::optional<HwArg> &predict_on,
+                     const std::string &target_calibration, bool calibration_other_hardware,
+                     const std::string &view, const std::string &sort, int top) {
   py::gil_scoped_release unlocked;
   app::TraceRequest r;
   r.file = file;
@@ -196,9 +197,9 @@ std::string py_trace(const std::string &file, const std::optional<HwArg> &hw,
     r.predict_on_spec = load_hw_arg(*predict_on);
   r.target_calibration = target_calibration;
   r.calibration_other_hardware = calibration_other_hardware;
-  r.view = choice({{"overview"}, {"operators"}, {"kernels"}, {"attainment", {"efficiency"}},
-                   {"all"}, {"none"}},
-                  "view", "view", view);
+  r.view = choice(
+      {{"overview"}, {"operators"}, {"kernels"}, {"attainment", {"efficiency"}}, {"all"}, {"none"}},
+      "view", "view", view);
   r.sort = sort;
   if (top < 0)
     throw InputError("top: must be at least 0, got " + std::to_string(top));
@@ -207,17 +208,17 @@ std::string py_trace(const std::string &file, const std::optional<HwArg> &hw,
 }
 
 std::string py_kernels(const std::string &input, const HwArg &hw, const std::string &calibration,
-                    bool calibration_other_hardware) {
+                       bool calibration_other_hardware) {
   py::gil_scoped_release unlocked;
   const HwSpec spec = load_hw_arg(hw);
-  return report::render_kernels(
-      app::kernels(spec, calibration, calibration_other_hardware, input), report::Format::json);
+  return report::render_kernels(app::kernels(spec, calibration, calibration_other_hardware, input),
+                                report::Format::json);
 }
 
 std::string py_llm(const std::string &model, const HwArg &hw, int64_t batch, int64_t prompt,
-                int64_t generate, const std::string &dtype, const std::string &kv_dtype,
-                const std::string &attention, const std::string &calibration,
-                bool calibration_other_hardware, bool per_layer) {
+                   int64_t generate, const std::string &dtype, const std::string &kv_dtype,
+                   const std::string &attention, const std::string &calibration,
+                   bool calibration_other_hardware, bool per_layer) {
   py::gil_scoped_release unlocked;
   const HwSpec spec = load_hw_arg(hw);
   llm::ServeOptions o;
@@ -248,8 +249,17 @@ std::string py_list(const std::string &what, const std::string &model) {
 /// prediction rendered as JSON), over `calls` calls: the benchmark's baseline
 /// (scripts/bench_python.py) for the cost the Python layer adds.
 double time_predict_call(const std::string &model, const std::string &hw, int calls) {
-  PredictArgs a{ModelArg{model, nullptr, 0}, HwArg{hw, std::nullopt}, std::nullopt, "", "fwd", "none", "", false,
-                std::nullopt, std::nullopt, {}};
+  PredictArgs a{ModelArg{model, nullptr, 0},
+                HwArg{hw, std::nullopt},
+                std::nullopt,
+                "",
+                "fwd",
+                "none",
+                "",
+                false,
+                std::nullopt,
+                std::nullopt,
+                {}};
   py::gil_scoped_release unlocked;
   const auto start = std::chrono::steady_clock::now();
   size_t sink = 0;
@@ -281,8 +291,8 @@ PYBIND11_MODULE(_perfmodel, m) {
         py::arg("calibration"), py::arg("calibration_other_hardware"), py::arg("sort"),
         py::arg("dims"));
   m.def("trace", &py_trace, py::arg("file"), py::arg("hw"), py::arg("calibration"),
-        py::arg("predict_on"), py::arg("target_calibration"),
-        py::arg("calibration_other_hardware"), py::arg("view"), py::arg("sort"), py::arg("top"));
+        py::arg("predict_on"), py::arg("target_calibration"), py::arg("calibration_other_hardware"),
+        py::arg("view"), py::arg("sort"), py::arg("top"));
   m.def("kernels", &py_kernels, py::arg("input"), py::arg("hw"), py::arg("calibration"),
         py::arg("calibration_other_hardware"));
   m.def("llm", &py_llm, py::arg("model"), py::arg("hw"), py::arg("batch"), py::arg("prompt"),
@@ -291,7 +301,6 @@ PYBIND11_MODULE(_perfmodel, m) {
   m.def("hardware", &py_hardware, py::arg("hw"));
   m.def("list", &py_list, py::arg("what"), py::arg("model") = "");
   m.def("set_share_root", &io::set_share_root, py::arg("root"));
-  m.def("time_predict_call", &time_predict_call, py::arg("model"), py::arg("hw"),
-        py::arg("calls"));
+  m.def("time_predict_call", &time_predict_call, py::arg("model"), py::arg("hw"), py::arg("calls"));
   m.attr("version") = PERFMODEL_VERSION;
 }

@@ -7,8 +7,8 @@
 namespace perfmodel::app {
 
 std::string llm(const std::string &model, const HwSpec &hw, llm::ServeOptions options,
-                const std::string &calibration, bool calibration_other_hardware,
-                report::Format f, bool per_layer) {
+                const std::string &calibration, bool calibration_other_hardware, report::Format f,
+                bool per_layer) {
   const llm::LlmConfig c = llm::read_llm_config(llm::resolve_llm_config(model));
   std::optional<Calibration> cal;
   if (!calibration.empty())

@@ -55,8 +55,7 @@ SweepRun sweep(const Graph &model, SweepRequest r) {
   if (!r.calibration.empty()) {
     if (r.spec.hardware.size() != 1)
       throw InputError("--calibration fits one device: give exactly one --hw with it");
-    cal = io::load_calibration_for(r.calibration, r.spec.hardware[0],
-                                   r.calibration_other_hardware);
+    cal = io::load_calibration_for(r.calibration, r.spec.hardware[0], r.calibration_other_hardware);
     r.spec.calibration = &*cal;
   }
   SweepRun run;

@@ -72,9 +72,8 @@ report::TraceReport trace(const TraceRequest &a) {
   if (hw && (all || a.view == "attainment" || target)) {
     trace::AttainmentView v = trace::attainment_view(t, links, tree, *hw, cal ? &*cal : nullptr);
     if (target)
-      r.cross_device =
-          trace::cross_device_view(v, *hw, *target, cal ? &*cal : nullptr,
-                                   target_cal ? &*target_cal : nullptr, &*overview);
+      r.cross_device = trace::cross_device_view(v, *hw, *target, cal ? &*cal : nullptr,
+                                                target_cal ? &*target_cal : nullptr, &*overview);
     if (all || a.view == "attainment")
       r.attainment = std::move(v);
   }

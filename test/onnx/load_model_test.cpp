@@ -55,8 +55,7 @@ TEST_CASE("ONNX bytes in memory import as the same file does") {
 TEST_CASE("bad ONNX bytes are an InputError naming them") {
   const std::string junk = "not a protobuf at all";
   try {
-    io::load_onnx_bytes(reinterpret_cast<const uint8_t *>(junk.data()), junk.size(), "<torch>",
-                        {});
+    io::load_onnx_bytes(reinterpret_cast<const uint8_t *>(junk.data()), junk.size(), "<torch>", {});
     FAIL("no error");
   } catch (const InputError &e) {
     CHECK(std::string(e.what()).rfind("<torch>: error:", 0) == 0);

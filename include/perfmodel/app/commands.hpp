@@ -105,8 +105,8 @@ report::KernelsView kernels(const HwSpec &hw, const std::string &calibration,
 /// `llm`: a decoder-only model (a config.json path or a name in models/llm/) served on `hw`.
 /// `options.calibration` is set from `calibration` (a path or name; "" = the roofline).
 std::string llm(const std::string &model, const HwSpec &hw, llm::ServeOptions options,
-                const std::string &calibration, bool calibration_other_hardware,
-                report::Format f, bool per_layer);
+                const std::string &calibration, bool calibration_other_hardware, report::Format f,
+                bool per_layer);
 
 /// `list hw|models|ops [--model M]`: what is shipped, and the op vocabulary with counting rules
 /// (for `ops` with a model: the ops that model uses). JSON schema perfmodel.list/1.
