@@ -63,8 +63,9 @@ def _wrap(v):
 class Result:
     """A command's result. ``schema`` names the JSON contract (docs/formats.md)."""
 
-    #: The field holding the result's table (``to_pandas()``), by subclass.
-    _table = None
+    #: The fields that may hold the result's table (``to_pandas()``), the first present wins.
+    _table = ("layers",)
+    _no_table_hint = ""
 
     def __init__(self, text):
         self._text = text
@@ -105,7 +106,8 @@ class Result:
         return self._text
 
     def to_pandas(self, table=None):
-        """The result's table (``table``: another list field) as a pandas DataFrame."""
+        """The result's table as a pandas DataFrame, one row per entry. ``table`` names another
+        list field, nested ones with dots ("prefill_layers.layers")."""
         try:
             import pandas
         except ImportError:
@@ -113,15 +115,33 @@ class Result:
                 "to_pandas() needs pandas (python3-pandas or pip install pandas); "
                 "to_dict() gives the same data without it") from None
         name = table or self._table_name()
-        rows = self._d().get(name)
+        rows = self._d()
+        for part in name.split("."):
+            rows = rows.get(part) if isinstance(rows, dict) else None
         if not isinstance(rows, list):
-            lists = [k for k, v in self._d().items() if isinstance(v, list)]
-            raise ValueError(f"{type(self).__name__} has no table {name!r}; "
-                             f"its tables are: {', '.join(lists) or 'none'}")
+            raise ValueError(f"{type(self).__name__} has no table {name!r}; its tables are: "
+                             f"{', '.join(self._tables()) or 'none'}{self._no_table_hint}")
         return pandas.DataFrame(rows)
 
+    def _tables(self):
+        """The list fields, nested ones with dots."""
+        found = []
+
+        def walk(d, prefix):
+            for k, v in d.items():
+                if isinstance(v, list) and (not v or isinstance(v[0], dict)):
+                    found.append(prefix + k)
+                elif isinstance(v, dict):
+                    walk(v, prefix + k + ".")
+        walk(self._d(), "")
+        return found
+
     def _table_name(self):
-        return self._table
+        for name in self._table:
+            head = name.split(".")[0]
+            if head in self._d():
+                return name
+        return self._table[0]
 
     def __repr__(self):
         d = self._d()
@@ -130,7 +150,7 @@ class Result:
 
 class Prediction(Result):
     """``perfmodel predict``: per-layer costs, totals, rollups and profile (layers table)."""
-    _table = "layers"
+    _table = ("layers",)
 
     def __repr__(self):
         d = self._d()
@@ -142,50 +162,36 @@ class Prediction(Result):
 
 class Sweep(Result):
     """``perfmodel sweep``: one row per point (points table)."""
-    _table = "points"
+    _table = ("points",)
 
 
 class Trace(Result):
     """``perfmodel trace``: the views asked for (the first present of attainment, operators,
     kernels is the default table)."""
-
-    def _table_name(self):
-        for name in ("attainment", "operators", "kernels"):
-            if name in self._d():
-                return name
-        return "operators"
+    _table = ("attainment", "operators", "kernels")
 
 
 class Kernels(Result):
     """``perfmodel kernels``: each kernel run predicted and compared (rows table)."""
-    _table = "rows"
+    _table = ("rows",)
 
 
 class Llm(Result):
-    """``perfmodel llm``: memory, TTFT, TPOT, tokens/s (the decode steps' table, where the
-    JSON has one)."""
-
-    def _table_name(self):
-        d = self._d()
-        for name, v in d.items():
-            if isinstance(v, list):
-                return name
-        return "layers"
+    """``perfmodel llm``: memory, TTFT, TPOT, tokens/s; with per_layer=True the prefill's
+    layer table (the default table) and the last decode step's ("decode_layers.layers")."""
+    _table = ("prefill_layers.layers",)
+    _no_table_hint = " (perfmodel.llm(..., per_layer=True) adds the layer tables)"
 
 
 class Hardware(Result):
-    """``perfmodel info --hw``: compute ceilings, memory levels, ridge points."""
-
-    def _table_name(self):
-        for name, v in self._d().items():
-            if isinstance(v, list):
-                return name
-        return "compute"
+    """``perfmodel info --hw``: compute ceilings (the default table) and memory levels
+    ("memory")."""
+    _table = ("compute",)
 
 
 class Listing(Result):
     """``perfmodel list``: one item per shipped spec or model; iterates over the names."""
-    _table = "items"
+    _table = ("items",)
 
     @property
     def names(self):

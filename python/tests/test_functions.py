@@ -130,3 +130,11 @@ def test_to_pandas_is_the_layer_table():
     assert len(df) == len(p.layers)
     assert list(df.columns) == list(p.to_dict()["layers"][0].keys())
     assert len(perfmodel.sweep("nin", "a100", batch=[1, 2]).to_pandas()) == 2
+    llm = perfmodel.llm("llama-3-8b", "h100", prompt=64, generate=2, per_layer=True)
+    assert len(llm.to_pandas()) == len(llm.prefill_layers.layers)
+    assert len(llm.to_pandas("decode_layers.layers")) == len(llm.decode_layers.layers)
+    with pytest.raises(ValueError, match="per_layer=True"):
+        perfmodel.llm("llama-3-8b", "h100", prompt=64, generate=2).to_pandas()
+    hw = perfmodel.hardware("a100")
+    assert len(hw.to_pandas()) == len(hw.compute)
+    assert list(hw.to_pandas("memory")["name"]) == [m.name for m in hw.memory]
