@@ -14,6 +14,7 @@ import argparse
 import io
 import statistics
 import time
+import warnings
 
 import perfmodel
 from perfmodel import _perfmodel
@@ -30,8 +31,6 @@ def median_seconds(fn, repeat):
 
 def bench_predict(calls, repeat):
     perfmodel.predict("resnet50", "a100")  # warm: files in the page cache
-    cpp = statistics.median(_perfmodel.time_predict_call("resnet50", "a100", calls)
-                            for _ in range(repeat))
 
     def loop():
         for _ in range(calls):
@@ -40,8 +39,13 @@ def bench_predict(calls, repeat):
     def loop_read():
         for _ in range(calls):
             perfmodel.predict("resnet50", "a100").totals.predicted_seconds
-    py = median_seconds(loop, repeat) / calls
-    py_read = median_seconds(loop_read, repeat) / calls
+    # Interleaved, so that load on the machine falls on all three alike.
+    cpp, py, py_read = [], [], []
+    for _ in range(repeat):
+        cpp.append(_perfmodel.time_predict_call("resnet50", "a100", calls))
+        py.append(median_seconds(loop, 1) / calls)
+        py_read.append(median_seconds(loop_read, 1) / calls)
+    cpp, py, py_read = (statistics.median(t) for t in (cpp, py, py_read))
     print(f"predict(resnet50, a100): C++ {cpp * 1e3:.3f} ms/call, Python {py * 1e3:.3f} ms/call "
           f"({py / cpp:.2f}x); with the first field read (JSON parsed) {py_read * 1e3:.3f} ms "
           f"({py_read / cpp:.2f}x)")
@@ -64,10 +68,17 @@ def bench_from_torch(repeat):
     def from_torch():
         perfmodel.from_torch(model, x, hw="a100")
 
-    from_torch()  # warm
-    default = median_seconds(export_default, repeat)
-    same = median_seconds(export_as_from_torch, repeat)
-    ft = median_seconds(from_torch, repeat)
+    # Interleaved, after a warm-up of each, so that load on the machine falls on all three.
+    fns = {"default": export_default, "same": export_as_from_torch, "from_torch": from_torch}
+    times = {k: [] for k in fns}
+    with warnings.catch_warnings():
+        warnings.filterwarnings("ignore", message="It is recommended that constant folding")
+        for fn in fns.values():
+            fn()
+        for _ in range(repeat):
+            for k, fn in fns.items():
+                times[k].append(median_seconds(fn, 1))
+    default, same, ft = (statistics.median(times[k]) for k in fns)
     print(f"resnet50: torch.onnx.export alone {default * 1e3:.0f} ms (torch defaults), "
           f"{same * 1e3:.0f} ms (from_torch's settings); from_torch {ft * 1e3:.0f} ms "
           f"({ft / default:.2f}x, {ft / same:.2f}x)")
