@@ -98,3 +98,15 @@ def test_the_gil_is_released_while_computing():
     if took < 0.05:
         pytest.skip(f"the sweep took {took * 1e3:.1f} ms: too short to tell")
     assert longest < 0.5 * took, (longest, took, ticks)
+
+
+def test_extrapolating_calibration_warns_as_the_cli(root):
+    cal = os.path.join(root, "test/golden/predict_calibration_extrapolates/v100-trace.yaml")
+    with open(os.path.join(root, "test/golden/predict_calibration_extrapolates/expected.err")) as f:
+        cli_line = f.read().strip()
+    with pytest.warns(perfmodel.ExtrapolationWarning) as caught:
+        p = perfmodel.predict("resnet50", "v100", pass_="train", calibration=cal)
+    assert p.calibrated
+    # the CLI's stderr line, its "warning: " being the warning's category here
+    assert cli_line.replace("predict: warning: ", "predict: ", 1) in [str(w.message)
+                                                                     for w in caught]
