@@ -7,7 +7,7 @@ cd "$(dirname "$0")/.."
 
 packages=(build-essential cmake pkg-config libeigen3-dev libyaml-cpp-dev libceres-dev doctest-dev
   libonnx-dev libprotobuf-dev protobuf-compiler libcli11-dev nlohmann-json3-dev libfmt-dev
-  zlib1g-dev libbenchmark-dev gnuplot-nox python3)
+  zlib1g-dev libbenchmark-dev gnuplot-nox python3 python3-dev pybind11-dev python3-pytest)
 
 missing=()
 for p in "${packages[@]}"; do

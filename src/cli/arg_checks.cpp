@@ -14,12 +14,6 @@ namespace perfmodel::cli {
 
 namespace {
 
-std::string lower(std::string s) {
-  for (char &c : s)
-    c = char(std::tolower(static_cast<unsigned char>(c)));
-  return s;
-}
-
 std::string num(double v) {
   char b[40];
   if (v == std::floor(v) && std::fabs(v) < 1e15)
@@ -93,41 +87,6 @@ CLI::Validator between_values(double lo, double hi, bool integer, const std::str
   return CLI::Validator([b](std::string &s) { return check_number(s, b); }, description);
 }
 
-std::optional<std::string> canonical_name(const std::vector<NameChoice> &choices,
-                                          const std::string &typed) {
-  const std::string t = lower(typed);
-  for (const auto &c : choices) {
-    if (lower(c.name) == t)
-      return c.name;
-    for (const auto &a : c.aliases)
-      if (lower(a) == t)
-        return c.name;
-  }
-  return std::nullopt;
-}
-
-std::string unknown_name_message(const std::string &what, const std::vector<NameChoice> &choices,
-                                 const std::string &typed) {
-  std::string known;
-  std::vector<std::string> spellings;
-  for (const auto &c : choices) {
-    known += (known.empty() ? "" : ", ") + c.name;
-    spellings.push_back(c.name);
-    if (!c.aliases.empty()) {
-      known += " (";
-      for (size_t i = 0; i < c.aliases.size(); ++i) {
-        known += (i ? ", " : "") + c.aliases[i];
-        spellings.push_back(c.aliases[i]);
-      }
-      known += ")";
-    }
-  }
-  std::string msg = "unknown " + what + " '" + typed + "': " + known;
-  if (const auto near = nearest_name(typed, spellings))
-    msg += " (did you mean '" + *canonical_name(choices, *near) + "'?)";
-  return msg;
-}
-
 CLI::Validator one_of(const std::string &what, std::vector<NameChoice> choices) {
   std::string desc = "{";
   for (size_t i = 0; i < choices.size(); ++i)
@@ -142,29 +101,6 @@ CLI::Validator one_of(const std::string &what, std::vector<NameChoice> choices) 
         return unknown_name_message(what, choices, s);
       },
       desc);
-}
-
-const std::vector<NameChoice> &dtype_choices() {
-  static const std::vector<NameChoice> c{{"fp32", {"float32", "float"}},
-                                         {"fp16", {"float16", "half"}},
-                                         {"bf16", {"bfloat16"}},
-                                         {"tf32", {}},
-                                         {"fp8", {}},
-                                         {"int8", {}},
-                                         {"fp64", {"float64", "double"}}};
-  return c;
-}
-
-const std::vector<NameChoice> &pass_choices() {
-  static const std::vector<NameChoice> c{{"fwd", {"forward", "inference"}},
-                                         {"train", {"training"}}};
-  return c;
-}
-
-const std::vector<NameChoice> &format_choices() {
-  static const std::vector<NameChoice> c{
-      {"table", {"text", "txt"}}, {"csv", {}}, {"json", {}}, {"md", {"markdown"}}};
-  return c;
 }
 
 } // namespace perfmodel::cli

@@ -10,6 +10,8 @@
 #include <utility>
 #include <vector>
 
+#include "perfmodel/name_choice.hpp"
+
 namespace perfmodel::cli {
 
 // Every numeric option has one of these checks. Each refuses NaN and infinities, a fraction
@@ -36,28 +38,17 @@ template <typename T> CLI::Validator between(T lo, T hi) {
   return between_values(double(lo), double(hi), std::is_integral_v<T>, d.str());
 }
 
-/// One accepted name and the other spellings that mean it.
-struct NameChoice {
-  NameChoice(std::string n, std::vector<std::string> a = {})
-      : name(std::move(n)), aliases(std::move(a)) {}
-  std::string name;
-  std::vector<std::string> aliases;
-};
+// The names and their messages live in the core (perfmodel/name_choice.hpp), shared with the
+// Python module.
+using perfmodel::canonical_name;
+using perfmodel::dtype_choices;
+using perfmodel::format_choices;
+using perfmodel::NameChoice;
+using perfmodel::pass_choices;
+using perfmodel::unknown_name_message;
 
-/// `typed`'s canonical name among `choices` (names and aliases, any case); nullopt if none.
-std::optional<std::string> canonical_name(const std::vector<NameChoice> &choices,
-                                          const std::string &typed);
-/// "unknown WHAT 'x': a, b (alias c) (did you mean 'a'?)": what an option reports for a name
-/// that is not among `choices`.
-std::string unknown_name_message(const std::string &what, const std::vector<NameChoice> &choices,
-                                 const std::string &typed);
 /// A transform that turns any spelling of a choice into its canonical name and rejects the
 /// rest with unknown_name_message. Help text "{a,b,c}", as CLI::IsMember's.
 CLI::Validator one_of(const std::string &what, std::vector<NameChoice> choices);
-
-/// The spellings of --dtype (compute data types), --pass and --format.
-const std::vector<NameChoice> &dtype_choices();
-const std::vector<NameChoice> &pass_choices();
-const std::vector<NameChoice> &format_choices();
 
 } // namespace perfmodel::cli

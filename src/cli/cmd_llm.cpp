@@ -5,9 +5,8 @@
 #include "cli/arg_checks.hpp"
 #include "cli/commands.hpp"
 #include "cli/llm_options.hpp"
+#include "perfmodel/app/commands.hpp"
 #include "perfmodel/io/hw_yaml.hpp"
-#include "perfmodel/llm/serve.hpp"
-#include "perfmodel/report/llm_view.hpp"
 
 namespace perfmodel::cli {
 
@@ -24,7 +23,6 @@ struct LlmArgs {
 
 int run_llm(const LlmArgs &a) {
   const HwSpec hw = io::load_hw(a.hw);
-  const llm::LlmConfig c = llm::read_llm_config(llm::resolve_llm_config(a.model));
   llm::ServeOptions o;
   o.batch = a.batch;
   o.prompt = a.prompt;
@@ -41,13 +39,8 @@ int run_llm(const LlmArgs &a) {
   }
   o.weights = weight_format(a.weight_dtype, a.group_size);
   o.attention = a.attention == "eager" ? llm::Attention::eager : llm::Attention::flash;
-  std::optional<Calibration> cal;
-  if (!a.calibration.empty())
-    cal = load_calibration_for(a.calibration, hw, a.calibration_other_hardware);
-  o.calibration = cal ? &*cal : nullptr;
-  o.calibration_name = a.calibration;
-  const llm::ServeResult r = llm::serve(c, hw, o);
-  emit(a.out, report::render_llm(c, hw, r, output_format(a.out), a.per_layer));
+  emit(a.out, app::llm(a.model, hw, o, a.calibration, a.calibration_other_hardware,
+                       output_format(a.out), a.per_layer));
   return 0;
 }
 

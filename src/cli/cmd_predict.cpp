@@ -5,13 +5,9 @@
 #include "cli/arg_checks.hpp"
 #include "cli/commands.hpp"
 #include "cli/llm_options.hpp"
-#include "perfmodel/assumed_execution.hpp"
-#include "perfmodel/io/calibration_yaml.hpp"
+#include "perfmodel/app/commands.hpp"
 #include "perfmodel/io/hw_yaml.hpp"
-#include "perfmodel/memory_footprint.hpp"
 #include "perfmodel/onnx/load_model.hpp"
-#include "perfmodel/predict.hpp"
-#include "perfmodel/report/prediction_view.hpp"
 
 namespace perfmodel::cli {
 
@@ -33,28 +29,23 @@ struct PredictArgs {
 
 int run_predict(const PredictArgs &a) {
   const HwSpec hw = io::load_hw(a.hw);
-  PredictOptions po;
+  app::PredictRequest r;
   auto pass = parse_pass(a.pass);
   if (!pass)
     throw InputError("unknown --pass '" + a.pass + "' (fwd or train)");
-  po.pass = *pass;
-  po.fusion = fusion_mode(a.fusion);
+  r.pass = *pass;
+  r.fusion = fusion_mode(a.fusion);
+  PredictOptions po; // what --phase checks: the pass and the fusion
+  po.pass = r.pass;
+  po.fusion = r.fusion;
   std::optional<LlmPhasePass> lp = llm_phase_pass(a.llm, a.model, po);
-  const Graph g =
-      lp ? std::move(lp->graph)
-         : fuse(io::load_model(a.model.model, load_options(a.model)), po.fusion, po.pass);
-  po.power_watts = a.power;
-  po.runtime_seconds = a.runtime;
-  std::optional<Calibration> cal;
-  if (!a.calibration.empty())
-    cal = load_calibration_for(a.calibration, hw, a.calibration_other_hardware);
-  po.calibration = cal ? &*cal : nullptr;
-  const Prediction p = lp ? predict(g, hw, po, std::move(lp->costs)) : predict(g, hw, po);
-  report::PredictionContext ctx;
-  ctx.execution = assumed_execution(g, hw, p, po.calibration, a.calibration);
-  ctx.memory = memory_fit(memory_footprint(g, po.pass), hw); // as `sweep` reports it
-  if (cal)
-    warn_extrapolation("predict", extrapolated_calls(*cal, g, graph_cost(g, po.pass), po.pass));
+  Graph g = lp ? std::move(lp->graph) : io::load_model(a.model.model, load_options(a.model));
+  if (lp)
+    r.layer_costs = std::move(lp->costs);
+  r.power_watts = a.power;
+  r.runtime_seconds = a.runtime;
+  r.calibration = a.calibration;
+  r.calibration_other_hardware = a.calibration_other_hardware;
   report::PredictionViewOptions vo;
   if (a.rollup || a.per_layer || a.profile) { // asking for sections shows those (totals always)
     vo.rollup = a.rollup;
@@ -63,7 +54,9 @@ int run_predict(const PredictArgs &a) {
   }
   vo.top = a.top;
   vo.wide = a.wide;
-  emit(a.out, report::render_prediction(g, p, ctx, output_format(a.out), vo));
+  const app::Rendered out = app::predict(std::move(g), hw, r, output_format(a.out), vo);
+  warn_extrapolation("predict", out.extrapolated);
+  emit(a.out, out.text);
   return 0;
 }
 

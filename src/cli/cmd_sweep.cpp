@@ -5,8 +5,7 @@
 
 #include "cli/arg_checks.hpp"
 #include "cli/commands.hpp"
-#include "perfmodel/calibration.hpp"
-#include "perfmodel/io/calibration_yaml.hpp"
+#include "perfmodel/app/commands.hpp"
 #include "perfmodel/io/files.hpp"
 #include "perfmodel/io/hw_yaml.hpp"
 #include "perfmodel/onnx/load_model.hpp"
@@ -65,38 +64,27 @@ int run_sweep_cmd(const SweepArgs &a) {
     throw InputError("--plot '" + a.plot + "': the image must end in .svg, .png or .pdf");
   if (a.print_script && !kind)
     throw InputError("--print-script needs --plot FILE.svg|png|pdf");
-  const std::vector<std::string> sort_keys = report::sweep_sort_keys();
-  if (!a.sort.empty() && std::find(sort_keys.begin(), sort_keys.end(), a.sort) == sort_keys.end()) {
-    std::string keys;
-    for (const std::string &k : sort_keys)
-      keys += (keys.empty() ? "" : ", ") + k;
-    throw InputError("--sort '" + a.sort + "' is not a sweep sort key (" + keys + ")");
-  }
-  SweepSpec spec = make_spec(a);
-  std::optional<Calibration> cal;
-  if (!a.calibration.empty()) {
-    if (spec.hardware.size() != 1)
-      throw InputError("--calibration fits one device: give exactly one --hw with it");
-    cal = load_calibration_for(a.calibration, spec.hardware[0], a.calibration_other_hardware);
-    spec.calibration = &*cal;
-  }
+  app::check_sweep_sort(a.sort);
+  app::SweepRequest req;
+  req.spec = make_spec(a);
+  req.calibration = a.calibration;
+  req.calibration_other_hardware = a.calibration_other_hardware;
+  req.sort = a.sort;
+  if (!a.calibration.empty() && req.spec.hardware.size() != 1) // before the model is loaded
+    throw InputError("--calibration fits one device: give exactly one --hw with it");
   ModelOptions mo;
   mo.model = a.model;
   mo.dims = a.dims;
   const Graph g = io::load_model(a.model, load_options(mo));
-  SweepResult r = run_sweep(g, spec);
+  req.keep_axes_order = kind.has_value(); // the plot draws the axes' order
+  const app::SweepRun run = app::sweep(g, std::move(req));
+  const SweepResult &r = run.result;
   warn_extrapolation("sweep", r.extrapolated);
-  // The printed order; the plot keeps the axes' order (a sorted copy only when both are made).
-  std::optional<SweepResult> sorted;
-  if (!a.sort.empty() && kind)
-    sorted = r;
-  SweepResult &shown = sorted ? *sorted : r;
-  if (!a.sort.empty())
-    report::sort_sweep(shown, a.sort);
   // Streamed to the output a chunk of points at a time (up to kMaxSweepPoints of them).
   const auto emit_sweep = [&] {
     io::OutputFile out(a.out.output.empty() ? "-" : a.out.output);
-    report::write_sweep(shown, output_format(a.out), [&](std::string_view s) { out.write(s); });
+    report::write_sweep(run.shown(), output_format(a.out),
+                        [&](std::string_view s) { out.write(s); });
     out.commit();
   };
 

@@ -127,18 +127,6 @@ void add_other_hardware_flag(CLI::App *cmd, bool &allow) {
                 "(its rates describe that hardware)");
 }
 
-Calibration load_calibration_for(const std::string &spec, const HwSpec &hw, bool other_hardware) {
-  const std::string path = io::resolve_resource(spec, "calibration", {".yaml", ".yml"});
-  Calibration cal = io::read_calibration_yaml(path);
-  if (!other_hardware && !cal.hardware.empty() && cal.hardware != hw.name)
-    throw InputError(SourceLoc{path, 0, 0},
-                     "calibration fitted for hardware '" + cal.hardware + "' (target " +
-                         std::string(cal.execution_target().name()) + "), not for '" + hw.name +
-                         "': its rates describe that hardware; use a calibration of " + hw.name +
-                         " or pass --calibration-for-other-hardware to apply it anyway");
-  return cal;
-}
-
 void warn_extrapolation(const std::string &command, const std::vector<ExtrapolatedCall> &calls) {
   for (const std::string &line : extrapolation_warnings(calls))
     std::fprintf(stderr, "%s: warning: calibration extrapolates: %s\n", command.c_str(),

@@ -12,6 +12,7 @@
 #include "perfmodel/fusion.hpp"
 #include "perfmodel/extrapolation.hpp"
 #include "perfmodel/hw_spec.hpp"
+#include "perfmodel/io/calibration_for.hpp"
 #include "perfmodel/io/model_yaml.hpp"
 #include "perfmodel/report/format.hpp"
 
@@ -57,10 +58,8 @@ Fusion fusion_mode(const std::string &fusion);
 /// the prediction for this one (by default that is an input error: its rates describe the
 /// hardware it was fitted on, not this one).
 void add_other_hardware_flag(CLI::App *cmd, bool &allow);
-/// The calibration `spec` names (a .yaml path or a name in calibration/), for predictions on
-/// `hw`. One whose `hardware:` names another spec is an input error at the calibration file that
-/// names both, unless `other_hardware`; a calibration that names none is taken as it is.
-Calibration load_calibration_for(const std::string &spec, const HwSpec &hw, bool other_hardware);
+/// The calibration for predictions on a hardware spec (perfmodel/io/calibration_for.hpp).
+using io::load_calibration_for;
 
 /// Warns on stderr, one line per class ("<command>: warning: calibration extrapolates: ..."),
 /// about the layers a calibration prices far outside the sizes it was fitted on

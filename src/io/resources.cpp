@@ -6,6 +6,8 @@
 #include <cstdlib>
 #include <filesystem>
 #include <map>
+#include <mutex>
+#include <optional>
 
 #include "perfmodel/error.hpp"
 #include "perfmodel/nearest_name.hpp"
@@ -84,7 +86,20 @@ void refuse_other_kind_path(const std::string &spec, const std::string &kind) {
                                             ": give it to " + k.option);
 }
 
+std::mutex share_root_mutex;
+std::optional<std::string> share_root; // set_share_root's
+
+std::optional<std::string> named_share_root() {
+  std::lock_guard<std::mutex> lock(share_root_mutex);
+  return share_root;
+}
+
 } // namespace
+
+void set_share_root(const std::string &root) {
+  std::lock_guard<std::mutex> lock(share_root_mutex);
+  share_root = root;
+}
 
 std::vector<std::string> resource_roots() {
   std::vector<std::string> roots;
@@ -99,10 +114,13 @@ std::vector<std::string> resource_roots() {
     }
   }
   // The share dir of the prefix this binary runs from (a build-tree binary has none there, so
-  // an installed copy elsewhere never shadows the checkout it was built from).
+  // an installed copy elsewhere never shadows the checkout it was built from), or the one a
+  // front end in another process named (set_share_root).
   std::error_code ec;
   const fs::path exe = fs::read_symlink("/proc/self/exe", ec);
-  if (!ec)
+  if (auto named = named_share_root())
+    roots.push_back(*named);
+  else if (!ec)
     roots.push_back((exe.parent_path().parent_path() / "share" / "perfmodel").string());
   else
     roots.push_back(PERFMODEL_SHARE_DIR);

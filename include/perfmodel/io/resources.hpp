@@ -13,6 +13,11 @@ namespace perfmodel::io {
 /// them; messages name them).
 std::vector<std::string> resource_roots();
 
+/// Names the installed share dir that resource_roots() searches instead of the running
+/// binary's: a front end loaded into another program (the Python module, whose process is the
+/// Python interpreter) names the share dir of the prefix it was installed into.
+void set_share_root(const std::string &root);
+
 /// resource_roots() each joined with `kind` ("hw_specs", "models", "calibration").
 std::vector<std::string> resource_dirs(const std::string &kind);
 
