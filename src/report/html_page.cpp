@@ -197,24 +197,23 @@ std::string_view stylesheet() {
 :root{--fg:#1c2330;--muted:#5d6878;--faint:#8b95a5;--line:#e4e8ee;--panel:#f6f8fb;
 --accent:#2f6fde;--compute:#3566d6;--memory:#e0801b;--overhead:#8a94a6;--none:#c3c8d1}
 *{box-sizing:border-box}
-html{scroll-behavior:smooth}
 body{margin:0;color:var(--fg);background:#fff;font:15px/1.5 system-ui,-apple-system,"Segoe UI",
 Roboto,"Noto Sans","Liberation Sans","DejaVu Sans",Arial,sans-serif;-webkit-font-smoothing:antialiased}
-main{max-width:1200px;margin:0 auto;padding:28px 32px 64px}
+main{max-width:1320px;margin:0 auto;padding:28px 32px 64px}
 header{padding-bottom:16px}
 .kicker{font-size:12px;font-weight:600;letter-spacing:.09em;text-transform:uppercase;color:var(--accent)}
 h1{font-size:30px;line-height:1.2;margin:6px 0 6px;font-weight:650;letter-spacing:-.015em}
 h1 .on{color:var(--faint);font-weight:400}
 .sub{margin:0;color:var(--muted)}
-nav{position:sticky;top:0;z-index:2;background:rgba(255,255,255,.94);border-bottom:1px solid var(--line);
+nav{position:sticky;top:0;z-index:2;background:#fff;border-bottom:1px solid var(--line);
 margin:0 -32px;padding:9px 32px;font-size:14px}
 nav a{color:var(--muted);text-decoration:none;margin-right:20px;font-weight:500}
 nav a:hover{color:var(--accent)}
-section{margin-top:38px}
+section{margin-top:38px;scroll-margin-top:56px}
 h2{font-size:20px;margin:0 0 2px;font-weight:650;letter-spacing:-.01em}
 h3{font-size:15px;margin:22px 0 6px;font-weight:600}
 p.note,.note{color:var(--muted);font-size:13.5px;margin:2px 0 14px;max-width:80em}
-.cards{display:grid;grid-template-columns:repeat(auto-fit,minmax(170px,1fr));gap:12px;margin:18px 0}
+.cards{display:grid;grid-template-columns:repeat(auto-fit,minmax(150px,1fr));gap:12px;margin:18px 0}
 .card{background:var(--panel);border:1px solid var(--line);border-radius:10px;padding:12px 16px}
 .card .k{font-size:11.5px;font-weight:600;letter-spacing:.06em;text-transform:uppercase;color:var(--muted)}
 .card .v{font-size:25px;font-weight:650;font-variant-numeric:tabular-nums;margin:2px 0;white-space:nowrap}

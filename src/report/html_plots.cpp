@@ -289,7 +289,7 @@ std::string profile_svg(const Prediction &p, size_t top) {
   if (order.empty() || total <= 0)
     return "<p class=\"note\">No layer has a predicted time.</p>\n";
   constexpr double W = 960, row = 24, head = 26;
-  constexpr double label_end = 300, bar0 = 312, bar_w = 420, cum0 = 846, cum_w = 110;
+  constexpr double label_end = 300, bar0 = 312, bar_w = 400, cum0 = 830, cum_w = 76;
   const double H = head + row * double(order.size()) + 6;
   const double max_share = order.front()->timing.seconds / total;
   std::string s = fmt::format("<svg viewBox=\"0 0 {} {}\" role=\"img\" aria-label=\"profile\">",
