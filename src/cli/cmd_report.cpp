@@ -13,9 +13,6 @@
 #include "perfmodel/predict.hpp"
 #include "perfmodel/report/html_report.hpp"
 #include "perfmodel/report/roofline_view.hpp"
-#include "perfmodel/trace/attainment.hpp"
-#include "perfmodel/trace/op_table.hpp"
-#include "perfmodel/trace/overview.hpp"
 #include "perfmodel/trace/read_trace.hpp"
 
 namespace perfmodel::cli {
@@ -36,25 +33,6 @@ struct ReportArgs {
   int trace_top = 10;
   OutputOptions out;
 };
-
-// The trace's overview, operators, kernels and (where it has device activity) the roofline
-// attainment of its operators on `hw`, as `perfmodel trace --hw` computes them, each table cut
-// to its `top` rows by its default order.
-report::TraceReport trace_report(const std::string &file, const HwSpec &hw, const Calibration *cal,
-                                 size_t top) {
-  const trace::Trace t = io::read_trace(file);
-  const trace::Links links = trace::link_events(t);
-  const trace::OpTree tree = trace::build_op_tree(t, links);
-  report::TraceReport r;
-  r.file = file;
-  r.overview = trace::compute_overview(t, links);
-  r.operators = trace::operator_table(t, tree);
-  r.kernels = trace::kernel_table(t);
-  if (r.overview->has_device)
-    r.attainment = trace::attainment_view(t, links, tree, hw, cal);
-  report::sort_and_limit(r, "", top);
-  return r;
-}
 
 int run_report(const ReportArgs &a) {
   // Every input is read before the work, so that a bad file fails fast.
@@ -79,7 +57,8 @@ int run_report(const ReportArgs &a) {
     in.measured_source = a.measured;
   }
   if (!a.trace.empty())
-    in.trace = trace_report(a.trace, hw, po.calibration, size_t(a.trace_top));
+    in.trace = report::report_trace_views(io::read_trace(a.trace), a.trace, &hw, po.calibration,
+                                          size_t(a.trace_top));
 
   const Prediction p = predict(g, hw, po);
   if (cal)

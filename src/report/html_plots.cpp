@@ -306,9 +306,11 @@ std::string profile_svg(const Prediction &p, size_t top) {
     const double y0 = head + row * double(i);
     const double w = std::max(1.0, bar_w * share / max_share);
     const std::string bound(to_string(lp.timing.bound));
+    const std::string op =
+        lp.layer->op_name.empty() ? std::string(to_string(lp.layer->op)) : lp.layer->op_name;
     const std::string title =
-        esc(lp.layer->name + " (" + lp.layer->op_name + "): " + si(lp.timing.seconds, "s") + ", " +
-            pct(share) + " of the layers' time, " + bound + "-bound; cumulative " + pct(cum));
+        esc(lp.layer->name + " (" + op + "): " + si(lp.timing.seconds, "s") + ", " + pct(share) +
+            " of the layers' time, " + bound + "-bound; cumulative " + pct(cum));
     s += fmt::format("<g><title>{}</title>", title);
     if (i % 2 == 0)
       s += fmt::format("<rect x=\"0\" y=\"{}\" width=\"{}\" height=\"{}\" fill=\"#f7f9fb\"/>",

@@ -8,6 +8,9 @@
 
 #include "perfmodel/report/roofline_view.hpp"
 #include "perfmodel/rollup.hpp"
+#include "perfmodel/trace/attainment.hpp"
+#include "perfmodel/trace/op_table.hpp"
+#include "perfmodel/trace/overview.hpp"
 #include "report/html.hpp"
 #include "report/prediction_summary.hpp"
 #include "report/trace/trace_tables.hpp"
@@ -250,6 +253,21 @@ std::string pass_words(const Prediction &p) {
 }
 
 } // namespace
+
+TraceReport report_trace_views(const trace::Trace &t, const std::string &file, const HwSpec *hw,
+                               const Calibration *cal, size_t top) {
+  const trace::Links links = trace::link_events(t);
+  const trace::OpTree tree = trace::build_op_tree(t, links);
+  TraceReport r;
+  r.file = file;
+  r.overview = trace::compute_overview(t, links);
+  r.operators = trace::operator_table(t, tree);
+  r.kernels = trace::kernel_table(t);
+  if (hw && r.overview->has_device)
+    r.attainment = trace::attainment_view(t, links, tree, *hw, cal);
+  sort_and_limit(r, "", top);
+  return r;
+}
 
 std::string render_html_report(const Graph &g, const Prediction &p, const HwSpec &hw,
                                const PredictionContext &ctx, const HtmlReportInputs &in) {

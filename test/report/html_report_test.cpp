@@ -200,3 +200,24 @@ TEST_CASE("the page is self-contained: no URL, no external resource, a policy th
        ++it)
     CHECK_MESSAGE((*it)[1].str().rfind("#", 0) == 0, (*it)[1].str());
 }
+
+TEST_CASE(
+    "report_trace_views computes the trace views as `perfmodel trace --hw` does, cut to top") {
+  const test::LoadedTrace t = test::load_test_trace("tiny.json");
+  const HwSpec hw = test::v100();
+  const report::TraceReport all = report::report_trace_views(t.trace, "tiny.json", &hw, nullptr, 0);
+  const report::TraceReport full = test::tiny_report(); // the views computed one by one
+  REQUIRE(all.overview);
+  CHECK(all.overview->average.total == doctest::Approx(full.overview->average.total));
+  REQUIRE(all.operators);
+  CHECK(all.operators->size() == full.operators->size());
+  REQUIRE(all.kernels);
+  CHECK(all.kernels->size() == full.kernels->size());
+  CHECK(bool(all.attainment) == all.overview->has_device);
+  const report::TraceReport one = report::report_trace_views(t.trace, "tiny.json", &hw, nullptr, 1);
+  CHECK(one.operators->size() == std::min<size_t>(1, full.operators->size()));
+  CHECK(one.kernels->size() == std::min<size_t>(1, full.kernels->size()));
+  const report::TraceReport no_hw =
+      report::report_trace_views(t.trace, "tiny.json", nullptr, nullptr, 0);
+  CHECK_FALSE(no_hw.attainment);
+}

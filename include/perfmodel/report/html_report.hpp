@@ -26,6 +26,7 @@
 #include "perfmodel/predict.hpp"
 #include "perfmodel/report/prediction_view.hpp"
 #include "perfmodel/report/trace/trace_report.hpp"
+#include "perfmodel/trace/trace.hpp"
 
 namespace perfmodel::report {
 
@@ -43,6 +44,13 @@ struct HtmlReportInputs {
   /// Layers labelled by name in the roofline plot (the slowest).
   int roofline_labels = 5;
 };
+
+/// The trace analyses the report shows, as `perfmodel trace --hw` computes them: the overview,
+/// operators, kernels and, where the trace has device activity and `hw` is given, the roofline
+/// attainment of its operators on `hw` (with `cal`'s times where given); each table cut to its
+/// `top` rows (0 = all) in its default order. `file` names the trace in the page.
+TraceReport report_trace_views(const trace::Trace &t, const std::string &file, const HwSpec *hw,
+                               const Calibration *cal, size_t top);
 
 /// The page for prediction `p` of graph `g` (the graph p's layers point into) on `hw` (the
 /// spec p was computed for: the roofline's ceilings and diagonals), with `ctx` the assumed
