@@ -1,0 +1,132 @@
+// `perfmodel report`: one self-contained HTML page of a prediction (summary, profile, roofline,
+// layer table), with measured layer times and a profiler trace's overview where given.
+#include <cstdio>
+#include <memory>
+
+#include "cli/arg_checks.hpp"
+#include "cli/commands.hpp"
+#include "perfmodel/assumed_execution.hpp"
+#include "perfmodel/io/files.hpp"
+#include "perfmodel/io/hw_yaml.hpp"
+#include "perfmodel/memory_footprint.hpp"
+#include "perfmodel/onnx/load_model.hpp"
+#include "perfmodel/predict.hpp"
+#include "perfmodel/report/html_report.hpp"
+#include "perfmodel/report/roofline_view.hpp"
+#include "perfmodel/trace/read_trace.hpp"
+
+namespace perfmodel::cli {
+
+namespace {
+
+struct ReportArgs {
+  std::string hw;
+  ModelOptions model;
+  std::string pass = "fwd";
+  std::string fusion = "none";
+  std::string calibration;
+  bool calibration_other_hardware = false;
+  std::optional<double> power;
+  std::string measured;
+  std::string trace;
+  int top = 15;
+  int trace_top = 10;
+  OutputOptions out;
+};
+
+int run_report(const ReportArgs &a) {
+  // Every input is read before the work, so that a bad file fails fast.
+  const HwSpec hw = io::load_hw(a.hw);
+  PredictOptions po;
+  const auto pass = parse_pass(a.pass);
+  if (!pass)
+    throw InputError("unknown --pass '" + a.pass + "' (fwd or train)");
+  po.pass = *pass;
+  po.fusion = fusion_mode(a.fusion);
+  po.power_watts = a.power;
+  const Graph g = fuse(io::load_model(a.model.model, load_options(a.model)), po.fusion, po.pass);
+  std::optional<Calibration> cal;
+  if (!a.calibration.empty()) {
+    cal = load_calibration_for(a.calibration, hw, a.calibration_other_hardware);
+    po.calibration = &*cal;
+  }
+  report::HtmlReportInputs in;
+  in.profile_top = a.top;
+  if (!a.measured.empty()) {
+    in.measured = report::parse_measurement_json(io::read_file(a.measured), a.measured);
+    in.measured_source = a.measured;
+  }
+  if (!a.trace.empty())
+    in.trace = report::report_trace_views(io::read_trace(a.trace), a.trace, &hw, po.calibration,
+                                          size_t(a.trace_top));
+
+  const Prediction p = predict(g, hw, po);
+  if (cal)
+    warn_extrapolation("report", extrapolated_calls(*cal, g, graph_cost(g, po.pass), po.pass));
+  report::PredictionContext ctx;
+  ctx.execution = assumed_execution(g, hw, p, po.calibration, a.calibration);
+  ctx.memory = memory_fit(memory_footprint(g, po.pass), hw);
+  const std::string page = report::render_html_report(g, p, hw, ctx, in);
+  const report::RooflineData d = report::make_roofline(p, hw, in.measured);
+  if (!d.unmatched_measurements.empty())
+    std::fprintf(stderr,
+                 "perfmodel: warning: %zu measured layer(s) of %s match no layer of %s "
+                 "(first: %s)\n",
+                 d.unmatched_measurements.size(), a.measured.c_str(), p.model.c_str(),
+                 d.unmatched_measurements.front().c_str());
+  emit(a.out, page);
+  return 0;
+}
+
+} // namespace
+
+void register_report(CLI::App &app, Runner &run) {
+  auto a = std::make_shared<ReportArgs>();
+  CLI::App *cmd = app.add_subcommand(
+      "report", "Write one self-contained HTML page of a prediction: summary, profile, roofline, "
+                "layer table; measured times and a trace where given");
+  cmd->footer(
+      "The page needs no network and no other file: styles, a small script that sorts the\n"
+      "tables, and SVG plots are inline. Open it as report.html#sort=time to start with the\n"
+      "layer table sorted by time (any column key; :asc or :desc).\n"
+      "Examples:\n"
+      "  perfmodel report --model resnet50 --hw a100 --batch 64 --dtype fp16 -o report.html\n"
+      "  perfmodel report --model nin --hw xeon-emr-2c --batch 5 --calibration xeon-emr-2c "
+      "--measured m.json -o nin.html\n"
+      "  perfmodel report --model resnet50 --hw v100 --batch 32 --trace run.pt.trace.json.gz "
+      "-o run.html");
+  cmd->add_option("--hw", a->hw, "Hardware: a .yaml path or a name in hw_specs/")->required();
+  add_model_options(cmd, a->model);
+  cmd->add_option("--pass", a->pass,
+                  "fwd (forward, inference) or train (training: fwd + bwd_data + bwd_weight)")
+      ->transform(one_of("pass", pass_choices()))
+      ->capture_default_str();
+  add_fusion_option(cmd, a->fusion);
+  cmd->add_option("--calibration", a->calibration,
+                  "Calibration (a .yaml path or a name in calibration/): time layers with the "
+                  "fitted efficiency model instead of the roofline");
+  add_other_hardware_flag(cmd, a->calibration_other_hardware);
+  cmd->add_option("--power", a->power, "Power in W for the power x time energy (default: TDP)")
+      ->check(positive(false));
+  cmd->add_option("--measured", a->measured,
+                  "Measured layer times: `perfmodel measure --format json` output, matched to "
+                  "the layers by name (predicted against measured)");
+  cmd->add_option("--trace", a->trace,
+                  "PyTorch profiler trace (.json or .json.gz): its step overview, operators, "
+                  "kernels and the roofline attainment of its operators on --hw, as `perfmodel "
+                  "trace --hw` computes them");
+  cmd->add_option("--top", a->top, "Rows of the profile (0 = every layer with time)")
+      ->check(non_negative())
+      ->capture_default_str();
+  cmd->add_option("--trace-top", a->trace_top,
+                  "Rows of the trace's operator, kernel and attainment tables (0 = all)")
+      ->check(non_negative())
+      ->capture_default_str();
+  cmd->add_option("-o,--output", a->out.output,
+                  "Write the page to FILE (atomically: a failed run leaves an earlier file "
+                  "intact); - for stdout")
+      ->required();
+  cmd->callback([a, &run] { run = [a] { return run_report(*a); }; });
+}
+
+} // namespace perfmodel::cli
