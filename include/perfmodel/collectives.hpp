@@ -63,9 +63,9 @@ struct CommCalibration {
 
 struct CommCost {
   double seconds = 0;
-  std::string level;                    // the outermost level used ("" for a group of 1)
+  std::string level;                     // the outermost level used ("" for a group of 1)
   Algorithm algorithm = Algorithm::ring; // the one taken on the outermost level
-  bool calibrated = false;              // fitted figures priced some part
+  bool calibrated = false;               // fitted figures priced some part
 };
 
 /// One collective of `bytes` (as flat_seconds) among `g`. A group inside one domain runs flat at
@@ -76,7 +76,6 @@ struct CommCost {
 /// InputError when no level holds the group (no network for a group beyond one node) or the
 /// placement is impossible (per_node not dividing size).
 CommCost collective_seconds(Collective c, double bytes, const Group &g, const Interconnect &ic,
-                            const CommCalibration *cal = nullptr,
-                            Algorithm a = Algorithm::best);
+                            const CommCalibration *cal = nullptr, Algorithm a = Algorithm::best);
 
 } // namespace perfmodel

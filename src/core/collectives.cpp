@@ -11,11 +11,16 @@ namespace perfmodel {
 
 std::string_view to_string(Collective c) {
   switch (c) {
-  case Collective::all_reduce: return "all_reduce";
-  case Collective::reduce_scatter: return "reduce_scatter";
-  case Collective::all_gather: return "all_gather";
-  case Collective::all_to_all: return "all_to_all";
-  case Collective::send_recv: return "send_recv";
+  case Collective::all_reduce:
+    return "all_reduce";
+  case Collective::reduce_scatter:
+    return "reduce_scatter";
+  case Collective::all_gather:
+    return "all_gather";
+  case Collective::all_to_all:
+    return "all_to_all";
+  case Collective::send_recv:
+    return "send_recv";
   }
   return "?";
 }
@@ -27,19 +32,27 @@ std::optional<Collective> parse_collective(std::string_view s) {
       k += char(std::tolower(static_cast<unsigned char>(ch)));
   if (k.size() > 4 && k.compare(k.size() - 4, 4, "perf") == 0)
     k.resize(k.size() - 4);
-  if (k == "allreduce") return Collective::all_reduce;
-  if (k == "reducescatter") return Collective::reduce_scatter;
-  if (k == "allgather") return Collective::all_gather;
-  if (k == "alltoall") return Collective::all_to_all;
-  if (k == "sendrecv") return Collective::send_recv;
+  if (k == "allreduce")
+    return Collective::all_reduce;
+  if (k == "reducescatter")
+    return Collective::reduce_scatter;
+  if (k == "allgather")
+    return Collective::all_gather;
+  if (k == "alltoall")
+    return Collective::all_to_all;
+  if (k == "sendrecv")
+    return Collective::send_recv;
   return std::nullopt;
 }
 
 std::string_view to_string(Algorithm a) {
   switch (a) {
-  case Algorithm::ring: return "ring";
-  case Algorithm::tree: return "tree";
-  case Algorithm::best: return "best";
+  case Algorithm::ring:
+    return "ring";
+  case Algorithm::tree:
+    return "tree";
+  case Algorithm::best:
+    return "best";
   }
   return "?";
 }
@@ -47,11 +60,14 @@ std::string_view to_string(Algorithm a) {
 double bus_factor(Collective c, int64_t n) {
   const double d = double(n);
   switch (c) {
-  case Collective::all_reduce: return 2 * (d - 1) / d;
+  case Collective::all_reduce:
+    return 2 * (d - 1) / d;
   case Collective::reduce_scatter:
   case Collective::all_gather:
-  case Collective::all_to_all: return (d - 1) / d;
-  case Collective::send_recv: return 1;
+  case Collective::all_to_all:
+    return (d - 1) / d;
+  case Collective::send_recv:
+    return 1;
   }
   return 1;
 }
@@ -60,11 +76,14 @@ int64_t ring_steps(Collective c, int64_t n) {
   if (n <= 1)
     return 0;
   switch (c) {
-  case Collective::all_reduce: return 2 * (n - 1);
+  case Collective::all_reduce:
+    return 2 * (n - 1);
   case Collective::reduce_scatter:
-  case Collective::all_gather: return n - 1;
+  case Collective::all_gather:
+    return n - 1;
   case Collective::all_to_all:
-  case Collective::send_recv: return 1;
+  case Collective::send_recv:
+    return 1;
   }
   return 1;
 }
@@ -120,11 +139,12 @@ const LinkLevel &level_holding(const Interconnect &ic, int64_t devices, int64_t 
       throw InputError("a group of " + std::to_string(group_size) +
                        " devices needs links between them, and the hardware spec has no "
                        "'interconnect' section");
-    throw InputError("a group of " + std::to_string(group_size) + " devices spans " +
-                     std::to_string(devices) + " devices, more than the interconnect's outermost "
-                     "level ('" + ic.levels.back().name + "', " +
-                     std::to_string(ic.levels.back().devices) +
-                     " devices) holds: the hardware spec needs a network level");
+    throw InputError("a group of " + std::to_string(group_size) + " devices reaches over " +
+                     std::to_string(devices) +
+                     " devices, beyond the interconnect's outermost "
+                     "level ('" +
+                     ic.levels.back().name + "', " + std::to_string(ic.levels.back().devices) +
+                     " devices): the hardware spec needs a network level");
   }
   return *l;
 }
@@ -169,8 +189,8 @@ CommCost collective_seconds(Collective c, double bytes, const Group &g, const In
     break;
   case Collective::reduce_scatter:
   case Collective::all_gather:
-    out.seconds = flat_at(inner, c, a, m, bytes, cal, in_cost) +
-                  flat_at(outer, c, a, nodes, shard, cal, out);
+    out.seconds =
+        flat_at(inner, c, a, m, bytes, cal, in_cost) + flat_at(outer, c, a, nodes, shard, cal, out);
     break;
   case Collective::all_to_all: {
     // each device sends bytes / size to every other: (m - 1) of those shares stay in the node,

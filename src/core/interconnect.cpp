@@ -31,8 +31,7 @@ bool is_valid(const Interconnect &ic, std::string *error) {
       return *error = at + ": only the outermost level may leave 'devices' out", false;
     if (l.devices != 0 && (l.devices < inner || l.devices % inner != 0))
       return *error = at + ": devices (" + std::to_string(l.devices) +
-                      ") must be a multiple of the level inside it (" + std::to_string(inner) +
-                      ")",
+                      ") must be a multiple of the level inside it (" + std::to_string(inner) + ")",
              false;
     if (l.devices != 0)
       inner = l.devices;

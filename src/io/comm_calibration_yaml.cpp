@@ -42,8 +42,8 @@ CommCalibration parse_comm_calibration_yaml(const std::string &text, const std::
       const YAML::Node f = kv.second;
       if (!f.IsMap())
         throw InputError(loc_of(file, f), "a collective's fit must be a mapping");
-      check_keys(f, {"latency_per_step", "bus_bandwidth", "samples", "rms_relative_residual"},
-                 file, "collective fit");
+      check_keys(f, {"latency_per_step", "bus_bandwidth", "samples", "rms_relative_residual"}, file,
+                 "collective fit");
       CollectiveFit fit;
       if (!f["latency_per_step"] || !f["bus_bandwidth"])
         throw InputError(loc_of(file, f), "a fit needs latency_per_step and bus_bandwidth");
@@ -58,7 +58,8 @@ CommCalibration parse_comm_calibration_yaml(const std::string &text, const std::
       if (f["samples"])
         fit.samples = get_int(f["samples"], "samples", file);
       if (f["rms_relative_residual"])
-        fit.rms_relative_residual = get_number(f["rms_relative_residual"], "rms_relative_residual", file);
+        fit.rms_relative_residual =
+            get_number(f["rms_relative_residual"], "rms_relative_residual", file);
       cal.fits[*c] = fit;
     }
   } catch (const YAML::Exception &e) {

@@ -23,8 +23,7 @@ double quantity_in(const YAML::Node &n, const char *key, const char *unit, doubl
 
 Interconnect read_interconnect(const YAML::Node &n, const std::string &file) {
   if (!n.IsSequence())
-    throw InputError(loc_of(file, n),
-                     "'interconnect' must be a list of levels, innermost first");
+    throw InputError(loc_of(file, n), "'interconnect' must be a list of levels, innermost first");
   Interconnect ic;
   int64_t inner = 1;
   for (size_t i = 0; i < n.size(); ++i) {
@@ -36,12 +35,11 @@ Interconnect read_interconnect(const YAML::Node &n, const std::string &file) {
     l.name = get_string(e, "name", file);
     if (const YAML::Node d = e["devices"]) {
       l.devices = get_int(d, "devices", file);
-      if (l.devices < 1 || l.devices > kMaxDevices || l.devices < inner ||
-          l.devices % inner != 0)
-        throw InputError(loc_of(file, d),
-                         "devices must be a multiple of the level inside it (" +
-                             std::to_string(inner) + ") up to " + std::to_string(kMaxDevices) +
-                             ", not '" + d.Scalar() + "'");
+      if (l.devices < 1 || l.devices > kMaxDevices || l.devices < inner || l.devices % inner != 0)
+        throw InputError(loc_of(file, d), "devices must be a multiple of the level inside it (" +
+                                              std::to_string(inner) + ") up to " +
+                                              std::to_string(kMaxDevices) + ", not '" + d.Scalar() +
+                                              "'");
       inner = l.devices;
     } else if (i + 1 != n.size()) {
       throw InputError(loc_of(file, e), "interconnect level '" + l.name +
@@ -53,8 +51,7 @@ Interconnect read_interconnect(const YAML::Node &n, const std::string &file) {
                        "interconnect level needs 'bandwidth' (B/s per device and direction)");
     l.bytes_per_second = quantity_in(e["bandwidth"], "bandwidth", "B/s", kMinRate, kMaxRate, file);
     if (e["latency"])
-      l.latency_seconds =
-          quantity_in(e["latency"], "latency", "s", 0, kMaxOverheadSeconds, file);
+      l.latency_seconds = quantity_in(e["latency"], "latency", "s", 0, kMaxOverheadSeconds, file);
     ic.levels.push_back(l);
   }
   std::string err;

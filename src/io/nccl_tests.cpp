@@ -147,9 +147,9 @@ std::vector<NcclTestsRun> parse_nccl_tests(const std::string &text, const std::s
         ++runs.back().ranks;
       } else if (open && starts_with(body, "Avg bus bandwidth")) {
         if (runs.back().rows.empty())
-          throw InputError(SourceLoc{file, no, 1},
-                           "the nccl-tests run started at line " +
-                               std::to_string(runs.back().header.line) + " has no rows");
+          throw InputError(SourceLoc{file, no, 1}, "the nccl-tests run started at line " +
+                                                       std::to_string(runs.back().header.line) +
+                                                       " has no rows");
         open = false;
       }
       continue;
@@ -197,8 +197,7 @@ Collective run_collective(const NcclTestsRun &r, std::optional<Collective> given
     return Collective::send_recv;
   throw InputError(r.header, "cannot tell which collective this run measured (no 'Collective "
                              "test starting' line; busbw / algbw " +
-                                 std::to_string(ratio).substr(0, 5) +
-                                 " for " + std::to_string(n) +
+                                 std::to_string(ratio).substr(0, 5) + " for " + std::to_string(n) +
                                  " ranks): give --collective");
 }
 

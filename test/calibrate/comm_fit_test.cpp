@@ -36,8 +36,8 @@ TEST_CASE("comm fit: a synthetic nccl-tests table recovers latency and bus bandw
 
 TEST_CASE("comm fit: exact times give the figures exactly; a negative intercept is held at 0") {
   const CollectiveFit f =
-      fit_collective(Collective::all_reduce, 4, {{1e6, 6 * 2e-6 + 1.5e6 / 100e9},
-                                                 {1e8, 6 * 2e-6 + 1.5e8 / 100e9}});
+      fit_collective(Collective::all_reduce, 4,
+                     {{1e6, 6 * 2e-6 + 1.5e6 / 100e9}, {1e8, 6 * 2e-6 + 1.5e8 / 100e9}});
   CHECK(f.latency_per_step_seconds == rel(2e-6, 1e-9));
   CHECK(f.bus_bytes_per_second == rel(100e9, 1e-9));
   // times shorter than bandwidth alone allows at small sizes: no negative latency

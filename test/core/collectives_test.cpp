@@ -61,21 +61,21 @@ TEST_CASE("collectives: reduce-scatter, all-gather, all-to-all, send/recv on one
 
 TEST_CASE("collectives: a group in one node runs at NVLink, one over nodes hierarchically") {
   const Interconnect ic = dgx_a100();
-  const CommCost in_node = collective_seconds(Collective::all_reduce, 1e9, {8, 8}, ic, nullptr,
-                                              Algorithm::ring);
+  const CommCost in_node =
+      collective_seconds(Collective::all_reduce, 1e9, {8, 8}, ic, nullptr, Algorithm::ring);
   CHECK(in_node.level == "nvlink");
   CHECK(in_node.seconds == rel(14e-6 + 1.75e9 / 300e9));
   // 16 GPUs, 8 per node: reduce-scatter in the node (7 steps, 7/8 of 1 GB at 300 GB/s),
   // all-reduce of 1/8 GB between 2 nodes (2 steps of 5 us, 2 x 1/2 of 125 MB at 25 GB/s),
   // all-gather in the node
-  const CommCost two_nodes = collective_seconds(Collective::all_reduce, 1e9, {16, 8}, ic,
-                                                nullptr, Algorithm::ring);
+  const CommCost two_nodes =
+      collective_seconds(Collective::all_reduce, 1e9, {16, 8}, ic, nullptr, Algorithm::ring);
   CHECK(two_nodes.level == "network");
   const double rs = 7e-6 + 0.875e9 / 300e9;
   CHECK(two_nodes.seconds == rel(rs + (10e-6 + 0.125e9 / 25e9) + rs));
   // one GPU per node (data parallel over 4 nodes): the network only
-  const CommCost dp = collective_seconds(Collective::all_reduce, 1e9, {4, 1}, ic, nullptr,
-                                         Algorithm::ring);
+  const CommCost dp =
+      collective_seconds(Collective::all_reduce, 1e9, {4, 1}, ic, nullptr, Algorithm::ring);
   CHECK(dp.seconds == rel(6 * 5e-6 + 1.5e9 / 25e9));
   // all-to-all over 16: 7/16 stays in the node, 8/16 leaves it; the slower share counts
   const CommCost a2a = collective_seconds(Collective::all_to_all, 16e6, {16, 8}, ic);

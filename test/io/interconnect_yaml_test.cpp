@@ -69,6 +69,6 @@ TEST_CASE("interconnect yaml: errors are located") {
             .find("h.yaml:9:43: error: bandwidth must be") == 0);
   CHECK(error_of(b + "interconnect:\n  - {name: nvlink, devices: 8, bw: 1 GB/s}\n")
             .find("h.yaml:9") == 0);
-  CHECK(error_of(b + "interconnect:\n  - {name: nvlink, devices: 8}\n")
-            .find("needs 'bandwidth'") != std::string::npos);
+  CHECK(error_of(b + "interconnect:\n  - {name: nvlink, devices: 8}\n").find("needs 'bandwidth'") !=
+        std::string::npos);
 }

@@ -83,8 +83,8 @@ TEST_CASE("nccl-tests: bad and truncated files are located") {
   CHECK(error_of(kHead + bad + kTail) == "n.txt:4:57: error: time must be a number, not '2x.00'");
   std::string wrong = kRow16;
   wrong.replace(wrong.rfind('0'), 1, "3");
-  CHECK(error_of(kHead + wrong + kTail)
-            == "n.txt:4:116: error: this row reports 3 wrong elements: its times are not of a "
+  CHECK(error_of(kHead + wrong + kTail) ==
+        "n.txt:4:116: error: this row reports 3 wrong elements: its times are not of a "
         "correct run");
   CHECK(error_of(kHead + kTail) == "n.txt:5:1: error: the nccl-tests run started at line 1 has "
                                    "no rows");
