@@ -3,6 +3,7 @@
 #include <memory>
 
 #include "cli/commands.hpp"
+#include "cli/llm_parallel.hpp"
 #include "perfmodel/io/hw_yaml.hpp"
 #include "perfmodel/llm/serve.hpp"
 #include "perfmodel/report/llm_view.hpp"
@@ -17,9 +18,17 @@ struct LlmArgs {
   int64_t batch = 1, prompt = 0, generate = 0;
   bool per_layer = false;
   OutputOptions out;
+  LlmParallelArgs parallel; // many devices (cli/llm_parallel.hpp)
 };
 
 int run_llm(const LlmArgs &a) {
+  if (a.parallel.engaged())
+    return run_llm_parallel(LlmCommon{a.model, a.hw, a.calibration, a.dtype, a.kv_dtype,
+                                      a.attention, a.calibration_other_hardware, a.batch,
+                                      a.prompt, a.generate, a.out},
+                            a.parallel);
+  if (a.prompt < 1 && a.generate < 1)
+    throw InputError("llm needs --prompt and --generate (or --pass train)");
   const HwSpec hw = io::load_hw(a.hw);
   const llm::LlmConfig c = llm::read_llm_config(llm::resolve_llm_config(a.model));
   llm::ServeOptions o;
@@ -68,10 +77,9 @@ void register_llm(CLI::App &app, Runner &run) {
   cmd->add_option("--kv-dtype", a->kv_dtype, "Data type of the KV cache (default: --dtype)");
   // counts are checked by llm::serve, whose messages name the option and the limit
   cmd->add_option("--batch", a->batch, "Requests served together")->capture_default_str();
-  cmd->add_option("--prompt", a->prompt, "Prompt tokens per request")->required();
+  cmd->add_option("--prompt", a->prompt, "Prompt tokens per request (infer)");
   cmd->add_option("--generate", a->generate,
-                  "Output tokens per request (the first from the prefill)")
-      ->required();
+                  "Output tokens per request (the first from the prefill; infer)");
   cmd->add_option("--attention", a->attention,
                   "flash (one kernel: no score matrix in memory, masked pairs skipped) or eager")
       ->check(CLI::IsMember({"flash", "eager"}))
@@ -82,6 +90,7 @@ void register_llm(CLI::App &app, Runner &run) {
   add_other_hardware_flag(cmd, a->calibration_other_hardware);
   cmd->add_flag("--per-layer", a->per_layer,
                 "Also show the layer tables of the prefill and of the last decode step");
+  add_llm_parallel_options(cmd, a->parallel);
   add_output_options(cmd, a->out);
   cmd->callback([a, &run] { run = [a] { return run_llm(*a); }; });
 }

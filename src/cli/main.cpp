@@ -24,6 +24,7 @@ int main(int argc, char **argv) {
   cli::register_kernels(app, run);
   cli::register_measure(app, run);
   cli::register_llm(app, run);
+  cli::register_plan(app, run);
 
   try {
     app.parse(argc, argv);
