@@ -34,3 +34,5 @@ void BM_PlanTraining(benchmark::State &state) {
 BENCHMARK(BM_PlanTraining)->Arg(1)->Arg(2)->Unit(benchmark::kMillisecond)->UseRealTime();
 
 } // namespace
+
+BENCHMARK_MAIN();
