@@ -9,7 +9,7 @@ import subprocess
 import sys
 
 COMMANDS = ["predict", "llm", "list", "info", "convert", "trace", "sweep", "roofline",
-            "calibrate", "kernels", "measure", "report"]
+            "calibrate", "kernels", "measure", "report", "plan"]
 
 
 def main():

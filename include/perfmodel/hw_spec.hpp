@@ -7,6 +7,7 @@
 
 #include "perfmodel/dtype.hpp"
 #include "perfmodel/error.hpp"
+#include "perfmodel/interconnect.hpp"
 
 namespace perfmodel {
 
@@ -50,6 +51,7 @@ struct HwSpec {
   int units = 0; // SMs or cores
   double clock_hz = 0;
   std::optional<CpuId> cpu_id; // CPU specs measured on one machine
+  Interconnect interconnect;   // links to other devices (empty: none given)
   SourceLoc loc;
 
   const MemoryLevel &dram() const { return memory.back(); }

@@ -9,6 +9,7 @@
 #include <unistd.h>
 
 #include "cli/arg_checks.hpp"
+#include "cli/calibrate_nccl.hpp"
 #include "cli/commands.hpp"
 #include "cli/cuda_backend.hpp"
 #include "cli/measured_samples.hpp"
@@ -42,6 +43,7 @@ struct CalibrateArgs {
   std::string measurements;
   std::string samples;
   std::string trace; // --from-trace: a PyTorch profiler trace
+  NcclCalibrateArgs nccl; // --from-nccl-tests (its -o and --hw are this command's)
   std::string hw;
   std::string save_samples;
   std::string residuals;      // --residuals: per-sample prediction and error
@@ -415,11 +417,17 @@ std::vector<calibrate::Sample> gpu_microbenchmark_samples(const CalibrateArgs &a
 
 int run_calibrate(const CalibrateArgs &a) {
   show_progress = a.progress || ::isatty(STDERR_FILENO);
-  const int sources =
-      !a.device.empty() + !a.measurements.empty() + !a.samples.empty() + !a.trace.empty();
+  const int sources = !a.device.empty() + !a.measurements.empty() + !a.samples.empty() +
+                      !a.trace.empty() + !a.nccl.file.empty();
   if (sources != 1)
     throw InputError("calibrate needs exactly one of --device, --from-measurements, "
-                     "--from-samples, --from-trace");
+                     "--from-samples, --from-trace, --from-nccl-tests");
+  if (!a.nccl.file.empty()) {
+    NcclCalibrateArgs n = a.nccl;
+    n.hw = a.hw;
+    n.output = a.output;
+    return run_calibrate_nccl(n);
+  }
   if (!a.device.empty() && a.device != "cpu" && a.device != "cuda")
     throw InputError("--device '" + a.device + "': expected cpu or cuda");
   if (a.device == "cuda" && a.hw.empty())
@@ -562,7 +570,8 @@ void register_calibrate(CLI::App &app, Runner &run) {
       "  perfmodel calibrate --from-measurements runs.csv --hw v100 -o calibration/v100.yaml\n"
       "  perfmodel calibrate --device cpu --save-samples samples.csv -o cal.yaml\n"
       "  perfmodel calibrate --from-samples samples.csv --hw zen3-2c --format table\n"
-      "  perfmodel calibrate --from-trace run.pt.trace.json.gz --hw v100 -o v100-trace.yaml");
+      "  perfmodel calibrate --from-trace run.pt.trace.json.gz --hw v100 -o v100-trace.yaml\n"
+      "  perfmodel calibrate --from-nccl-tests all_reduce.txt --hw h100 --gpus 8 -o nccl-h100.yaml");
   cmd->add_option("--device", a->device,
                   "Measure this device with microbenchmarks: cpu or cuda (GPU 0)");
   cmd->add_option("--from-measurements", a->measurements,
@@ -571,6 +580,12 @@ void register_calibrate(CLI::App &app, Runner &run) {
   cmd->add_option(
       "--from-trace", a->trace,
       "Fit the operators of a PyTorch profiler trace (perfmodel trace --view attainment)");
+  cmd->add_option("--from-nccl-tests", a->nccl.file,
+                  "Fit collective latency and bus bandwidth to nccl-tests output (with --gpus; "
+                  "docs/parallel.md)");
+  cmd->add_option("--gpus", a->nccl.gpus, "--from-nccl-tests: the GPUs the runs used");
+  cmd->add_option("--collective", a->nccl.collective,
+                  "--from-nccl-tests: the collective of runs that do not name theirs");
   cmd->add_option("--hw", a->hw,
                   "Hardware spec the calibration refines (memory levels, cores; with --device cpu "
                   "the default is the shipped spec whose cpu_id is this CPU's)");

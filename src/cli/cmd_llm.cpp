@@ -5,6 +5,7 @@
 #include "cli/arg_checks.hpp"
 #include "cli/commands.hpp"
 #include "cli/llm_options.hpp"
+#include "cli/llm_parallel.hpp"
 #include "perfmodel/app/commands.hpp"
 #include "perfmodel/io/hw_yaml.hpp"
 
@@ -19,9 +20,21 @@ struct LlmArgs {
   int64_t batch = 1, prompt = 0, generate = 0;
   bool per_layer = false;
   OutputOptions out;
+  LlmParallelArgs parallel; // many devices (cli/llm_parallel.hpp)
 };
 
 int run_llm(const LlmArgs &a) {
+  if (a.parallel.engaged()) {
+    if (!a.weight_dtype.empty() || a.group_size)
+      throw InputError("--weight-dtype: quantised weights are modelled on one device only (not "
+                       "with --tp, --pp, --ep, --gpus or --pass train)");
+    return run_llm_parallel(LlmCommon{a.model, a.hw, a.calibration, a.dtype, a.kv_dtype,
+                                      a.attention, a.calibration_other_hardware, a.batch,
+                                      a.prompt, a.generate, a.out},
+                            a.parallel);
+  }
+  if (a.prompt < 1 || a.generate < 1)
+    throw InputError("llm needs --prompt and --generate (or --pass train)");
   const HwSpec hw = io::load_hw(a.hw);
   llm::ServeOptions o;
   o.batch = a.batch;
@@ -64,17 +77,16 @@ void register_llm(CLI::App &app, Runner &run) {
       ->capture_default_str();
   cmd->add_option("--kv-dtype", a->kv_dtype, "Data type of the KV cache (default: --dtype)");
   add_weight_format_options(cmd, a->weight_dtype, a->group_size);
-  // whole numbers from 1 (llm::serve checks the positions against the model's limit)
+  // whole numbers from 1 (llm::serve checks the positions against the model's limit); the
+  // prompt and the generated tokens are required to serve (not for --pass train)
   cmd->add_option("--batch", a->batch, "Requests served together")
       ->check(positive(true))
       ->capture_default_str();
-  cmd->add_option("--prompt", a->prompt, "Prompt tokens per request")
-      ->check(positive(true))
-      ->required();
+  cmd->add_option("--prompt", a->prompt, "Prompt tokens per request (infer)")
+      ->check(positive(true));
   cmd->add_option("--generate", a->generate,
-                  "Output tokens per request (the first from the prefill)")
-      ->check(positive(true))
-      ->required();
+                  "Output tokens per request (the first from the prefill; infer)")
+      ->check(positive(true));
   cmd->add_option("--attention", a->attention,
                   "flash (one kernel: no score matrix in memory, masked pairs skipped) or eager")
       ->check(CLI::IsMember({"flash", "eager"}))
@@ -85,6 +97,7 @@ void register_llm(CLI::App &app, Runner &run) {
   add_other_hardware_flag(cmd, a->calibration_other_hardware);
   cmd->add_flag("--per-layer", a->per_layer,
                 "Also show the layer tables of the prefill and of the last decode step");
+  add_llm_parallel_options(cmd, a->parallel);
   add_output_options(cmd, a->out);
   cmd->callback([a, &run] { run = [a] { return run_llm(*a); }; });
 }

@@ -116,11 +116,11 @@ void register_report(CLI::App &app, Runner &run) {
                   "kernels and the roofline attainment of its operators on --hw, as `perfmodel "
                   "trace --hw` computes them");
   cmd->add_option("--top", a->top, "Rows of the profile (0 = every layer with time)")
-      ->check(non_negative())
+      ->check(non_negative(true))
       ->capture_default_str();
   cmd->add_option("--trace-top", a->trace_top,
                   "Rows of the trace's operator, kernel and attainment tables (0 = all)")
-      ->check(non_negative())
+      ->check(non_negative(true))
       ->capture_default_str();
   cmd->add_option("-o,--output", a->out.output,
                   "Write the page to FILE (atomically: a failed run leaves an earlier file "

@@ -17,5 +17,6 @@ void register_kernels(CLI::App &app, Runner &run);
 void register_measure(CLI::App &app, Runner &run);
 void register_llm(CLI::App &app, Runner &run);
 void register_report(CLI::App &app, Runner &run);
+void register_plan(CLI::App &app, Runner &run);
 
 } // namespace perfmodel::cli

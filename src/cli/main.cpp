@@ -43,6 +43,7 @@ int main(int argc, char **argv) {
   cli::register_measure(app, run);
   cli::register_llm(app, run);
   cli::register_report(app, run);
+  cli::register_plan(app, run);
 
   try {
     app.parse(argc, argv);

@@ -1,6 +1,7 @@
 // Hardware YAML reader (format: docs/formats.md#hardware).
 #include "perfmodel/io/hw_yaml.hpp"
 
+#include "io/interconnect_yaml.hpp"
 #include "io/yaml_util.hpp"
 #include "perfmodel/io/files.hpp"
 #include "perfmodel/io/resources.hpp"
@@ -74,7 +75,7 @@ HwSpec parse_hw_yaml(const std::string &text, const std::string &file) {
   check_version(root, file, "hardware");
   check_keys(root,
              {"version", "name", "kind", "description", "units", "clock", "tdp", "static_power",
-              "launch_overhead", "cpu_id", "compute", "memory"},
+              "launch_overhead", "cpu_id", "compute", "memory", "interconnect"},
              file, "hardware");
   HwSpec hw;
   hw.loc = SourceLoc{file};
@@ -121,6 +122,8 @@ HwSpec parse_hw_yaml(const std::string &text, const std::string &file) {
       hw.compute.push_back(read_unit(n, file));
     for (const auto &n : memory)
       hw.memory.push_back(read_level(n, file));
+    if (const YAML::Node ic = root["interconnect"])
+      hw.interconnect = read_interconnect(ic, file);
   } catch (const YAML::Exception &e) {
     throw InputError(SourceLoc{file, e.mark.line + 1, e.mark.column + 1}, e.msg);
   }
