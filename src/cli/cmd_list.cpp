@@ -11,8 +11,8 @@
 #include "perfmodel/io/resources.hpp"
 #include "perfmodel/onnx/load_model.hpp"
 #include "perfmodel/ops.hpp"
-#include "perfmodel/report/text_table.hpp"
 #include "perfmodel/report/json_text.hpp"
+#include "perfmodel/report/text_table.hpp"
 
 namespace perfmodel::cli {
 
