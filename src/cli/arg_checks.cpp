@@ -25,11 +25,11 @@ std::string num(double v) {
 
 // What a bounded number option accepts.
 struct Bounds {
-  bool integer = false;     // a whole number (the option is an integer type)
-  double lo = 0;            // the least value
-  bool lo_open = false;     // lo itself is not accepted (> 0 rather than >= 0)
-  double hi = DBL_MAX;      // the largest value
-  std::string lo_words;     // "at least 1", "greater than 0" (empty: a range message)
+  bool integer = false; // a whole number (the option is an integer type)
+  double lo = 0;        // the least value
+  bool lo_open = false; // lo itself is not accepted (> 0 rather than >= 0)
+  double hi = DBL_MAX;  // the largest value
+  std::string lo_words; // "at least 1", "greater than 0" (empty: a range message)
 };
 
 // "" when `s` is a number within `b`; else the message after the option's name. Text that is
@@ -71,8 +71,7 @@ double max_or_default(bool integer, double max) {
 
 CLI::Validator positive(bool integer, double max) {
   max = max_or_default(integer, max);
-  Bounds b{integer, integer ? 1.0 : 0.0, !integer, max,
-           integer ? "at least 1" : "greater than 0"};
+  Bounds b{integer, integer ? 1.0 : 0.0, !integer, max, integer ? "at least 1" : "greater than 0"};
   return CLI::Validator([b](std::string &s) { return check_number(s, b); }, "POSITIVE");
 }
 

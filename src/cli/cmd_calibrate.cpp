@@ -152,34 +152,31 @@ std::vector<calibrate::Sample> network_samples(const CalibrateArgs &a, const HwS
     mo.quiet_reference_flops_per_second = reference ? reference->conv_flops_per_second : 0;
     const int attempts = rules.calibration.network_attempts;
     const auto retry = [&g, attempts](int attempt, const kernels::cpu::StateMeasurement &best) {
-      progress(
-                   "calibrate: network %s: measured in another host state than the rounds' "
-                   "(%.2g tolerances off: %s); measuring again (attempt %d of %d)\n",
-                   g.name.c_str(), best.severity, best.worst.c_str(), attempt, attempts);
+      progress("calibrate: network %s: measured in another host state than the rounds' "
+               "(%.2g tolerances off: %s); measuring again (attempt %d of %d)\n",
+               g.name.c_str(), best.severity, best.worst.c_str(), attempt, attempts);
     };
     const kernels::cpu::GraphMeasurement m =
         kernels::cpu::measure_graph_in_state(g, mo, reference, attempts, rules.host, retry)
             .measurement;
     if (m.placement)
-      progress(
-          "calibrate: network %s: %s\n", g.name.c_str(),
-          report::placement_line(pass_placement_view(*m.placement, rules.placement)).c_str());
+      progress("calibrate: network %s: %s\n", g.name.c_str(),
+               report::placement_line(pass_placement_view(*m.placement, rules.placement)).c_str());
     if (m.quiet)
       progress("calibrate: network %s: %s\n", g.name.c_str(),
-                   report::quiet_line(quiet_passes_view(*m.quiet, rules.quiet)).c_str());
+               report::quiet_line(quiet_passes_view(*m.quiet, rules.quiet)).c_str());
     // Every layer is kept: the GEMM classes' layers are held out of the fit and scored
     // against it (held_out_report).
     for (auto &s : measured_layer_samples(g, m, stat, "network:", hw))
       out.push_back(std::move(s));
     passes.push_back(measured_pass_sample(g, m, stat));
     const calibrate::PassSample &p = passes.back();
-    progress(
-                 "calibrate: network %s: pass %.4g s, its %d kernel layers %.4g s (%+.1f%%)\n",
-                 g.name.c_str(), p.pass_seconds, p.layers, p.layer_sum_seconds,
-                 100 * (p.pass_seconds / p.layer_sum_seconds - 1));
+    progress("calibrate: network %s: pass %.4g s, its %d kernel layers %.4g s (%+.1f%%)\n",
+             g.name.c_str(), p.pass_seconds, p.layers, p.layer_sum_seconds,
+             100 * (p.pass_seconds / p.layer_sum_seconds - 1));
   }
   progress("calibrate: %zu network layers in %.1f s\n", out.size(),
-               kernels::cpu::now_seconds() - t0);
+           kernels::cpu::now_seconds() - t0);
   return out;
 }
 
@@ -265,13 +262,12 @@ Rounds microbenchmark_rounds(const CalibrateArgs &a, const HwSpec &hw,
                  "hardware spec, --hw %s, does not describe this CPU)\n",
                  hw.name.c_str());
   else if (steady.size() < boundary.size())
-    progress(
-                 "calibrate: %zu of %zu probes between the rounds found the host disturbed (%zu "
-                 "an FMA rate under %.0f%% of the spec's %.3g FLOP/s, the others a convolution "
-                 "more than %.0f%% under the fastest probe's)\n",
-                 boundary.size() - steady.size(), boundary.size(), slow_compute,
-                 100 * rules.host.steady_compute_fraction, steady_flops,
-                 100 * rules.host.conv_tolerance);
+    progress("calibrate: %zu of %zu probes between the rounds found the host disturbed (%zu "
+             "an FMA rate under %.0f%% of the spec's %.3g FLOP/s, the others a convolution "
+             "more than %.0f%% under the fastest probe's)\n",
+             boundary.size() - steady.size(), boundary.size(), slow_compute,
+             100 * rules.host.steady_compute_fraction, steady_flops,
+             100 * rules.host.conv_tolerance);
   std::string listed;
   for (size_t i = 0; i < boundary.size(); ++i) {
     const HostState &p = boundary[i];
@@ -286,17 +282,15 @@ Rounds microbenchmark_rounds(const CalibrateArgs &a, const HwSpec &hw,
   const bool moved =
       policy::calibration_changed(r.host_state, steady.empty() ? boundary : steady, rules.host) ||
       policy::placement_changed(r.host_state, boundary, rules.host);
-  progress(
-               "calibrate: host probes (fp32 FMA FLOP/s / DRAM read B/s / cross-core read B/s / "
-               "conv FLOP/s / core round trip s; (x): disturbed): %s\n",
-               listed.c_str());
+  progress("calibrate: host probes (fp32 FMA FLOP/s / DRAM read B/s / cross-core read B/s / "
+           "conv FLOP/s / core round trip s; (x): disturbed): %s\n",
+           listed.c_str());
   progress("calibrate: %s\n", conv_timeline(probes, full, judged).c_str());
   const kernels::cpu::CountedRuns cr = kernels::cpu::counted_runs(results);
   const size_t counted = cr.counted, run = cr.runs, none = cr.cases_without;
-  progress(
-               "calibrate: %zu of %zu runs (a case in a round) counted, over %zu rounds; %zu "
-               "cases had none counted and keep every run\n",
-               counted, run, boundary.size() - 1, none);
+  progress("calibrate: %zu of %zu runs (a case in a round) counted, over %zu rounds; %zu "
+           "cases had none counted and keep every run\n",
+           counted, run, boundary.size() - 1, none);
   // A case with no counted run keeps runs taken in a spell (policy::too_few_counted).
   const bool spell_cases =
       policy::too_few_counted(counted, run, none, results.size(), rules.calibration);
@@ -316,7 +310,7 @@ Rounds microbenchmark_rounds(const CalibrateArgs &a, const HwSpec &hw,
   for (const auto &res : results)
     noisy += res.time.noisy ? 1 : 0;
   progress("calibrate: %zu microbenchmarks in %.1f s (%d noisy)\n", results.size(),
-               kernels::cpu::now_seconds() - t0, noisy);
+           kernels::cpu::now_seconds() - t0, noisy);
   return r;
 }
 
@@ -348,22 +342,20 @@ std::vector<calibrate::Sample> microbenchmark_samples(const CalibrateArgs &a, co
     const policy::CalibrationAttempt &v = verdicts.back();
     if (attempts > 1)
       progress("calibrate: attempt %zu of %d: %zu of %zu runs counted (%.1f%%), %s\n",
-                   verdicts.size(), attempts, v.counted_runs, v.runs, 100 * v.counted_share(),
-                   v.changed ? "the host's state changed" : "the host's state held");
+               verdicts.size(), attempts, v.counted_runs, v.runs, 100 * v.counted_share(),
+               v.changed ? "the host's state changed" : "the host's state held");
   } while (policy::calibrate_again(verdicts, rules.calibration));
   const size_t kept = policy::kept_calibration(verdicts);
   if (attempts > 1)
-    progress("calibrate: kept attempt %zu of %zu taken (%s)\n", kept + 1,
-                 verdicts.size(),
-                 verdicts[kept].changed ? "every attempt changed: the largest share of runs counted"
-                                        : "the first in which the host's state held");
+    progress("calibrate: kept attempt %zu of %zu taken (%s)\n", kept + 1, verdicts.size(),
+             verdicts[kept].changed ? "every attempt changed: the largest share of runs counted"
+                                    : "the first in which the host's state held");
   Rounds &r = taken[kept];
   cal.host_state = r.host_state;
   const auto ref = calibrate::microbench_reference(r.results);
-  progress(
-               "calibrate: measured peak %.3g FLOP/s (FMA), best bandwidth %.3g B/s, "
-               "pool wake-up %.3g s\n",
-               ref.fma_flops_per_second, ref.best_bytes_per_second, ref.launch_seconds);
+  progress("calibrate: measured peak %.3g FLOP/s (FMA), best bandwidth %.3g B/s, "
+           "pool wake-up %.3g s\n",
+           ref.fma_flops_per_second, ref.best_bytes_per_second, ref.launch_seconds);
   cal.device = calibrate::this_cpu(a.threads > 0 ? a.threads : kernels::cpu::num_threads());
   cal.source = a.quick ? "microbenchmarks (quick)" : "microbenchmarks";
   const auto stat = parse_time_statistic(a.statistic);
@@ -379,9 +371,8 @@ std::vector<calibrate::Sample> microbenchmark_samples(const CalibrateArgs &a, co
       samples.push_back(std::move(s));
     cal.pass_excess = calibrate::fit_pass_excess(passes);
     if (cal.pass_excess)
-      progress(
-                   "calibrate: pass excess %.3g s per kernel layer + %.2f%% of the layers' time\n",
-                   cal.pass_excess->per_layer_seconds, 100 * cal.pass_excess->fraction);
+      progress("calibrate: pass excess %.3g s per kernel layer + %.2f%% of the layers' time\n",
+               cal.pass_excess->per_layer_seconds, 100 * cal.pass_excess->fraction);
   }
   return samples;
 }
@@ -392,8 +383,8 @@ std::vector<calibrate::Sample> gpu_microbenchmark_samples(const CalibrateArgs &a
                                                           Calibration &cal) {
   namespace kg = kernels::cuda;
   const kg::DeviceInfo dev = cuda_query_device(0);
-  progress("calibrate: %s, %d SMs, compute capability %d.%d\n", dev.name.c_str(),
-               dev.sm_count, dev.cc_major, dev.cc_minor);
+  progress("calibrate: %s, %d SMs, compute capability %d.%d\n", dev.name.c_str(), dev.sm_count,
+           dev.cc_major, dev.cc_minor);
   kg::GpuBenchOptions go;
   go.quick = a.quick;
   go.progress = [](size_t i, size_t n, const kg::GpuBenchCase &c) {
@@ -402,14 +393,13 @@ std::vector<calibrate::Sample> gpu_microbenchmark_samples(const CalibrateArgs &a
   const cuda_plugin::MicrobenchRun run = cuda_run_microbenchmarks(go);
   for (const auto &r : run.results)
     if (!r.skipped.empty())
-      progress("calibrate: skipped cuda/%s: %s\n", r.bench.name.c_str(),
-                   r.skipped.c_str());
+      progress("calibrate: skipped cuda/%s: %s\n", r.bench.name.c_str(), r.skipped.c_str());
     else if (!r.algorithm.empty()) // the cuBLAS/cuDNN algorithm behind a GEMM or conv figure
-      progress("calibrate: cuda/%s: %.3g s, %s\n", r.bench.name.c_str(),
-                   r.time.median_seconds, r.algorithm.c_str());
+      progress("calibrate: cuda/%s: %.3g s, %s\n", r.bench.name.c_str(), r.time.median_seconds,
+               r.algorithm.c_str());
   const auto ref = calibrate::microbench_reference(run.measured);
   progress("calibrate: measured peak %.3g FLOP/s (FMA), best bandwidth %.3g B/s\n",
-               ref.fma_flops_per_second, ref.best_bytes_per_second);
+           ref.fma_flops_per_second, ref.best_bytes_per_second);
   cal.device = DeviceFingerprint{"gpu", dev.name, dev.sm_count, "", std::nullopt};
   cal.source = a.quick ? "cuda microbenchmarks (quick)" : "cuda microbenchmarks";
   return calibrate::samples_from_benches(run.measured);
@@ -512,8 +502,8 @@ int run_calibrate(const CalibrateArgs &a) {
     const std::string from = !a.measurements.empty() ? a.measurements
                              : !a.trace.empty()      ? a.trace
                                                      : a.samples;
-    throw InputError(SourceLoc{from}, "no op class had enough samples to fit" + why +
-                                          (why.empty() ? "" : ")"));
+    throw InputError(SourceLoc{from},
+                     "no op class had enough samples to fit" + why + (why.empty() ? "" : ")"));
   }
   cal.device = meta.device;
   cal.source = meta.source;

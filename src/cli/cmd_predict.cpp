@@ -102,8 +102,7 @@ void register_predict(CLI::App &app, Runner &run) {
   cmd->add_flag("--wide", a->wide,
                 "Table and Markdown: every layer column (input, filter, MxNxK, rate, energy) "
                 "and whole layer names, not fitted to 120 columns");
-  cmd->add_option("--top", a->top, "Rows of the profile (0 = all)")
-      ->check(non_negative(true));
+  cmd->add_option("--top", a->top, "Rows of the profile (0 = all)")->check(non_negative(true));
   add_output_options(cmd, a->out);
   cmd->callback([a, &run] { run = [a] { return run_predict(*a); }; });
 }

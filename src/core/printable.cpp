@@ -92,14 +92,29 @@ std::string printable(std::string_view s) {
     }
     if (n == 1 && (b < 0x20 || b == 0x7F)) {
       switch (b) {
-      case '\n': out += "\\n"; break;
-      case '\r': out += "\\r"; break;
-      case '\t': out += "\\t"; break;
-      case '\f': out += "\\f"; break;
-      case '\v': out += "\\v"; break;
-      case '\b': out += "\\b"; break;
-      case '\a': out += "\\a"; break;
-      default: append_hex(out, "\\x", b, 2);
+      case '\n':
+        out += "\\n";
+        break;
+      case '\r':
+        out += "\\r";
+        break;
+      case '\t':
+        out += "\\t";
+        break;
+      case '\f':
+        out += "\\f";
+        break;
+      case '\v':
+        out += "\\v";
+        break;
+      case '\b':
+        out += "\\b";
+        break;
+      case '\a':
+        out += "\\a";
+        break;
+      default:
+        append_hex(out, "\\x", b, 2);
       }
     } else if (n == 2 && b == 0xC2 && static_cast<uint8_t>(s[i + 1]) <= 0x9F) {
       append_hex(out, "\\u", static_cast<uint8_t>(s[i + 1]), 4); // C1 control U+0080..U+009F

@@ -5,9 +5,9 @@
 #include <fmt/format.h>
 #include <nlohmann/json.hpp>
 
+#include "perfmodel/report/json_text.hpp"
 #include "perfmodel/targets/registry.hpp"
 #include "report/columns.hpp"
-#include "perfmodel/report/json_text.hpp"
 
 namespace perfmodel::report {
 

@@ -3,8 +3,8 @@
 
 #include <fmt/format.h>
 
-#include "report/columns.hpp"
 #include "perfmodel/report/json_text.hpp"
+#include "report/columns.hpp"
 
 namespace perfmodel::report {
 

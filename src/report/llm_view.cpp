@@ -4,9 +4,9 @@
 #include <nlohmann/json.hpp>
 
 #include "perfmodel/assumed_execution.hpp"
+#include "perfmodel/report/json_text.hpp"
 #include "perfmodel/report/prediction_view.hpp"
 #include "perfmodel/report/text_table.hpp"
-#include "perfmodel/report/json_text.hpp"
 
 namespace perfmodel::report {
 

@@ -9,8 +9,8 @@
 #include <sstream>
 
 #include "perfmodel/error.hpp"
-#include "report/columns.hpp"
 #include "perfmodel/report/json_text.hpp"
+#include "report/columns.hpp"
 
 namespace perfmodel::report {
 

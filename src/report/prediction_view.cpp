@@ -6,10 +6,10 @@
 #include <fmt/format.h>
 #include <nlohmann/json.hpp>
 
+#include "perfmodel/report/json_text.hpp"
 #include "perfmodel/rollup.hpp"
 #include "report/columns.hpp"
 #include "report/prediction_summary.hpp"
-#include "perfmodel/report/json_text.hpp"
 
 namespace perfmodel::report {
 

@@ -5,8 +5,8 @@
 #include <nlohmann/json.hpp>
 #include <set>
 
-#include "report/columns.hpp"
 #include "perfmodel/report/json_text.hpp"
+#include "report/columns.hpp"
 
 namespace perfmodel::report {
 

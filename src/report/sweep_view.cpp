@@ -4,8 +4,8 @@
 #include <algorithm>
 #include <span>
 
-#include "report/columns.hpp"
 #include "perfmodel/report/json_text.hpp"
+#include "report/columns.hpp"
 
 namespace perfmodel::report {
 namespace {

@@ -63,8 +63,11 @@ TEST_CASE("bad specs fail with a located error") {
   bad.replace(bad.find("peak: 10 TFLOP/s"), 16, "peak: -1 TFLOP/s");
   CHECK(error_of(bad) ==
         "h.yaml:9:37: error: peak must be from 1 to 1e+21 FLOP/s, not '-1 TFLOP/s'");
-  CHECK(error_of("version: 1\nname: x\nkind: cpu\ncompute: []\nmemory: []\n")
-            .find("no compute units") != std::string::npos);
+  // an empty list is an error at the list
+  CHECK(error_of("version: 1\nname: x\nkind: cpu\ncompute: []\nmemory: []\n") ==
+        "h.yaml:4:10: error: 'compute' lists no units");
+  CHECK(error_of("version: 1\nname: x\nkind: cpu\ncompute: [{unit: v, dtype: fp32, peak: 1 "
+                 "GFLOP/s}]\nmemory: []\n") == "h.yaml:5:9: error: 'memory' lists no levels");
   CHECK(error_of(std::string(kGood) + "extra: 1\n").find("unknown key 'extra'") !=
         std::string::npos);
 }

@@ -167,7 +167,8 @@ TEST_CASE("sweep streamed in chunks: the same text as one piece, the table align
       for (size_t at = 0, nl; (nl = streamed.find('\n', at)) != std::string::npos; at = nl + 1)
         got.push_back(streamed.substr(at, nl - at));
       const size_t head = f == report::Format::csv ? 1 : 4;
-      for (size_t i : {size_t(0), size_t(3), size_t(4095), size_t(4096), size_t(8192), size_t(10000)}) {
+      for (size_t i :
+           {size_t(0), size_t(3), size_t(4095), size_t(4096), size_t(8192), size_t(10000)}) {
         SweepResult one = r;
         one.points = {r.points[i]};
         const std::string alone = report::render_sweep(one, f);

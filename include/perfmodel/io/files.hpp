@@ -22,11 +22,12 @@ void remember_input(int fd);
 /// writing, or a full disk, leaves no file behind; one killed between that link and the rename
 /// leaves the complete temporary), or where the file system has no O_TMPFILE a file created
 /// under that name (O_EXCL | O_NOFOLLOW; a run killed while writing leaves it, partial); a
-/// symbolic link's target is replaced, not the link; the earlier file's permission bits (and owner, where allowed) are kept; a file without write
-/// permission is refused. "-" and /dev/stdout write to standard output; FIFOs, devices and
-/// /dev/fd/N are written in place. An atomic replace gives a hard-linked file a new inode (the
-/// other names keep the old content). Throws RuntimeFailure (exit 1), and InputError (exit 2)
-/// when `path` is a file this run read, unless `may_replace_input` (convert rewriting a model).
+/// symbolic link's target is replaced, not the link; the earlier file's permission bits (and owner,
+/// where allowed) are kept; a file without write permission is refused. "-" and /dev/stdout write
+/// to standard output; FIFOs, devices and /dev/fd/N are written in place. An atomic replace gives a
+/// hard-linked file a new inode (the other names keep the old content). Throws RuntimeFailure (exit
+/// 1), and InputError (exit 2) when `path` is a file this run read, unless `may_replace_input`
+/// (convert rewriting a model).
 void write_file_atomic(const std::string &path, const std::string &content,
                        bool may_replace_input = false);
 

@@ -2,9 +2,9 @@
 #include <cmath>
 #include <nlohmann/json.hpp>
 
+#include "perfmodel/report/json_text.hpp"
 #include "perfmodel/report/trace/trace_report.hpp"
 #include "report/trace/trace_tables.hpp"
-#include "perfmodel/report/json_text.hpp"
 
 namespace perfmodel::report {
 namespace {
