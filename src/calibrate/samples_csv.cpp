@@ -9,6 +9,7 @@
 #include "perfmodel/calibrate/calibration_networks.hpp"
 #include "perfmodel/calibrate/fit.hpp"
 #include "perfmodel/io/files.hpp"
+#include "perfmodel/printable.hpp"
 
 namespace perfmodel::calibrate {
 
@@ -84,6 +85,7 @@ std::string write_samples_csv(const std::vector<Sample> &samples) {
 }
 
 std::vector<Sample> parse_samples_csv(const std::string &text, const std::string &file) {
+  require_utf8(text, file, "sample CSV files are UTF-8");
   std::istringstream in(text);
   std::string line;
   int lineno = 0;

@@ -2,6 +2,8 @@
 #include "cli/arg_checks.hpp"
 
 #include <cctype>
+#include <cfloat>
+#include <charconv>
 #include <cmath>
 #include <cstdio>
 #include <cstdlib>
@@ -18,54 +20,77 @@ std::string lower(std::string s) {
   return s;
 }
 
-// The value as a number, or nullopt when it is not one (CLI11's conversion then reports it).
-std::optional<double> number(const std::string &s) {
-  if (s.empty())
-    return std::nullopt;
-  char *end = nullptr;
-  const double v = std::strtod(s.c_str(), &end);
-  if (end != s.c_str() + s.size() || std::isnan(v))
-    return std::nullopt;
-  return v;
+std::string num(double v) {
+  char b[40];
+  if (v == std::floor(v) && std::fabs(v) < 1e15)
+    std::snprintf(b, sizeof b, "%.0f", v);
+  else
+    std::snprintf(b, sizeof b, "%g", v);
+  return b;
 }
 
-std::string num(double v) {
-  char b[32];
-  std::snprintf(b, sizeof b, "%g", v);
-  return b;
+// What a bounded number option accepts.
+struct Bounds {
+  bool integer = false;     // a whole number (the option is an integer type)
+  double lo = 0;            // the least value
+  bool lo_open = false;     // lo itself is not accepted (> 0 rather than >= 0)
+  double hi = DBL_MAX;      // the largest value
+  std::string lo_words;     // "at least 1", "greater than 0" (empty: a range message)
+};
+
+// "" when `s` is a number within `b`; else the message after the option's name. Text that is
+// not a number at all is left to CLI11's conversion ("" here), except NaN and infinities,
+// which strtod reads but no option means: they are refused here, so that no option can carry
+// them into the model. A whole number too large for any integer type is ordered against the
+// bounds as a double, so that it is reported as it was typed.
+std::string check_number(const std::string &s, const Bounds &b) {
+  if (s.empty())
+    return "";
+  char *end = nullptr;
+  const double v = std::strtod(s.c_str(), &end);
+  if (end != s.c_str() + s.size())
+    return ""; // not a number: CLI11 says so
+  if (!std::isfinite(v))
+    return std::string("must be a ") + (b.integer ? "whole" : "finite") + " number, got " + s;
+  if (b.integer) {
+    long long i = 0;
+    const char *first = s.c_str() + (s[0] == '+' ? 1 : 0);
+    const auto [p, ec] = std::from_chars(first, s.c_str() + s.size(), i);
+    if (ec == std::errc::invalid_argument || p != s.c_str() + s.size())
+      return "must be a whole number, got " + s;
+  }
+  const bool low = b.lo_open ? !(v > b.lo) : v < b.lo;
+  if (b.lo_words.empty() && (low || v > b.hi))
+    return "must be between " + num(b.lo) + " and " + num(b.hi) + ", got " + s;
+  if (low)
+    return "must be " + b.lo_words + ", got " + s;
+  if (v > b.hi)
+    return "must be at most " + num(b.hi) + ", got " + s;
+  return "";
+}
+
+double max_or_default(bool integer, double max) {
+  return max > 0 ? max : integer ? kMaxIntOption : DBL_MAX;
 }
 
 } // namespace
 
-CLI::Validator positive(bool integer) {
-  return CLI::Validator(
-      [integer](std::string &s) -> std::string {
-        const auto v = number(s);
-        if (!v || *v > 0)
-          return "";
-        return (integer ? "must be at least 1, got " : "must be greater than 0, got ") + s;
-      },
-      "POSITIVE");
+CLI::Validator positive(bool integer, double max) {
+  max = max_or_default(integer, max);
+  Bounds b{integer, integer ? 1.0 : 0.0, !integer, max,
+           integer ? "at least 1" : "greater than 0"};
+  return CLI::Validator([b](std::string &s) { return check_number(s, b); }, "POSITIVE");
 }
 
-CLI::Validator non_negative() {
-  return CLI::Validator(
-      [](std::string &s) -> std::string {
-        const auto v = number(s);
-        return !v || *v >= 0 ? "" : "must be at least 0, got " + s;
-      },
-      "NONNEGATIVE");
+CLI::Validator non_negative(bool integer, double max) {
+  max = max_or_default(integer, max);
+  Bounds b{integer, 0.0, false, max, "at least 0"};
+  return CLI::Validator([b](std::string &s) { return check_number(s, b); }, "NONNEGATIVE");
 }
 
-CLI::Validator between_values(double lo, double hi, const std::string &description) {
-  return CLI::Validator(
-      [lo, hi](std::string &s) -> std::string {
-        const auto v = number(s);
-        if (!v || (*v >= lo && *v <= hi))
-          return "";
-        return "must be between " + num(lo) + " and " + num(hi) + ", got " + s;
-      },
-      description);
+CLI::Validator between_values(double lo, double hi, bool integer, const std::string &description) {
+  Bounds b{integer, lo, false, hi, ""};
+  return CLI::Validator([b](std::string &s) { return check_number(s, b); }, description);
 }
 
 std::optional<std::string> canonical_name(const std::vector<NameChoice> &choices,

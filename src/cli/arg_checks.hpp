@@ -6,21 +6,34 @@
 #include <optional>
 #include <sstream>
 #include <string>
+#include <type_traits>
 #include <utility>
 #include <vector>
 
 namespace perfmodel::cli {
 
-/// A number >= 1 (`integer`) or > 0 (real). Help text POSITIVE, as CLI::PositiveNumber.
-CLI::Validator positive(bool integer);
-/// A number >= 0. Help text NONNEGATIVE, as CLI::NonNegativeNumber.
-CLI::Validator non_negative();
+// Every numeric option has one of these checks. Each refuses NaN and infinities, a fraction
+// where a whole number is meant, and values outside its bounds, with a message that names the
+// value as typed ("--batch: must be at least 1, got 0"; CLI11 puts the option's name first);
+// text that is not a number at all is left to CLI11's conversion error.
+
+/// The largest whole number an integer option takes unless it says otherwise (INT32_MAX: the
+/// counts the CLI takes, batch sizes included, are far below it, and every count the model
+/// derives from them stays inside 64 bits).
+inline constexpr double kMaxIntOption = 2147483647.0;
+
+/// A whole number in [1, max] (`integer`) or a finite real number in (0, max]; max 0 means
+/// kMaxIntOption for a whole number and no bound but finiteness for a real one. Help text
+/// POSITIVE.
+CLI::Validator positive(bool integer, double max = 0);
+/// A number in [0, max] (max 0: as for positive). Help text NONNEGATIVE.
+CLI::Validator non_negative(bool integer, double max = 0);
 /// A number in [lo, hi] ("must be between 1 and 20, got 25"); help text as CLI::Range's.
-CLI::Validator between_values(double lo, double hi, const std::string &description);
+CLI::Validator between_values(double lo, double hi, bool integer, const std::string &description);
 template <typename T> CLI::Validator between(T lo, T hi) {
   std::ostringstream d;
   d << CLI::detail::type_name<T>() << " in [" << lo << " - " << hi << "]";
-  return between_values(double(lo), double(hi), d.str());
+  return between_values(double(lo), double(hi), std::is_integral_v<T>, d.str());
 }
 
 /// One accepted name and the other spellings that mean it.

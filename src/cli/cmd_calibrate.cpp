@@ -2,9 +2,11 @@
 // samples, and writes the calibration YAML (or its fit summary).
 #include <algorithm>
 #include <cctype>
+#include <cstdarg>
 #include <cstdio>
 #include <memory>
 #include <string>
+#include <unistd.h>
 
 #include "cli/arg_checks.hpp"
 #include "cli/commands.hpp"
@@ -51,6 +53,7 @@ struct CalibrateArgs {
   bool quick = false;
   bool no_networks = false; // --no-networks: isolated kernel microbenchmarks only
   bool recount = false;     // --recount-networks: saved network samples counted again
+  bool progress = false;    // --progress: measurement progress on stderr also when not a TTY
   int threads = 0;
   std::string loss = "soft_l1";
   double loss_scale = 0.1;
@@ -88,7 +91,21 @@ std::string calibrate_format(const std::string &format, const std::string &outpu
   return format;
 }
 
-void progress_line(const std::string &s) { std::fprintf(stderr, "calibrate: %s\n", s.c_str()); }
+// Progress of the measurements (--device): printed on a terminal or with --progress only, so
+// that a run's stderr holds its findings and, when it fails, the error alone.
+bool show_progress = false;
+
+[[gnu::format(printf, 1, 2)]] void progress(const char *format, ...) {
+  if (!show_progress)
+    return;
+  va_list args;
+  va_start(args, format);
+  std::vfprintf(stderr, format, args);
+  va_end(args);
+}
+
+// A finding (a fitted class, a parameter on its bound, the held-out report): always printed.
+void finding_line(const std::string &s) { std::fprintf(stderr, "calibrate: %s\n", s.c_str()); }
 
 // The measurement policy of this command: the defaults, with the arguments that override them.
 policy::MeasurementPolicy calibrate_policy(const CalibrateArgs &a) {
@@ -115,7 +132,7 @@ std::vector<calibrate::Sample> network_samples(const CalibrateArgs &a, const HwS
   std::vector<calibrate::Sample> out;
   const double t0 = kernels::cpu::now_seconds();
   for (const Graph &g : calibrate::calibration_networks()) {
-    std::fprintf(stderr, "calibrate: network %s (%zu layers)\n", g.name.c_str(), g.layers.size());
+    progress("calibrate: network %s (%zu layers)\n", g.name.c_str(), g.layers.size());
     kernels::cpu::MeasureOptions mo;
     mo.threads = a.threads;
     mo.warmup = 3;
@@ -133,7 +150,7 @@ std::vector<calibrate::Sample> network_samples(const CalibrateArgs &a, const HwS
     mo.quiet_reference_flops_per_second = reference ? reference->conv_flops_per_second : 0;
     const int attempts = rules.calibration.network_attempts;
     const auto retry = [&g, attempts](int attempt, const kernels::cpu::StateMeasurement &best) {
-      std::fprintf(stderr,
+      progress(
                    "calibrate: network %s: measured in another host state than the rounds' "
                    "(%.2g tolerances off: %s); measuring again (attempt %d of %d)\n",
                    g.name.c_str(), best.severity, best.worst.c_str(), attempt, attempts);
@@ -142,11 +159,11 @@ std::vector<calibrate::Sample> network_samples(const CalibrateArgs &a, const HwS
         kernels::cpu::measure_graph_in_state(g, mo, reference, attempts, rules.host, retry)
             .measurement;
     if (m.placement)
-      std::fprintf(
-          stderr, "calibrate: network %s: %s\n", g.name.c_str(),
+      progress(
+          "calibrate: network %s: %s\n", g.name.c_str(),
           report::placement_line(pass_placement_view(*m.placement, rules.placement)).c_str());
     if (m.quiet)
-      std::fprintf(stderr, "calibrate: network %s: %s\n", g.name.c_str(),
+      progress("calibrate: network %s: %s\n", g.name.c_str(),
                    report::quiet_line(quiet_passes_view(*m.quiet, rules.quiet)).c_str());
     // Every layer is kept: the GEMM classes' layers are held out of the fit and scored
     // against it (held_out_report).
@@ -154,12 +171,12 @@ std::vector<calibrate::Sample> network_samples(const CalibrateArgs &a, const HwS
       out.push_back(std::move(s));
     passes.push_back(measured_pass_sample(g, m, stat));
     const calibrate::PassSample &p = passes.back();
-    std::fprintf(stderr,
+    progress(
                  "calibrate: network %s: pass %.4g s, its %d kernel layers %.4g s (%+.1f%%)\n",
                  g.name.c_str(), p.pass_seconds, p.layers, p.layer_sum_seconds,
                  100 * (p.pass_seconds / p.layer_sum_seconds - 1));
   }
-  std::fprintf(stderr, "calibrate: %zu network layers in %.1f s\n", out.size(),
+  progress("calibrate: %zu network layers in %.1f s\n", out.size(),
                kernels::cpu::now_seconds() - t0);
   return out;
 }
@@ -246,7 +263,7 @@ Rounds microbenchmark_rounds(const CalibrateArgs &a, const HwSpec &hw,
                  "hardware spec, --hw %s, does not describe this CPU)\n",
                  hw.name.c_str());
   else if (steady.size() < boundary.size())
-    std::fprintf(stderr,
+    progress(
                  "calibrate: %zu of %zu probes between the rounds found the host disturbed (%zu "
                  "an FMA rate under %.0f%% of the spec's %.3g FLOP/s, the others a convolution "
                  "more than %.0f%% under the fastest probe's)\n",
@@ -267,14 +284,14 @@ Rounds microbenchmark_rounds(const CalibrateArgs &a, const HwSpec &hw,
   const bool moved =
       policy::calibration_changed(r.host_state, steady.empty() ? boundary : steady, rules.host) ||
       policy::placement_changed(r.host_state, boundary, rules.host);
-  std::fprintf(stderr,
+  progress(
                "calibrate: host probes (fp32 FMA FLOP/s / DRAM read B/s / cross-core read B/s / "
                "conv FLOP/s / core round trip s; (x): disturbed): %s\n",
                listed.c_str());
-  std::fprintf(stderr, "calibrate: %s\n", conv_timeline(probes, full, judged).c_str());
+  progress("calibrate: %s\n", conv_timeline(probes, full, judged).c_str());
   const kernels::cpu::CountedRuns cr = kernels::cpu::counted_runs(results);
   const size_t counted = cr.counted, run = cr.runs, none = cr.cases_without;
-  std::fprintf(stderr,
+  progress(
                "calibrate: %zu of %zu runs (a case in a round) counted, over %zu rounds; %zu "
                "cases had none counted and keep every run\n",
                counted, run, boundary.size() - 1, none);
@@ -296,7 +313,7 @@ Rounds microbenchmark_rounds(const CalibrateArgs &a, const HwSpec &hw,
   int noisy = 0;
   for (const auto &res : results)
     noisy += res.time.noisy ? 1 : 0;
-  std::fprintf(stderr, "calibrate: %zu microbenchmarks in %.1f s (%d noisy)\n", results.size(),
+  progress("calibrate: %zu microbenchmarks in %.1f s (%d noisy)\n", results.size(),
                kernels::cpu::now_seconds() - t0, noisy);
   return r;
 }
@@ -312,7 +329,7 @@ std::vector<calibrate::Sample> microbenchmark_samples(const CalibrateArgs &a, co
   mo.rounds = a.rounds;
   mo.cache_bytes = calibrate::cache_bytes_for(hw);
   mo.progress = [](size_t i, size_t n, const kernels::cpu::BenchCase &c) {
-    std::fprintf(stderr, "calibrate: [%zu/%zu] %s\n", i + 1, n, c.name.c_str());
+    progress("calibrate: [%zu/%zu] %s\n", i + 1, n, c.name.c_str());
   };
   auto cases = kernels::cpu::microbench_plan(mo);
   for (const auto &c : calibrate::supplementary_cases(a.quick, mo.cache_bytes))
@@ -328,20 +345,20 @@ std::vector<calibrate::Sample> microbenchmark_samples(const CalibrateArgs &a, co
     verdicts.push_back(taken.back().verdict);
     const policy::CalibrationAttempt &v = verdicts.back();
     if (attempts > 1)
-      std::fprintf(stderr, "calibrate: attempt %zu of %d: %zu of %zu runs counted (%.1f%%), %s\n",
+      progress("calibrate: attempt %zu of %d: %zu of %zu runs counted (%.1f%%), %s\n",
                    verdicts.size(), attempts, v.counted_runs, v.runs, 100 * v.counted_share(),
                    v.changed ? "the host's state changed" : "the host's state held");
   } while (policy::calibrate_again(verdicts, rules.calibration));
   const size_t kept = policy::kept_calibration(verdicts);
   if (attempts > 1)
-    std::fprintf(stderr, "calibrate: kept attempt %zu of %zu taken (%s)\n", kept + 1,
+    progress("calibrate: kept attempt %zu of %zu taken (%s)\n", kept + 1,
                  verdicts.size(),
                  verdicts[kept].changed ? "every attempt changed: the largest share of runs counted"
                                         : "the first in which the host's state held");
   Rounds &r = taken[kept];
   cal.host_state = r.host_state;
   const auto ref = calibrate::microbench_reference(r.results);
-  std::fprintf(stderr,
+  progress(
                "calibrate: measured peak %.3g FLOP/s (FMA), best bandwidth %.3g B/s, "
                "pool wake-up %.3g s\n",
                ref.fma_flops_per_second, ref.best_bytes_per_second, ref.launch_seconds);
@@ -360,7 +377,7 @@ std::vector<calibrate::Sample> microbenchmark_samples(const CalibrateArgs &a, co
       samples.push_back(std::move(s));
     cal.pass_excess = calibrate::fit_pass_excess(passes);
     if (cal.pass_excess)
-      std::fprintf(stderr,
+      progress(
                    "calibrate: pass excess %.3g s per kernel layer + %.2f%% of the layers' time\n",
                    cal.pass_excess->per_layer_seconds, 100 * cal.pass_excess->fraction);
   }
@@ -373,23 +390,23 @@ std::vector<calibrate::Sample> gpu_microbenchmark_samples(const CalibrateArgs &a
                                                           Calibration &cal) {
   namespace kg = kernels::cuda;
   const kg::DeviceInfo dev = cuda_query_device(0);
-  std::fprintf(stderr, "calibrate: %s, %d SMs, compute capability %d.%d\n", dev.name.c_str(),
+  progress("calibrate: %s, %d SMs, compute capability %d.%d\n", dev.name.c_str(),
                dev.sm_count, dev.cc_major, dev.cc_minor);
   kg::GpuBenchOptions go;
   go.quick = a.quick;
   go.progress = [](size_t i, size_t n, const kg::GpuBenchCase &c) {
-    std::fprintf(stderr, "calibrate: [%zu/%zu] cuda/%s\n", i + 1, n, c.name.c_str());
+    progress("calibrate: [%zu/%zu] cuda/%s\n", i + 1, n, c.name.c_str());
   };
   const cuda_plugin::MicrobenchRun run = cuda_run_microbenchmarks(go);
   for (const auto &r : run.results)
     if (!r.skipped.empty())
-      std::fprintf(stderr, "calibrate: skipped cuda/%s: %s\n", r.bench.name.c_str(),
+      progress("calibrate: skipped cuda/%s: %s\n", r.bench.name.c_str(),
                    r.skipped.c_str());
     else if (!r.algorithm.empty()) // the cuBLAS/cuDNN algorithm behind a GEMM or conv figure
-      std::fprintf(stderr, "calibrate: cuda/%s: %.3g s, %s\n", r.bench.name.c_str(),
+      progress("calibrate: cuda/%s: %.3g s, %s\n", r.bench.name.c_str(),
                    r.time.median_seconds, r.algorithm.c_str());
   const auto ref = calibrate::microbench_reference(run.measured);
-  std::fprintf(stderr, "calibrate: measured peak %.3g FLOP/s (FMA), best bandwidth %.3g B/s\n",
+  progress("calibrate: measured peak %.3g FLOP/s (FMA), best bandwidth %.3g B/s\n",
                ref.fma_flops_per_second, ref.best_bytes_per_second);
   cal.device = DeviceFingerprint{"gpu", dev.name, dev.sm_count, "", std::nullopt};
   cal.source = a.quick ? "cuda microbenchmarks (quick)" : "cuda microbenchmarks";
@@ -397,6 +414,7 @@ std::vector<calibrate::Sample> gpu_microbenchmark_samples(const CalibrateArgs &a
 }
 
 int run_calibrate(const CalibrateArgs &a) {
+  show_progress = a.progress || ::isatty(STDERR_FILENO);
   const int sources =
       !a.device.empty() + !a.measurements.empty() + !a.samples.empty() + !a.trace.empty();
   if (sources != 1)
@@ -449,8 +467,17 @@ int run_calibrate(const CalibrateArgs &a) {
     meta.source = "samples:" + a.samples;
     meta.device = DeviceFingerprint{hw.kind, hw.name, hw.units, "", std::nullopt};
   }
-  if (samples.empty())
-    throw InputError("no timed samples to fit (no 'seconds' given?)");
+  if (samples.empty()) { // located at the input that gave none
+    if (!a.measurements.empty())
+      throw InputError(SourceLoc{a.measurements},
+                       "no timed samples to fit: no row has a 'seconds' value");
+    if (!a.samples.empty())
+      throw InputError(SourceLoc{a.samples}, "no timed samples to fit: the file has no rows");
+    if (!a.trace.empty())
+      throw InputError(SourceLoc{a.trace},
+                       "no timed samples to fit: no operator of the trace is modelled");
+    throw InputError("no timed samples to fit: the microbenchmarks gave none");
+  }
   if (!a.save_samples.empty())
     io::write_file_atomic(a.save_samples, calibrate::write_samples_csv(samples));
 
@@ -465,10 +492,21 @@ int run_calibrate(const CalibrateArgs &a) {
         meta.host_state->cross_core_bytes_per_second / fo.cores;
   fo.loss = a.loss;
   fo.loss_scale = a.loss_scale;
-  fo.progress = progress_line;
+  // The fit's lines are printed once the calibration is known to be written, so that a fit
+  // that fails leaves its error alone on stderr.
+  std::vector<std::string> fit_lines;
+  fo.progress = [&fit_lines](const std::string &line) { fit_lines.push_back(line); };
   Calibration cal = calibrate::fit_calibration(calibrate::fitted_samples(samples), fo);
-  if (cal.classes.empty())
-    throw InputError("no op class had enough samples to fit");
+  if (cal.classes.empty()) {
+    std::string why;
+    for (const std::string &line : fit_lines)
+      why += (why.empty() ? " (" : "; ") + line;
+    const std::string from = !a.measurements.empty() ? a.measurements
+                             : !a.trace.empty()      ? a.trace
+                                                     : a.samples;
+    throw InputError(SourceLoc{from}, "no op class had enough samples to fit" + why +
+                                          (why.empty() ? "" : ")"));
+  }
   cal.device = meta.device;
   cal.source = meta.source;
   cal.host_state = meta.host_state;
@@ -491,13 +529,15 @@ int run_calibrate(const CalibrateArgs &a) {
       throw RuntimeFailure(why);
     throw InputError(SourceLoc{from}, why);
   }
+  for (const std::string &line : fit_lines)
+    finding_line(line);
   if (!a.residuals.empty())
     io::write_file_atomic(a.residuals, calibrate::write_residuals_csv(cal, samples));
   std::fprintf(stderr, "calibrate: %d samples, %zu classes, MAPE %.2f%%, RMS log error %.3f\n",
                cal.stats.samples, cal.classes.size(), 100 * cal.stats.mape,
                cal.stats.rms_log_error);
   for (const std::string &line : calibrate::held_out_report(cal, samples))
-    progress_line(line);
+    finding_line(line);
 
   OutputOptions out{a.format == "yaml" ? "table" : a.format, a.output};
   const std::string text = a.format == "yaml" ? io::write_calibration_yaml(cal)
@@ -514,7 +554,8 @@ void register_calibrate(CLI::App &app, Runner &run) {
       "calibrate", "Fit the efficiency model (Ceres) and write a calibration file");
   cmd->footer(
       "The calibration YAML goes to -o FILE (or stdout); --format table|csv|json|md prints the\n"
-      "fit summary instead. Progress goes to stderr.\n\n"
+      "fit summary instead. The fit's findings go to stderr; the measurements' progress too on a\n"
+      "terminal or with --progress.\n\n"
       "Examples:\n"
       "  perfmodel calibrate --device cpu --quick -o calibration/mycpu.yaml\n"
       "  perfmodel calibrate --device cuda --hw a100 --quick -o calibration/a100.yaml\n"
@@ -537,12 +578,15 @@ void register_calibrate(CLI::App &app, Runner &run) {
   cmd->add_flag("--no-networks", a->no_networks,
                 "--device cpu: fit the isolated kernel microbenchmarks only, without the layers "
                 "of the calibration networks");
+  cmd->add_flag("--progress", a->progress,
+                "--device: print the measurements' progress on stderr also when it is not a "
+                "terminal (on a terminal it always is)");
   cmd->add_flag("--recount-networks", a->recount,
                 "--from-samples: count the calibration networks' layers again with this "
                 "build's rules (their times kept), to compare a change to the counting on saved "
                 "samples");
   cmd->add_option("--threads", a->threads, "Threads for the microbenchmarks (0 = all)")
-      ->check(non_negative());
+      ->check(non_negative(true, 4096));
   cmd->add_option("--save-samples", a->save_samples, "Also write the fit samples as CSV");
   cmd->add_option("--save-runs", a->save_runs,
                   "--device cpu: also write every microbenchmark run (a case in a round) with the "
@@ -550,20 +594,20 @@ void register_calibrate(CLI::App &app, Runner &run) {
   cmd->add_option("--probe-interval", a->probe_interval,
                   "--device cpu: probe the convolution inside the rounds this often, in seconds "
                   "(default 0.25; 0 = between rounds only)")
-      ->check(CLI::NonNegativeNumber);
+      ->check(non_negative(false, 3600));
   cmd->add_option("--attempts", a->attempts,
                   "--device cpu: take the microbenchmark rounds again, up to this many times in "
                   "all, while the host's state changes during them; the first attempt in which "
                   "it held is kept, else the one that counted the largest share of its runs")
-      ->check(CLI::Range(1, 20))
+      ->check(between(1, 20))
       ->capture_default_str();
   cmd->add_option("--residuals", a->residuals,
                   "Also write every sample with its fitted prediction and error as CSV");
   cmd->add_option("--warmup", a->warmup, "Microbenchmarks: untimed runs per case (0 = plan's)")
-      ->check(non_negative());
+      ->check(non_negative(true, 1000));
   cmd->add_option("--iters", a->iters,
                   "Microbenchmarks: timed runs per case, over all rounds (0 = plan's)")
-      ->check(non_negative());
+      ->check(non_negative(true, 100000));
   cmd->add_option("--rounds", a->rounds,
                   "Microbenchmarks: run the plan this many times in turn, iters/rounds runs per "
                   "case each time (0 = 9, or 1 with --quick)")

@@ -10,6 +10,7 @@
 #include "perfmodel/io/resources.hpp"
 #include "perfmodel/onnx/load_model.hpp"
 #include "perfmodel/onnx/onnx_import.hpp"
+#include "perfmodel/report/json_text.hpp"
 
 namespace perfmodel::cli {
 
@@ -52,7 +53,7 @@ std::string render(const Summary &s, report::Format f) {
                         {"unmapped_ops", s.unmapped},
                         {"not_portable_layers", s.not_portable},
                         {"batch_fixed", s.batch_fixed}};
-    return j.dump(2) + "\n";
+    return perfmodel::report::json_text(j);
   }
   case report::Format::csv:
     o << "field,value\n";

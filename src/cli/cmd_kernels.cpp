@@ -63,7 +63,8 @@ int run_kernels(const KernelsArgs &a) {
     try {
       t = cal ? calibrated_time(*cal, hw, k.features) : roofline_of(hw, k, row.dtype);
     } catch (const InputError &e) {
-      throw InputError(row.loc, e.message()); // e.g. no compute unit for the row's dtype
+      // the device cannot run the row's dtype: located at that cell
+      throw InputError(row.dtype_loc, e.message());
     }
     report::KernelRowView r;
     r.op = row.op == io::KernelOp::gemm ? "gemm" : "conv2d";

@@ -12,6 +12,7 @@
 #include "perfmodel/onnx/load_model.hpp"
 #include "perfmodel/ops.hpp"
 #include "perfmodel/report/text_table.hpp"
+#include "perfmodel/report/json_text.hpp"
 
 namespace perfmodel::cli {
 
@@ -107,7 +108,7 @@ std::string render(const Table &t, report::Format f) {
         item[t.header[i]] = r[i];
       j["items"].push_back(item);
     }
-    return j.dump(2) + "\n";
+    return perfmodel::report::json_text(j);
   }
   }
   return "";

@@ -2,7 +2,9 @@
 // memory, TTFT, TPOT, end-to-end time, tokens per second (docs/llm.md).
 #include <memory>
 
+#include "cli/arg_checks.hpp"
 #include "cli/commands.hpp"
+#include "cli/llm_options.hpp"
 #include "perfmodel/io/hw_yaml.hpp"
 #include "perfmodel/llm/serve.hpp"
 #include "perfmodel/report/llm_view.hpp"
@@ -12,7 +14,8 @@ namespace perfmodel::cli {
 namespace {
 
 struct LlmArgs {
-  std::string model, hw, calibration, dtype = "fp16", kv_dtype, attention = "flash";
+  std::string model, hw, calibration, dtype = "fp16", kv_dtype, weight_dtype, attention = "flash";
+  std::optional<int64_t> group_size;
   bool calibration_other_hardware = false;
   int64_t batch = 1, prompt = 0, generate = 0;
   bool per_layer = false;
@@ -36,6 +39,7 @@ int run_llm(const LlmArgs &a) {
       throw InputError("--kv-dtype: unknown data type '" + a.kv_dtype + "'");
     o.kv_dtype = *kv;
   }
+  o.weights = weight_format(a.weight_dtype, a.group_size);
   o.attention = a.attention == "eager" ? llm::Attention::eager : llm::Attention::flash;
   std::optional<Calibration> cal;
   if (!a.calibration.empty())
@@ -66,11 +70,17 @@ void register_llm(CLI::App &app, Runner &run) {
   cmd->add_option("--dtype", a->dtype, "Data type of the weights, activations and math")
       ->capture_default_str();
   cmd->add_option("--kv-dtype", a->kv_dtype, "Data type of the KV cache (default: --dtype)");
-  // counts are checked by llm::serve, whose messages name the option and the limit
-  cmd->add_option("--batch", a->batch, "Requests served together")->capture_default_str();
-  cmd->add_option("--prompt", a->prompt, "Prompt tokens per request")->required();
+  add_weight_format_options(cmd, a->weight_dtype, a->group_size);
+  // whole numbers from 1 (llm::serve checks the positions against the model's limit)
+  cmd->add_option("--batch", a->batch, "Requests served together")
+      ->check(positive(true))
+      ->capture_default_str();
+  cmd->add_option("--prompt", a->prompt, "Prompt tokens per request")
+      ->check(positive(true))
+      ->required();
   cmd->add_option("--generate", a->generate,
                   "Output tokens per request (the first from the prefill)")
+      ->check(positive(true))
       ->required();
   cmd->add_option("--attention", a->attention,
                   "flash (one kernel: no score matrix in memory, masked pairs skipped) or eager")

@@ -411,7 +411,7 @@ void register_measure(CLI::App &app, Runner &run) {
                   "Measure again, up to this many times in all, while the host is found in "
                   "another state than the calibration's (the host check); the attempt that "
                   "drifted least is reported")
-      ->check(CLI::Range(1, 100))
+      ->check(between(1, 100))
       ->capture_default_str();
   cmd->add_option("--attempt-wait", a->attempt_wait,
                   "With --attempts: seconds to wait before measuring again")
@@ -438,7 +438,7 @@ void register_measure(CLI::App &app, Runner &run) {
       ->capture_default_str();
   cmd->add_option("--min-layer-us", a->min_layer_us,
                   "Layers measured below this many microseconds are left out of the MAPE")
-      ->check(non_negative())
+      ->check(non_negative(false))
       ->capture_default_str();
   cmd->add_flag("--microbench", a->microbench, "Run the microbenchmarks instead of a model");
   cmd->add_flag("--quick", a->quick, "With --microbench: the quick plan");

@@ -4,6 +4,7 @@
 
 #include "cli/arg_checks.hpp"
 #include "cli/commands.hpp"
+#include "cli/llm_options.hpp"
 #include "perfmodel/assumed_execution.hpp"
 #include "perfmodel/io/calibration_yaml.hpp"
 #include "perfmodel/io/hw_yaml.hpp"
@@ -21,6 +22,7 @@ struct PredictArgs {
   std::string calibration;                 // "" = pure roofline
   bool calibration_other_hardware = false; // --calibration-for-other-hardware
   ModelOptions model;
+  LlmPhaseOptions llm; // --phase: a language model's pass
   std::string pass = "fwd";
   std::string fusion = "none";
   std::optional<double> power, runtime;
@@ -37,14 +39,17 @@ int run_predict(const PredictArgs &a) {
     throw InputError("unknown --pass '" + a.pass + "' (fwd or train)");
   po.pass = *pass;
   po.fusion = fusion_mode(a.fusion);
-  const Graph g = fuse(io::load_model(a.model.model, load_options(a.model)), po.fusion, po.pass);
+  std::optional<LlmPhasePass> lp = llm_phase_pass(a.llm, a.model, po);
+  const Graph g =
+      lp ? std::move(lp->graph)
+         : fuse(io::load_model(a.model.model, load_options(a.model)), po.fusion, po.pass);
   po.power_watts = a.power;
   po.runtime_seconds = a.runtime;
   std::optional<Calibration> cal;
   if (!a.calibration.empty())
     cal = load_calibration_for(a.calibration, hw, a.calibration_other_hardware);
   po.calibration = cal ? &*cal : nullptr;
-  const Prediction p = predict(g, hw, po);
+  const Prediction p = lp ? predict(g, hw, po, std::move(lp->costs)) : predict(g, hw, po);
   report::PredictionContext ctx;
   ctx.execution = assumed_execution(g, hw, p, po.calibration, a.calibration);
   ctx.memory = memory_fit(memory_footprint(g, po.pass), hw); // as `sweep` reports it
@@ -75,9 +80,11 @@ void register_predict(CLI::App &app, Runner &run) {
               "  perfmodel predict --hw a100 --model vgg16 --dtype fp16 --pass train --format json "
               "-o p.json\n"
               "  perfmodel predict --hw a100 --model resnet50 --dtype fp16 --batch 8 --fusion "
-              "inference");
+              "inference\n"
+              "  perfmodel predict --hw h100 --model llama-3-8b --phase decode --kv 4096");
   cmd->add_option("--hw", a->hw, "Hardware: a .yaml path or a name in hw_specs/")->required();
   add_model_options(cmd, a->model);
+  add_llm_phase_options(cmd, a->llm);
   cmd->add_option("--calibration", a->calibration,
                   "Calibration (a .yaml path or a name in calibration/): time layers with the "
                   "fitted efficiency model instead of the roofline");
@@ -102,7 +109,8 @@ void register_predict(CLI::App &app, Runner &run) {
   cmd->add_flag("--wide", a->wide,
                 "Table and Markdown: every layer column (input, filter, MxNxK, rate, energy) "
                 "and whole layer names, not fitted to 120 columns");
-  cmd->add_option("--top", a->top, "Rows of the profile (0 = all)")->check(non_negative());
+  cmd->add_option("--top", a->top, "Rows of the profile (0 = all)")
+      ->check(non_negative(true));
   add_output_options(cmd, a->out);
   cmd->callback([a, &run] { run = [a] { return run_predict(*a); }; });
 }

@@ -7,6 +7,7 @@
 #include "cli/commands.hpp"
 #include "perfmodel/calibration.hpp"
 #include "perfmodel/io/calibration_yaml.hpp"
+#include "perfmodel/io/files.hpp"
 #include "perfmodel/io/hw_yaml.hpp"
 #include "perfmodel/onnx/load_model.hpp"
 #include "perfmodel/report/plot/render.hpp"
@@ -83,11 +84,21 @@ int run_sweep_cmd(const SweepArgs &a) {
   mo.model = a.model;
   mo.dims = a.dims;
   const Graph g = io::load_model(a.model, load_options(mo));
-  const SweepResult r = run_sweep(g, spec);
-  SweepResult shown = r; // the printed order; the plot keeps the axes' order
+  SweepResult r = run_sweep(g, spec);
+  warn_extrapolation("sweep", r.extrapolated);
+  // The printed order; the plot keeps the axes' order (a sorted copy only when both are made).
+  std::optional<SweepResult> sorted;
+  if (!a.sort.empty() && kind)
+    sorted = r;
+  SweepResult &shown = sorted ? *sorted : r;
   if (!a.sort.empty())
     report::sort_sweep(shown, a.sort);
-  warn_extrapolation("sweep", r.extrapolated);
+  // Streamed to the output a chunk of points at a time (up to kMaxSweepPoints of them).
+  const auto emit_sweep = [&] {
+    io::OutputFile out(a.out.output.empty() ? "-" : a.out.output);
+    report::write_sweep(shown, output_format(a.out), [&](std::string_view s) { out.write(s); });
+    out.commit();
+  };
 
   if (kind) {
     const auto paths = report::plot::plot_paths(a.plot);
@@ -97,12 +108,12 @@ int run_sweep_cmd(const SweepArgs &a) {
                   plot.script.c_str(), paths.data_name.c_str(), plot.data.c_str());
       return 0;
     }
-    emit(a.out, report::render_sweep(shown, output_format(a.out)));
+    emit_sweep();
     auto outcome = report::plot::render_plot(paths, plot, a.keep_script);
     std::fprintf(stderr, "perfmodel: %s\n", outcome.message.c_str());
     return outcome.rendered ? 0 : 1;
   }
-  emit(a.out, report::render_sweep(shown, output_format(a.out)));
+  emit_sweep();
   return 0;
 }
 

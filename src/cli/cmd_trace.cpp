@@ -152,7 +152,7 @@ void register_trace(CLI::App &app, Runner &run) {
       ->capture_default_str();
   cmd->add_option("--sort", a->sort, "Sort key of the tables (see below)");
   cmd->add_option("--top", a->top, "Rows per table (0 = all)")
-      ->check(non_negative())
+      ->check(non_negative(true))
       ->capture_default_str();
   add_output_options(cmd, a->out);
   cmd->callback([a, &run] { run = [a] { return run_trace(*a); }; });

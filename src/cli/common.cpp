@@ -2,6 +2,7 @@
 #include "cli/common.hpp"
 
 #include <cctype>
+#include <charconv>
 #include <cstdio>
 
 #include "cli/arg_checks.hpp"
@@ -91,9 +92,13 @@ io::ModelLoadOptions load_options(const ModelOptions &o) {
   for (const auto &kv : o.dims) {
     const auto eq = kv.find('=');
     long long v = 0;
-    if (eq == std::string::npos || eq == 0 || std::sscanf(kv.c_str() + eq + 1, "%lld", &v) != 1 ||
-        v <= 0)
-      throw InputError("--dim expects name=positive_integer, got '" + kv + "'");
+    const char *end = kv.c_str() + kv.size();
+    const auto parsed = eq == std::string::npos ? std::from_chars(end, end, v)
+                                                : std::from_chars(kv.c_str() + eq + 1, end, v);
+    if (eq == std::string::npos || eq == 0 || parsed.ec != std::errc() || parsed.ptr != end ||
+        v <= 0 || double(v) > kMaxIntOption)
+      throw InputError("--dim expects name=N with a whole N from 1 to " +
+                       std::to_string(int64_t(kMaxIntOption)) + ", got '" + kv + "'");
     lo.dims[kv.substr(0, eq)] = v;
   }
   return lo;

@@ -1,14 +1,32 @@
 // perfmodel's entry point: parses the subcommand and maps errors to exit statuses
 // (2 = bad input, 1 = failure at run time).
+#include <csignal>
 #include <cstdio>
 #include <exception>
+#include <string>
 
 #include "cli/commands.hpp"
 #include "cli/parse_errors.hpp"
 #include "perfmodel/error.hpp"
+#include "perfmodel/printable.hpp"
+
+namespace {
+
+// Every error message leaves through here: one line, control bytes and bytes that are not
+// UTF-8 escaped (perfmodel::printable), so that a name read from a file (a carriage return, an
+// ESC colour sequence, binary bytes of a protobuf string) cannot split the line or alter the
+// terminal.
+void print_error(const char *prefix, const std::string &message) {
+  std::fprintf(stderr, "%s%s\n", prefix, perfmodel::printable(message).c_str());
+}
+
+} // namespace
 
 int main(int argc, char **argv) {
   using namespace perfmodel;
+  // Past a file size limit (ulimit -f) a write fails with EFBIG, which write_file_atomic
+  // reports and cleans up after, instead of the signal killing the run mid-write.
+  std::signal(SIGXFSZ, SIG_IGN);
   CLI::App app{"perfmodel: analytic performance model and roofline simulator for neural networks"};
   app.require_subcommand(1);
   app.set_version_flag("--version", std::string("perfmodel ") + PERFMODEL_VERSION);
@@ -34,22 +52,22 @@ int main(int argc, char **argv) {
   } catch (const CLI::CallForVersion &e) {
     return app.exit(e);
   } catch (const CLI::ParseError &e) {
-    std::fprintf(stderr, "perfmodel: error: %s\n", cli::parse_error_message(app, e).c_str());
+    print_error("perfmodel: error: ", cli::parse_error_message(app, e));
     return 2;
   } catch (const InputError &e) { // raised by option validators that read files
-    std::fprintf(stderr, "%s\n", e.what());
+    print_error("", e.what());
     return 2;
   }
   try {
     return run ? run() : 0;
   } catch (const InputError &e) {
-    std::fprintf(stderr, "%s\n", e.what());
+    print_error("", e.what());
     return 2;
   } catch (const RuntimeFailure &e) {
-    std::fprintf(stderr, "perfmodel: error: %s\n", e.what());
+    print_error("perfmodel: error: ", e.what());
     return 1;
   } catch (const std::exception &e) {
-    std::fprintf(stderr, "perfmodel: internal error: %s\n", e.what());
+    print_error("perfmodel: internal error: ", e.what());
     return 1;
   }
 }

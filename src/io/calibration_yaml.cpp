@@ -11,6 +11,7 @@
 #include "perfmodel/io/files.hpp"
 #include "perfmodel/io/resources.hpp"
 #include "perfmodel/limits.hpp"
+#include "perfmodel/printable.hpp"
 #include "perfmodel/targets/cpu_eigen.hpp"
 #include "perfmodel/targets/registry.hpp"
 
@@ -262,6 +263,7 @@ const ExecutionTarget &read_target(const std::string &file, const YAML::Node &ro
 
 Calibration parse_calibration_yaml(const std::string &src, const std::string &file) {
   YAML::Node root;
+  require_utf8(src, file, "YAML files are UTF-8");
   try {
     root = YAML::Load(src);
   } catch (const YAML::ParserException &e) {

@@ -9,6 +9,7 @@
 #include <cstdio>
 #include <cstdlib>
 #include <cstring>
+#include <functional>
 #include <mutex>
 #include <set>
 #include <utility>
@@ -62,7 +63,7 @@ std::set<std::pair<dev_t, ino_t>> &inputs_read() {
 }
 
 // Writes all of `content` to `fd`; false with errno set on failure.
-bool write_all(int fd, const std::string &content) {
+bool write_all(int fd, std::string_view content) {
   size_t done = 0;
   while (done < content.size()) {
     const ssize_t n = ::write(fd, content.data() + done, content.size() - done);
@@ -76,19 +77,6 @@ bool write_all(int fd, const std::string &content) {
     done += static_cast<size_t>(n);
   }
   return true;
-}
-
-// Writes through an open descriptor, in place: stdout, FIFOs, devices, /dev/fd/N; closes it
-// when `close_it`.
-void write_in_place(const std::string &path, int fd, const std::string &content, bool close_it) {
-  if (!write_all(fd, content)) {
-    const int err = errno;
-    if (close_it)
-      ::close(fd);
-    cannot_write(path, err);
-  }
-  if (close_it && ::close(fd) != 0)
-    cannot_write(path, errno);
 }
 
 // Paths that name an already open descriptor: a rename over them would replace the link (as
@@ -108,11 +96,11 @@ void remember_input(int fd) {
   }
 }
 
-void write_file_atomic(const std::string &path, const std::string &content,
-                       bool may_replace_input) {
+OutputFile::OutputFile(const std::string &path, bool may_replace_input) : path_(path) {
   if (path == "-" || path == "/dev/stdout") {
     std::fflush(stdout);
-    write_in_place(path, STDOUT_FILENO, content, false);
+    fd_ = STDOUT_FILENO;
+    kind_ = Kind::in_place;
     return;
   }
   struct stat st {};
@@ -127,60 +115,125 @@ void write_file_atomic(const std::string &path, const std::string &content,
   }
   if ((exists && !S_ISREG(st.st_mode)) || names_descriptor(path)) {
     // A FIFO, a device or a descriptor: written in place (there is nothing to keep atomic).
-    const int fd = ::open(path.c_str(), O_WRONLY | O_CLOEXEC | O_NOCTTY);
-    if (fd < 0)
+    fd_ = ::open(path.c_str(), O_WRONLY | O_CLOEXEC | O_NOCTTY);
+    if (fd_ < 0)
       cannot_write(path, errno);
-    write_in_place(path, fd, content, true);
+    kind_ = Kind::in_place;
+    owns_fd_ = true;
     return;
   }
   // A regular file (or a new one): the target of a symbolic link is replaced, not the link;
   // the replacement keeps the earlier file's permission bits; a file without write permission
   // is refused (also for root, who could otherwise replace it).
-  std::string target = path;
+  target_ = path;
   if (exists) {
     char *real = ::realpath(path.c_str(), nullptr);
     if (!real)
       cannot_write(path, errno);
-    target = real;
+    target_ = real;
     std::free(real);
-    if ((st.st_mode & 0222) == 0 || ::access(target.c_str(), W_OK) != 0)
+    if ((st.st_mode & 0222) == 0 || ::access(target_.c_str(), W_OK) != 0)
       throw RuntimeFailure("cannot write " + path + ": the file is read-only");
   }
-  const mode_t mode = st.st_mode & 07777;
-  // The temporary: a fresh name in the target's directory, never an existing file or link.
-  std::string tmp;
-  int fd = -1;
-  for (int attempt = 0; fd < 0; ++attempt) {
-    tmp = target + ".tmp." + std::to_string(::getpid()) +
-          (attempt ? "." + std::to_string(attempt) : "");
-    fd = ::open(tmp.c_str(), O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC,
-                exists ? 0600 : 0644);
-    if (fd < 0 && (errno != EEXIST || attempt >= 100))
-      cannot_write(path, errno);
-  }
-  auto fail = [&](int err) {
-    ::close(fd);
-    ::unlink(tmp.c_str());
-    cannot_write(path, err);
-  };
+  // The temporary is an unnamed file in the target's directory (O_TMPFILE) where the file
+  // system has them: a run killed while writing (SIGKILL, a full disk) leaves nothing behind.
+  // It is named `target.tmp.<pid>` only for the rename over the target; where O_TMPFILE is
+  // not supported it is created under that name (O_EXCL, O_NOFOLLOW) and written there.
+  const auto slash = target_.find_last_of('/');
+  const std::string dir = slash == std::string::npos ? "."
+                          : slash == 0               ? "/"
+                                                     : target_.substr(0, slash);
+  const mode_t create_mode = exists ? 0600 : 0644;
+  fd_ = ::open(dir.c_str(), O_TMPFILE | O_WRONLY | O_CLOEXEC, create_mode);
+  kind_ = fd_ >= 0 ? Kind::unnamed : Kind::named;
+  owns_fd_ = true;
+  if (kind_ == Kind::named)
+    if (const int err = name_temporary([&] {
+          fd_ = ::open(tmp_.c_str(), O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC,
+                       create_mode);
+          return fd_ >= 0;
+        }))
+      cannot_write(path, err);
   if (exists) {
     // The earlier file's owner where allowed (root replacing another user's file), then its mode.
-    [[maybe_unused]] const int owned = ::fchown(fd, st.st_uid, st.st_gid);
-    if (::fchmod(fd, mode) != 0)
+    [[maybe_unused]] const int owned = ::fchown(fd_, st.st_uid, st.st_gid);
+    if (::fchmod(fd_, st.st_mode & 07777) != 0)
       fail(errno);
   }
-  if (!write_all(fd, content) || ::fsync(fd) != 0)
+}
+
+int OutputFile::name_temporary(const std::function<bool()> &make) {
+  for (int attempt = 0;; ++attempt) {
+    tmp_ = target_ + ".tmp." + std::to_string(::getpid()) +
+           (attempt ? "." + std::to_string(attempt) : "");
+    if (make())
+      return 0;
+    if (errno != EEXIST || attempt >= 100)
+      return errno;
+  }
+}
+
+void OutputFile::fail(int err) {
+  if (owns_fd_ && fd_ >= 0)
+    ::close(fd_);
+  fd_ = -1;
+  if (!tmp_.empty())
+    ::unlink(tmp_.c_str());
+  tmp_.clear();
+  done_ = true;
+  cannot_write(path_, err);
+}
+
+void OutputFile::write(std::string_view piece) {
+  if (done_)
+    return;
+  if (!write_all(fd_, piece))
     fail(errno);
-  if (::close(fd) != 0) {
-    const int err = errno;
-    ::unlink(tmp.c_str());
-    cannot_write(path, err);
+}
+
+void OutputFile::commit() {
+  if (done_)
+    return;
+  if (kind_ == Kind::in_place) {
+    done_ = true;
+    if (owns_fd_ && ::close(fd_) != 0)
+      cannot_write(path_, errno);
+    return;
   }
-  if (std::rename(tmp.c_str(), target.c_str()) != 0) {
-    const int err = errno;
-    ::unlink(tmp.c_str());
-    cannot_write(path, err);
+  if (::fsync(fd_) != 0)
+    fail(errno);
+  if (kind_ == Kind::unnamed) {
+    const std::string self = "/proc/self/fd/" + std::to_string(fd_);
+    if (const int err = name_temporary([&] {
+          return ::linkat(AT_FDCWD, self.c_str(), AT_FDCWD, tmp_.c_str(), AT_SYMLINK_FOLLOW) == 0;
+        })) {
+      tmp_.clear();
+      fail(err);
+    }
   }
+  const int fd = fd_;
+  fd_ = -1;
+  if (::close(fd) != 0)
+    fail(errno);
+  if (std::rename(tmp_.c_str(), target_.c_str()) != 0)
+    fail(errno);
+  done_ = true;
+}
+
+OutputFile::~OutputFile() {
+  if (done_)
+    return;
+  if (owns_fd_ && fd_ >= 0)
+    ::close(fd_);
+  if (!tmp_.empty())
+    ::unlink(tmp_.c_str());
+}
+
+void write_file_atomic(const std::string &path, const std::string &content,
+                       bool may_replace_input) {
+  OutputFile out(path, may_replace_input);
+  out.write(content);
+  out.commit();
 }
 
 } // namespace perfmodel::io

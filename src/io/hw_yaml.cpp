@@ -113,6 +113,10 @@ HwSpec parse_hw_yaml(const std::string &text, const std::string &file) {
       throw InputError(loc_of(file, root), "'compute' must be a list of units");
     if (!memory || !memory.IsSequence())
       throw InputError(loc_of(file, root), "'memory' must be a list of levels, DRAM last");
+    if (compute.size() == 0)
+      throw InputError(loc_of(file, compute), "'compute' lists no units");
+    if (memory.size() == 0)
+      throw InputError(loc_of(file, memory), "'memory' lists no levels");
     for (const auto &n : compute)
       hw.compute.push_back(read_unit(n, file));
     for (const auto &n : memory)
@@ -120,9 +124,11 @@ HwSpec parse_hw_yaml(const std::string &text, const std::string &file) {
   } catch (const YAML::Exception &e) {
     throw InputError(SourceLoc{file, e.mark.line + 1, e.mark.column + 1}, e.msg);
   }
+  // Every field was checked where it was read, at its own position; what is_valid still finds
+  // concerns the spec as a whole and is reported at its first line.
   std::string err;
   if (!is_valid(hw, &err))
-    throw InputError(SourceLoc{file}, "invalid hardware spec: " + err);
+    throw InputError(SourceLoc{file, 1, 1}, "invalid hardware spec: " + err);
   return hw;
 }
 

@@ -10,6 +10,7 @@
 
 #include "perfmodel/epilogue.hpp"
 #include "perfmodel/io/files.hpp"
+#include "perfmodel/printable.hpp"
 
 namespace perfmodel::io {
 
@@ -117,6 +118,7 @@ const std::vector<std::string> &measurement_columns() {
 
 std::vector<MeasurementRow> parse_measurements_csv(const std::string &text,
                                                    const std::string &file) {
+  require_utf8(text, file, "measurement CSV files are UTF-8");
   const std::vector<Record> records = split_csv(text, file);
   if (records.empty())
     throw InputError(SourceLoc{file, 1, 1}, "empty measurement file (no header)");
@@ -166,6 +168,7 @@ std::vector<MeasurementRow> parse_measurements_csv(const std::string &text,
       throw InputError(at, op.empty() ? "missing op (gemm or conv2d)"
                                       : "unknown op '" + op + "' (gemm or conv2d)");
     const std::string dt = cell("dtype", &at);
+    row.dtype_loc = at;
     if (!dt.empty()) {
       auto d = parse_dtype(dt);
       if (!d || !(*d == DType::fp32 || *d == DType::fp16 || *d == DType::bf16 ||

@@ -4,6 +4,7 @@
 #include <algorithm>
 
 #include "io/quantity.hpp"
+#include "perfmodel/printable.hpp"
 
 namespace perfmodel::io {
 
@@ -27,6 +28,7 @@ SourceLoc loc_of(const std::string &file, const YAML::Node &node) {
 }
 
 YAML::Node load_yaml(const std::string &text, const std::string &file) {
+  require_utf8(text, file, "YAML files are UTF-8");
   try {
     YAML::Node root = YAML::Load(text);
     if (!root.IsMap())

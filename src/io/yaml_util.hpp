@@ -13,7 +13,8 @@ namespace perfmodel::io {
 
 /// The node's position as a 1-based SourceLoc in `file`.
 SourceLoc loc_of(const std::string &file, const YAML::Node &node);
-/// Loads YAML text; syntax errors become InputError at their position.
+/// Loads YAML text (text that is not UTF-8 is an error at its first bad byte: perfmodel's
+/// require_utf8); syntax errors become InputError at their position.
 YAML::Node load_yaml(const std::string &text, const std::string &file);
 /// Checks `version: 1` on a top-level map.
 void check_version(const YAML::Node &root, const std::string &file, const char *format);

@@ -65,6 +65,15 @@ public:
   int64_t positive_or(const std::string &key, int64_t fallback) const {
     return has(key) ? checked(key) : fallback;
   }
+  // An optional integer >= 0: `fallback` when absent or null.
+  int64_t non_negative_or(const std::string &key, int64_t fallback) const {
+    if (!has(key))
+      return fallback;
+    const json &v = j_.at(key);
+    if (v.is_number_integer() && v.get<int64_t>() == 0)
+      return 0;
+    return checked(key);
+  }
   bool flag(const std::string &key, bool fallback) const {
     if (!has(key))
       return fallback;
@@ -141,6 +150,48 @@ void read_llama_like(const Reader &r, LlmConfig &c) {
   }
 }
 
+// DeepSeek-V2/V3: RMSNorm, RoPE, SwiGLU; MLA attention; MoE with shared experts after
+// first_k_dense_replace dense layers.
+void read_deepseek(const Reader &r, LlmConfig &c) {
+  c.hidden = r.positive("hidden_size");
+  c.intermediate = r.positive("intermediate_size");
+  c.layers = r.positive("num_hidden_layers");
+  c.heads = r.positive("num_attention_heads");
+  c.kv_heads = c.heads; // MLA: every query head has its own key and value (from the latent)
+  c.vocab = r.positive("vocab_size");
+  c.max_positions = r.positive("max_position_embeddings");
+  c.tied_embeddings = r.flag("tie_word_embeddings", false);
+  const std::string act = r.string_or("hidden_act", "silu");
+  if (act != "silu" && act != "swish")
+    r.fail("hidden_act", "hidden_act '" + act + "' is not supported for model_type " +
+                             c.model_type + " (silu: a SwiGLU MLP)");
+  if (r.flag("attention_bias", false))
+    r.fail("attention_bias", "attention_bias true is not supported for model_type " + c.model_type);
+  c.norm = Norm::rms;
+  c.mlp = Mlp::gated;
+  c.activation = "silu";
+  c.positions = Positions::rope;
+  c.kv_lora_rank = r.positive("kv_lora_rank");
+  c.q_lora_rank = r.non_negative_or("q_lora_rank", 0);
+  c.qk_rope_head_dim = r.positive("qk_rope_head_dim");
+  c.qk_nope_head_dim = r.positive("qk_nope_head_dim");
+  c.v_head_dim = r.positive("v_head_dim");
+  c.head_dim = c.qk_nope_head_dim + c.qk_rope_head_dim; // a query head's width
+  if (r.has("n_routed_experts")) {
+    c.experts = r.positive("n_routed_experts");
+    c.experts_per_token = r.positive("num_experts_per_tok");
+    if (c.experts_per_token > c.experts)
+      r.fail("num_experts_per_tok", "num_experts_per_tok (" + std::to_string(c.experts_per_token) +
+                                        ") exceeds n_routed_experts (" +
+                                        std::to_string(c.experts) + ")");
+    c.moe_intermediate = r.positive("moe_intermediate_size");
+    c.shared_experts = r.non_negative_or("n_shared_experts", 0);
+    c.first_dense_layers = r.non_negative_or("first_k_dense_replace", 0);
+    c.moe_layer_freq = r.positive_or("moe_layer_freq", 1);
+    c.router_bias = r.string_or("topk_method", "greedy") == "noaux_tc";
+  }
+}
+
 void read_gpt2(const Reader &r, LlmConfig &c) {
   c.hidden = r.positive("n_embd");
   c.layers = r.positive("n_layer");
@@ -155,6 +206,25 @@ void read_gpt2(const Reader &r, LlmConfig &c) {
   c.activation = "gelu"; // gelu_new, the tanh approximation: counted as gelu
   c.positions = Positions::learned;
   c.qkv_bias = c.o_bias = c.mlp_bias = true;
+}
+
+// GPT-J: one LayerNorm per layer read by the attention and the MLP in parallel, RoPE on the
+// first rotary_dim of each head, no attention biases, biased MLP and LM head.
+void read_gptj(const Reader &r, LlmConfig &c) {
+  c.hidden = r.positive("n_embd");
+  c.layers = r.positive("n_layer");
+  c.heads = r.positive("n_head");
+  c.kv_heads = c.heads;
+  c.vocab = r.positive("vocab_size");
+  c.max_positions = r.positive("n_positions");
+  c.intermediate = r.positive_or("n_inner", 4 * c.hidden);
+  c.tied_embeddings = r.flag("tie_word_embeddings", false);
+  c.rotary_dim = r.positive_or("rotary_dim", 0);
+  c.norm = Norm::layer;
+  c.mlp = Mlp::plain;
+  c.activation = "gelu"; // gelu_new, the tanh approximation: counted as gelu
+  c.positions = Positions::rope;
+  c.mlp_bias = c.lm_head_bias = c.parallel_block = true;
 }
 
 void read_opt(const Reader &r, LlmConfig &c) {
@@ -214,13 +284,17 @@ LlmConfig parse_llm_config(const std::string &text, const std::string &path) {
   if (c.model_type == "llama" || c.model_type == "mistral" || c.model_type == "qwen2" ||
       c.model_type == "mixtral")
     read_llama_like(r, c);
+  else if (c.model_type == "deepseek_v3" || c.model_type == "deepseek_v2")
+    read_deepseek(r, c);
   else if (c.model_type == "gpt2")
     read_gpt2(r, c);
   else if (c.model_type == "opt")
     read_opt(r, c);
+  else if (c.model_type == "gptj")
+    read_gptj(r, c);
   else
     r.fail("model_type", "unknown model_type '" + c.model_type +
-                             "' (known: llama, mistral, mixtral, qwen2, gpt2, opt)");
+                             "' (known: llama, mistral, mixtral, qwen2, deepseek_v2, deepseek_v3, gpt2, gptj, opt)");
   const bool gpt2 = c.model_type == "gpt2";
   const std::string heads_key = gpt2 ? "n_head" : "num_attention_heads";
   if (c.head_dim == 0) {
@@ -230,6 +304,9 @@ LlmConfig parse_llm_config(const std::string &text, const std::string &path) {
                             ") and there is no head_dim");
     c.head_dim = c.hidden / c.heads;
   }
+  if (c.rotary_dim > c.head_dim)
+    r.fail("rotary_dim", "rotary_dim (" + std::to_string(c.rotary_dim) +
+                             ") exceeds the head dimension (" + std::to_string(c.head_dim) + ")");
   if (c.heads % c.kv_heads != 0)
     r.fail("num_key_value_heads", "num_key_value_heads (" + std::to_string(c.kv_heads) +
                                       ") does not divide num_attention_heads (" +

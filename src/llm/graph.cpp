@@ -1,6 +1,8 @@
 // Builds a decoder-only model's pass as a graph of the IR's ops (docs/llm.md, "The graph").
 #include "perfmodel/llm/graph.hpp"
 
+#include "llm/blocks.hpp"
+
 #include <algorithm>
 #include <cmath>
 #include <stdexcept>
@@ -24,6 +26,8 @@ int64_t cached_entries(const LlmConfig &c, int64_t length) {
 }
 
 int64_t kv_bytes_per_token(const LlmConfig &c, DType kv_dtype) {
+  if (c.mla()) // the latent and the shared rope key, once per layer
+    return c.layers * (c.kv_lora_rank + c.qk_rope_head_dim) * bytes_of(kv_dtype);
   return 2 * c.layers * c.kv_width() * bytes_of(kv_dtype);
 }
 
@@ -31,24 +35,46 @@ namespace {
 
 int64_t norm_params(const LlmConfig &c) { return c.norm == Norm::rms ? c.hidden : 2 * c.hidden; }
 
-int64_t mlp_params(const LlmConfig &c) {
-  const int64_t d = c.hidden, f = c.intermediate;
+// One MLP of width f: gated (gate, up, down) or plain (fc1, fc2), with the config's biases.
+int64_t mlp_params(const LlmConfig &c, int64_t f) {
+  const int64_t d = c.hidden;
   if (c.mlp == Mlp::gated)
     return 3 * d * f + (c.mlp_bias ? 2 * f + d : 0);
   return 2 * d * f + (c.mlp_bias ? f + d : 0);
+}
+
+int64_t attention_params(const LlmConfig &c) {
+  const int64_t d = c.hidden, H = c.heads;
+  if (c.mla()) {
+    const int64_t qk = c.qk_nope_head_dim + c.qk_rope_head_dim;
+    const int64_t q = c.q_lora_rank ? d * c.q_lora_rank + c.q_lora_rank + c.q_lora_rank * H * qk
+                                    : d * H * qk; // q_a, its norm, q_b; or q_proj
+    return q + d * (c.kv_lora_rank + c.qk_rope_head_dim) + c.kv_lora_rank +
+           c.kv_lora_rank * H * (c.qk_nope_head_dim + c.v_head_dim) + H * c.v_head_dim * d;
+  }
+  int64_t attn = d * c.q_width() + 2 * d * c.kv_width() + c.q_width() * d;
+  if (c.qkv_bias)
+    attn += c.q_width() + 2 * c.kv_width();
+  if (c.o_bias)
+    attn += d;
+  return attn;
+}
+
+// A MoE MLP: E routed experts, the shared experts (one MLP), the router and its biases.
+int64_t moe_params(const LlmConfig &c) {
+  const int64_t f = c.expert_intermediate();
+  return c.experts * mlp_params(c, f) + (c.shared_experts ? mlp_params(c, c.shared_experts * f) : 0) +
+         c.experts * c.hidden + (c.router_bias ? c.experts : 0);
 }
 
 } // namespace
 
 int64_t parameter_count(const LlmConfig &c) {
   const int64_t d = c.hidden;
-  int64_t attn = d * c.q_width() + 2 * d * c.kv_width() + c.q_width() * d;
-  if (c.qkv_bias)
-    attn += c.q_width() + 2 * c.kv_width();
-  if (c.o_bias)
-    attn += d;
-  const int64_t mlp = c.experts > 0 ? c.experts * mlp_params(c) + c.experts * d : mlp_params(c);
-  int64_t n = c.vocab * d + c.layers * (attn + mlp + 2 * norm_params(c)) + norm_params(c);
+  int64_t n = c.vocab * d + norm_params(c);
+  for (int64_t i = 0; i < c.layers; ++i)
+    n += attention_params(c) + (c.parallel_block ? 1 : 2) * norm_params(c) +
+         (c.moe_layer(i) ? moe_params(c) : mlp_params(c, c.intermediate));
   if (c.positions == Positions::learned)
     n += (c.max_positions + c.position_offset) * d;
   if (!c.tied_embeddings)
@@ -57,74 +83,14 @@ int64_t parameter_count(const LlmConfig &c) {
 }
 
 int64_t active_parameter_count(const LlmConfig &c) {
-  return parameter_count(c) - c.layers * (c.experts - c.experts_per_token) * mlp_params(c);
+  int64_t n = parameter_count(c);
+  for (int64_t i = 0; i < c.layers; ++i)
+    if (c.moe_layer(i))
+      n -= (c.experts - c.experts_per_token) * mlp_params(c, c.expert_intermediate());
+  return n;
 }
 
 namespace {
-
-// Appends layers to a graph; each returns the name of the tensor it writes.
-class Builder {
-public:
-  Builder(Graph &g, DType dt) : g_(g), dt_(dt) {}
-
-  std::string add(const std::string &name, OpKind op, std::string op_name,
-                  std::vector<std::string> inputs, Attributes attrs = {},
-                  std::vector<TensorDesc> params = {}, std::vector<Shape> declared = {}) {
-    Layer l;
-    l.name = name;
-    l.op = op;
-    l.op_name = std::move(op_name);
-    l.inputs = std::move(inputs);
-    l.outputs = {name};
-    l.attrs = std::move(attrs);
-    l.params = std::move(params);
-    for (const auto &s : declared)
-      l.output_shapes.push_back(perfmodel::declared(s));
-    l.dtype = dt_;
-    g_.layers.push_back(std::move(l));
-    return name;
-  }
-
-  std::string linear(const std::string &name, const std::string &in, int64_t out, bool bias,
-                     std::vector<TensorDesc> params = {}) {
-    Attributes a;
-    a.set("out_features", out);
-    a.set("bias", int64_t(bias));
-    return add(name, OpKind::linear, "linear", {in}, a, std::move(params));
-  }
-
-  std::string norm(const std::string &name, const std::string &in, const LlmConfig &c) {
-    std::vector<TensorDesc> params;
-    if (c.norm == Norm::rms) // RMSNorm: a scale, no shift
-      params.push_back(TensorDesc{name + ".weight", {c.hidden}, dt_, false});
-    return add(name, OpKind::layer_norm, c.norm == Norm::rms ? "rms_norm" : "layer_norm", {in}, {},
-               std::move(params));
-  }
-
-  std::string reshape(const std::string &name, const std::string &in, Shape to) {
-    Attributes a;
-    a.set("shape", std::vector<int64_t>(to.begin(), to.end()));
-    return add(name, OpKind::reshape, "reshape", {in}, a);
-  }
-
-  std::string binary(const std::string &name, const std::string &fn, const std::string &a,
-                     const std::string &b) {
-    Attributes at;
-    at.set("function", fn);
-    return add(name, OpKind::elementwise, fn, {a, b}, at);
-  }
-
-  std::string tag(const std::string &layer, const std::string &rule) {
-    g_.layers.back().attrs.set("llm_rule", rule);
-    return layer;
-  }
-
-  DType dt() const { return dt_; }
-
-private:
-  Graph &g_;
-  DType dt_;
-};
 
 void require(bool ok, const std::string &what) {
   if (!ok)
@@ -163,80 +129,67 @@ Graph build_graph(const LlmConfig &c, const PassShape &s, DType dt, std::optiona
   } else {
     // cos and sin of the T positions: one [T, 1, hd] table named here, the second counted by
     // the RoPE rule (pass_costs)
-    g.constants.push_back(TensorDesc{"rope.cos_sin", {T, 1, hd}, dt, false});
+    g.constants.push_back(
+        TensorDesc{"rope.cos_sin", {T, 1, c.mla() ? c.qk_rope_head_dim : hd}, dt, false});
   }
 
   for (int64_t i = 0; i < c.layers; ++i) {
     const std::string p = "layers." + std::to_string(i) + ".";
     const std::string a = b.norm(p + "input_layernorm", h, c);
-    std::string q = b.linear(p + "self_attn.q_proj", a, c.q_width(), c.qkv_bias);
-    std::string k = b.linear(p + "self_attn.k_proj", a, c.kv_width(), c.qkv_bias);
-    const std::string v = b.linear(p + "self_attn.v_proj", a, c.kv_width(), c.qkv_bias);
-    if (c.positions == Positions::rope) {
-      q = b.reshape(p + "self_attn.q_heads", q, {B, T, c.heads, hd});
-      k = b.reshape(p + "self_attn.k_heads", k, {B, T, KV, hd});
-      Attributes mul;
-      mul.set("function", std::string("mul"));
-      q = b.tag(
-          b.add(p + "self_attn.rope_q", OpKind::elementwise, "rope", {q, "rope.cos_sin"}, mul),
-          "rope");
-      k = b.tag(
-          b.add(p + "self_attn.rope_k", OpKind::elementwise, "rope", {k, "rope.cos_sin"}, mul),
-          "rope");
+    std::string o;
+    if (c.mla()) {
+      o = mla_attention(b, g, c, s, p, a, kv_dt);
+    } else {
+      std::string q = b.linear(p + "self_attn.q_proj", a, c.q_width(), c.qkv_bias);
+      std::string k = b.linear(p + "self_attn.k_proj", a, c.kv_width(), c.qkv_bias);
+      const std::string v = b.linear(p + "self_attn.v_proj", a, c.kv_width(), c.qkv_bias);
+      if (c.positions == Positions::rope) {
+        q = b.reshape(p + "self_attn.q_heads", q, {B, T, c.heads, hd});
+        k = b.reshape(p + "self_attn.k_heads", k, {B, T, KV, hd});
+        Attributes mul;
+        mul.set("function", std::string("mul"));
+        q = b.tag(
+            b.add(p + "self_attn.rope_q", OpKind::elementwise, "rope", {q, "rope.cos_sin"}, mul),
+            "rope");
+        k = b.tag(
+            b.add(p + "self_attn.rope_k", OpKind::elementwise, "rope", {k, "rope.cos_sin"}, mul),
+            "rope");
+      }
+      // K and V of the new tokens copied into the cache
+      b.add(p + "self_attn.kv_cache_write", OpKind::generic, "kv_cache_write", {k, v}, {}, {},
+            {Shape{B, T, 2 * c.kv_width()}});
+      g.layers.back().dtype = kv_dt; // stored in the cache's type (a copy: no arithmetic)
+      // Grouped-query attention: the `group` query heads sharing a KV head form the rows of one
+      // product, so K and V are read once per KV head (views of the layouts, no copies).
+      const std::string qg = b.reshape(p + "self_attn.q_groups", q, {B, KV, group * T, hd});
+      std::string kt, vv;
+      if (s.context == 0 && keys == T && kv_dt == dt) {
+        kt = b.reshape(p + "self_attn.k_t", k, {B, KV, hd, T});
+        vv = b.reshape(p + "self_attn.v_groups", v, {B, KV, T, hd});
+      } else { // the cache after this pass's append
+        kt = p + "self_attn.k_cache";
+        vv = p + "self_attn.v_cache";
+        g.inputs.push_back(TensorDesc{kt, {B, KV, hd, keys}, kv_dt, false});
+        g.inputs.push_back(TensorDesc{vv, {B, KV, keys, hd}, kv_dt, false});
+      }
+      const std::string sc =
+          b.tag(b.add(p + "self_attn.scores", OpKind::matmul, "matmul", {qg, kt}), "attn_scores");
+      Attributes sm;
+      sm.set("axis", int64_t(-1));
+      const std::string pr = b.tag(
+          b.add(p + "self_attn.softmax", OpKind::softmax, "softmax", {sc}, sm), "attn_softmax");
+      const std::string av =
+          b.tag(b.add(p + "self_attn.attn_v", OpKind::matmul, "matmul", {pr, vv}), "attn_values");
+      const std::string ctx = b.reshape(p + "self_attn.merge_heads", av, {B, T, c.q_width()});
+      o = b.linear(p + "self_attn.o_proj", ctx, d, c.o_bias);
     }
-    // K and V of the new tokens copied into the cache
-    b.add(p + "self_attn.kv_cache_write", OpKind::generic, "kv_cache_write", {k, v}, {}, {},
-          {Shape{B, T, 2 * c.kv_width()}});
-    g.layers.back().dtype = kv_dt; // stored in the cache's type (a copy: no arithmetic)
-    // Grouped-query attention: the `group` query heads sharing a KV head form the rows of one
-    // product, so K and V are read once per KV head (views of the layouts, no copies).
-    const std::string qg = b.reshape(p + "self_attn.q_groups", q, {B, KV, group * T, hd});
-    std::string kt, vv;
-    if (s.context == 0 && keys == T && kv_dt == dt) {
-      kt = b.reshape(p + "self_attn.k_t", k, {B, KV, hd, T});
-      vv = b.reshape(p + "self_attn.v_groups", v, {B, KV, T, hd});
-    } else { // the cache after this pass's append
-      kt = p + "self_attn.k_cache";
-      vv = p + "self_attn.v_cache";
-      g.inputs.push_back(TensorDesc{kt, {B, KV, hd, keys}, kv_dt, false});
-      g.inputs.push_back(TensorDesc{vv, {B, KV, keys, hd}, kv_dt, false});
-    }
-    const std::string sc =
-        b.tag(b.add(p + "self_attn.scores", OpKind::matmul, "matmul", {qg, kt}), "attn_scores");
-    Attributes sm;
-    sm.set("axis", int64_t(-1));
-    const std::string pr =
-        b.tag(b.add(p + "self_attn.softmax", OpKind::softmax, "softmax", {sc}, sm), "attn_softmax");
-    const std::string av =
-        b.tag(b.add(p + "self_attn.attn_v", OpKind::matmul, "matmul", {pr, vv}), "attn_values");
-    const std::string ctx = b.reshape(p + "self_attn.merge_heads", av, {B, T, c.q_width()});
-    const std::string o = b.linear(p + "self_attn.o_proj", ctx, d, c.o_bias);
     h = b.binary(p + "attn_residual", "add", h, o);
 
-    const std::string m = b.norm(p + "post_attention_layernorm", h, c);
+    // GPT-J: the MLP reads the attention's normed input (h + attn + mlp)
+    const std::string m = c.parallel_block ? a : b.norm(p + "post_attention_layernorm", h, c);
     std::string out;
-    if (c.experts > 0) {
-      // Mixtral: a router, then each token's k experts (SwiGLU) on the dispatched rows; the
-      // expert weights are [E, F, d] tensors of which pass_costs counts the touched share.
-      const int64_t rows = B * T * c.experts_per_token, E = c.experts, F = c.intermediate;
-      b.linear(p + "moe.router", m, E, false);
-      const std::string x = b.add(p + "moe.dispatch", OpKind::generic, "moe_dispatch",
-                                  {m, p + "moe.router"}, {}, {}, {Shape{rows, d}});
-      auto experts = [&](const std::string &n, const std::string &in, int64_t out_f, int64_t in_f) {
-        return b.tag(b.linear(p + n, in, out_f, false,
-                              {TensorDesc{p + n + ".weight", {E, out_f, in_f}, dt, false}}),
-                     "moe_experts");
-      };
-      const std::string gt = experts("moe.experts.w1", x, F, d);
-      const std::string up = experts("moe.experts.w3", x, F, d);
-      Attributes act;
-      act.set("function", c.activation);
-      const std::string ac =
-          b.add(p + "moe.experts.act", OpKind::activation, c.activation, {gt}, act);
-      const std::string pm = b.binary(p + "moe.experts.mul", "mul", ac, up);
-      const std::string dn = experts("moe.experts.w2", pm, d, F);
-      out =
-          b.add(p + "moe.combine", OpKind::generic, "moe_combine", {dn}, {}, {}, {Shape{B, T, d}});
+    if (c.moe_layer(i)) {
+      out = moe_block(b, c, s, p, m);
     } else if (c.mlp == Mlp::gated) {
       const std::string gt = b.linear(p + "mlp.gate_proj", m, c.intermediate, c.mlp_bias);
       const std::string up = b.linear(p + "mlp.up_proj", m, c.intermediate, c.mlp_bias);
@@ -315,23 +268,28 @@ std::vector<LayerCost> pass_costs(const Graph &g, const LlmConfig &c, const Pass
       continue;
     PassCost &f = costs[i].fwd;
     if (rule == "rope") {
-      f.flops = 3 * elems(g, l.outputs[0]);           // x cos + rotate(x) sin
-      f.bytes_input += g.tensor(l.inputs[1]).bytes(); // the sin table beside the cos one
+      // x cos + rotate(x) sin on the rotary part of each head (GPT-J: rotary_dim of head_dim),
+      // reading that part of a cos and a sin table
+      const int64_t hd = g.tensor(l.outputs[0]).shape.back();
+      const int64_t rot = c.rotary_dim > 0 ? c.rotary_dim : hd;
+      f.flops = 3 * elems(g, l.outputs[0]) / hd * rot;
+      f.bytes_input = g.tensor(l.inputs[0]).bytes() + 2 * g.tensor(l.inputs[1]).bytes() / hd * rot;
     } else if (rule == "moe_experts") {
       f.bytes_weights = int64_t(double(f.bytes_weights) * touched / E + 0.5);
     } else if (mode == Attention::flash) {
       const int64_t heads_rows = s.batch * c.heads; // (sequence, query head) pairs
-      if (rule == "attn_scores") {
-        f.macs = heads_rows * pairs * c.head_dim;
+      if (rule == "attn_scores") { // K is [B, KV, dk, S]
+        f.macs = heads_rows * pairs * g.tensor(l.inputs[1]).shape[2];
         f.flops = 2 * f.macs;
         f.bytes_output = 0; // scores stay on chip
       } else if (rule == "attn_softmax") {
         f.flops = 5 * heads_rows * pairs;
         f.bytes_input = f.bytes_output = 0;
       } else if (rule == "attn_values") {
-        f.macs = heads_rows * pairs * c.head_dim;
+        f.macs = heads_rows * pairs * g.tensor(l.outputs[0]).shape.back();
         f.flops = 2 * f.macs;
-        f.bytes_input = g.tensor(l.inputs[1]).bytes(); // V; the probabilities stay on chip
+        // V; the probabilities stay on chip (MLA: V is the latent the scores read already)
+        f.bytes_input = l.attrs.get_int("llm_v_in_k", 0) ? 0 : g.tensor(l.inputs[1]).bytes();
       }
     }
     costs[i].total = f;

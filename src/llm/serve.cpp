@@ -11,7 +11,10 @@ PassPrediction predict_pass(const LlmConfig &c, const HwSpec &hw, const ServeOpt
                             const PassShape &s, std::shared_ptr<const Graph> g) {
   PredictOptions po;
   po.calibration = o.calibration;
-  Prediction p = predict(*g, hw, po, pass_costs(*g, c, s, o.attention));
+  std::vector<LayerCost> costs = pass_costs(*g, c, s, o.attention);
+  if (o.weights)
+    apply_weight_format(*g, o.dtype, *o.weights, costs);
+  Prediction p = predict(*g, hw, po, std::move(costs));
   return PassPrediction{std::move(g), std::move(p)};
 }
 
@@ -47,19 +50,20 @@ ServeResult serve(const LlmConfig &c, const HwSpec &hw, const ServeOptions &o) {
   r.parameters = parameter_count(c);
   r.active_parameters = active_parameter_count(c);
   r.kv_bytes_per_token = kv_bytes_per_token(c, o.kv_dtype.value_or(o.dtype));
-  r.weight_bytes = r.parameters * bytes_of(o.dtype);
   const int64_t per_sequence = cached_entries(c, o.prompt + o.generate) * r.kv_bytes_per_token;
   r.kv_cache_bytes = o.batch * per_sequence;
+
+  const PassShape first{Phase::prefill, o.batch, o.prompt, 0};
+  auto prefill_graph = std::make_shared<const Graph>(build_graph(c, first, o.dtype, o.kv_dtype));
+  r.weight_bytes = o.weights ? weight_bytes(*prefill_graph, o.dtype, *o.weights)
+                             : r.parameters * bytes_of(o.dtype);
   r.total_bytes = r.weight_bytes + r.kv_cache_bytes;
   r.capacity_bytes = hw.dram().capacity_bytes;
   r.fits = double(r.total_bytes) <= r.capacity_bytes;
   r.max_batch = double(r.weight_bytes) >= r.capacity_bytes
                     ? 0
                     : int64_t((r.capacity_bytes - double(r.weight_bytes)) / double(per_sequence));
-
-  const PassShape first{Phase::prefill, o.batch, o.prompt, 0};
-  r.prefill = predict_pass(
-      c, hw, o, first, std::make_shared<const Graph>(build_graph(c, first, o.dtype, o.kv_dtype)));
+  r.prefill = predict_pass(c, hw, o, first, prefill_graph);
   r.ttft = r.prefill.seconds();
   const Totals &pt = r.prefill.prediction.totals;
   r.prefill_bound =

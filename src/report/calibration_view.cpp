@@ -7,6 +7,7 @@
 
 #include "perfmodel/targets/registry.hpp"
 #include "report/columns.hpp"
+#include "perfmodel/report/json_text.hpp"
 
 namespace perfmodel::report {
 
@@ -133,7 +134,7 @@ std::string render_calibration(const Calibration &cal, Format f) {
       fit_json(c.stats, cj["fit"]);
       j["classes"].push_back(cj);
     }
-    return j.dump(2) + "\n";
+    return perfmodel::report::json_text(j);
   }
   // CSV numbers in full; Markdown rules without alignment.
   const Grid g = make_grid(summary_columns(cal), cal.classes, Style{0, false, false});

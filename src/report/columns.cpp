@@ -132,7 +132,8 @@ std::string text_of(const Value &v) {
   if (const auto *s = std::get_if<std::string>(&v))
     return *s;
   if (const auto *j = std::get_if<Json>(&v))
-    return j->is_string() ? j->get<std::string>() : j->dump();
+    return j->is_string() ? j->get<std::string>()
+                          : j->dump(-1, ' ', false, Json::error_handler_t::replace);
   if (const auto *i = std::get_if<int64_t>(&v))
     return std::to_string(*i);
   if (const auto *b = std::get_if<bool>(&v))
@@ -228,7 +229,70 @@ std::vector<std::string> text_cells(const Grid &g, size_t r, Format f, bool &spa
 
 } // namespace
 
+namespace {
+
+// The table's lines before padding: the header (when asked for), the rows with their spans,
+// the text rows; `spanned[r]`: row r's last cell is a span note (not counted in the widths).
+struct TableCells {
+  std::vector<std::vector<std::string>> rows;
+  std::vector<bool> spanned;
+};
+
+TableCells table_cells(const Grid &g, bool header) {
+  TableCells t;
+  if (header) {
+    t.rows.push_back(headers(g, Format::table));
+    t.spanned.push_back(false);
+  }
+  for (size_t r = 0; r < g.rows.size(); ++r) {
+    bool s = false;
+    t.rows.push_back(text_cells(g, r, Format::table, s));
+    t.spanned.push_back(s);
+  }
+  for (const auto &row : g.text_rows) {
+    t.rows.push_back(row);
+    t.spanned.push_back(false);
+  }
+  return t;
+}
+
+} // namespace
+
+void widen_table(const Grid &g, bool header, std::vector<size_t> &w) {
+  const TableCells t = table_cells(g, header);
+  const size_t n = headers(g, Format::table).size();
+  w.resize(n, 0);
+  for (size_t r = 0; r < t.rows.size(); ++r)
+    for (size_t i = 0; i < t.rows[r].size() && i < n; ++i)
+      if (!(t.spanned[r] && i + 1 == t.rows[r].size()))
+        w[i] = std::max(w[i], t.rows[r][i].size());
+}
+
+std::string table_lines(const Grid &g, bool header, const std::vector<size_t> &w) {
+  const TableCells t = table_cells(g, header);
+  std::string out;
+  for (size_t r = 0; r < t.rows.size(); ++r) {
+    std::string line;
+    const size_t m = t.spanned[r] ? t.rows[r].size() : w.size();
+    for (size_t i = 0; i < m; ++i) {
+      const std::string cell = i < t.rows[r].size() ? t.rows[r][i] : "";
+      line += cell;
+      if (i + 1 < m)
+        line += std::string(w[i] - std::min(w[i], cell.size()) + 2, ' ');
+    }
+    while (!line.empty() && line.back() == ' ')
+      line.pop_back();
+    out += line + "\n";
+  }
+  return out;
+}
+
 std::string table(const Grid &g) {
+  if (g.style.max_width == 0) { // no column to shorten: the two passes a stream makes
+    std::vector<size_t> w;
+    widen_table(g, true, w);
+    return table_lines(g, true, w);
+  }
   std::vector<std::vector<std::string>> rows{headers(g, Format::table)};
   std::vector<bool> spanned{false};
   for (size_t r = 0; r < g.rows.size(); ++r) {
@@ -288,35 +352,38 @@ std::string table(const Grid &g) {
   return out;
 }
 
-std::string csv(const Grid &g) {
+std::string csv(const Grid &g, bool header) {
   auto line = [](const std::vector<std::string> &cells) {
     std::string s;
     for (size_t i = 0; i < cells.size(); ++i)
       s += (i ? "," : "") + csv_field(cells[i]);
     return s + "\n";
   };
-  std::string out = line(headers(g, Format::csv));
+  std::string out = header ? line(headers(g, Format::csv)) : std::string();
   for (size_t r = 0; r < g.rows.size(); ++r)
     out += line(cells(g, r, Format::csv));
   return out;
 }
 
-std::string markdown(const Grid &g) {
+std::string markdown(const Grid &g, bool header) {
   auto line = [](const std::vector<std::string> &cells) {
     std::string s = "|";
     for (const auto &c : cells)
       s += " " + md_cell(c) + " |";
     return s + "\n";
   };
-  std::string out = line(headers(g, Format::md)) + "|";
-  for (size_t i = 0; i < g.columns.size(); ++i) {
-    const ColumnSpec &c = g.columns[i];
-    if (!visible(g, i, Format::md))
-      continue;
-    const char *rule = g.style.md_aligned && c.right_aligned() ? "---:" : "---";
-    out += g.style.md_spaced ? std::string(" ") + rule + " |" : std::string(rule) + "|";
+  std::string out;
+  if (header) {
+    out = line(headers(g, Format::md)) + "|";
+    for (size_t i = 0; i < g.columns.size(); ++i) {
+      const ColumnSpec &c = g.columns[i];
+      if (!visible(g, i, Format::md))
+        continue;
+      const char *rule = g.style.md_aligned && c.right_aligned() ? "---:" : "---";
+      out += g.style.md_spaced ? std::string(" ") + rule + " |" : std::string(rule) + "|";
+    }
+    out += "\n";
   }
-  out += "\n";
   for (size_t r = 0; r < g.rows.size(); ++r) {
     bool s = false;
     out += line(text_cells(g, r, Format::md, s));

@@ -226,10 +226,16 @@ std::vector<std::string> cells(const Grid &g, size_t r, Format f);
 /// Header and rows padded to each column's widest cell, two spaces apart, trailing spaces
 /// trimmed, one line each.
 std::string table(const Grid &g);
-/// Header line and one line per row, RFC 4180 quoted.
-std::string csv(const Grid &g);
-/// A Markdown table: header, rule, rows.
-std::string markdown(const Grid &g);
+/// A table in pieces (a view streaming its rows in chunks, each a Grid): widen_table widens
+/// `w` to the cells of a chunk (and the header when `header`), and once every chunk has been
+/// measured table_lines prints each with those widths; the lines equal table()'s for a Style
+/// without max_width.
+void widen_table(const Grid &g, bool header, std::vector<size_t> &w);
+std::string table_lines(const Grid &g, bool header, const std::vector<size_t> &w);
+/// Header line (unless !header: a later chunk of rows) and one line per row, RFC 4180 quoted.
+std::string csv(const Grid &g, bool header = true);
+/// A Markdown table: header and rule (unless !header), rows.
+std::string markdown(const Grid &g, bool header = true);
 /// Row `r` as a JSON object (the JSON columns in order).
 Json json_row(const Grid &g, size_t r);
 /// Every row as a JSON array of objects.

@@ -4,6 +4,7 @@
 #include <fmt/format.h>
 
 #include "report/columns.hpp"
+#include "perfmodel/report/json_text.hpp"
 
 namespace perfmodel::report {
 
@@ -79,7 +80,7 @@ std::string render_hw(const HwSpec &hw, Format f) {
       j["compute"] = json_rows(compute);
     if (!hw.memory.empty())
       j["memory"] = json_rows(memory);
-    return j.dump(2) + "\n";
+    return perfmodel::report::json_text(j);
   }
   if (f == Format::csv)
     return csv(compute);

@@ -4,6 +4,7 @@
 #include <cmath>
 
 #include "report/columns.hpp"
+#include "perfmodel/report/json_text.hpp"
 
 namespace perfmodel::report {
 
@@ -62,7 +63,7 @@ std::string render_kernels(const KernelsView &v, Format f) {
     if (v.mape)
       s["mape"] = *v.mape;
     j["summary"] = s;
-    return j.dump(2) + "\n";
+    return perfmodel::report::json_text(j);
   }
   if (f == Format::csv)
     return csv(g);

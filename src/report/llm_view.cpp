@@ -6,6 +6,7 @@
 #include "perfmodel/assumed_execution.hpp"
 #include "perfmodel/report/prediction_view.hpp"
 #include "perfmodel/report/text_table.hpp"
+#include "perfmodel/report/json_text.hpp"
 
 namespace perfmodel::report {
 
@@ -30,6 +31,18 @@ std::string num(int64_t v) { // 8030261248 -> 8,030,261,248 (v >= 0)
   return out;
 }
 
+// The block weights' type: --weight-dtype, or --dtype when it is not given.
+std::string weight_type(const llm::ServeOptions &o) {
+  return o.weights ? std::string(llm::to_string(o.weights->type)) : std::string(to_string(o.dtype));
+}
+
+// Weights per fp16 scale (int8, int4), or none.
+std::optional<int64_t> weight_group(const llm::ServeOptions &o) {
+  if (o.weights && llm::has_group_scales(o.weights->type))
+    return o.weights->group_size;
+  return std::nullopt;
+}
+
 std::vector<Row> rows(const llm::LlmConfig &c, const HwSpec &hw, const llm::ServeResult &r) {
   const auto &o = r.options;
   const bool steps = !r.step_seconds.empty();
@@ -42,6 +55,11 @@ std::vector<Row> rows(const llm::LlmConfig &c, const HwSpec &hw, const llm::Serv
       {"dtype", "dtype", std::string(to_string(o.dtype)), std::string(to_string(o.dtype))},
       {"kv_dtype", "KV cache dtype", std::string(to_string(o.kv_dtype.value_or(o.dtype))),
        std::string(to_string(o.kv_dtype.value_or(o.dtype)))},
+      {"weight_dtype", "weight dtype",
+       weight_type(o) + (weight_group(o) ? ", an fp16 scale per " +
+                                               std::to_string(*weight_group(o)) + " weights"
+                                         : ""),
+       weight_type(o)},
       {"attention", "attention", std::string(llm::to_string(o.attention)),
        std::string(llm::to_string(o.attention))},
       {"time_model", "time model", o.calibration ? "calibrated" : "roofline",
@@ -109,6 +127,8 @@ json to_json(const llm::LlmConfig &c, const HwSpec &hw, const llm::ServeResult &
   j["hardware"] = hw.name;
   j["dtype"] = std::string(to_string(o.dtype));
   j["kv_dtype"] = std::string(to_string(o.kv_dtype.value_or(o.dtype)));
+  j["weight_dtype"] = weight_type(o);
+  j["weight_group_size"] = weight_group(o) ? json(*weight_group(o)) : json(nullptr);
   j["attention"] = std::string(llm::to_string(o.attention));
   j["calibrated"] = o.calibration != nullptr;
   j["batch"] = o.batch;
@@ -155,7 +175,7 @@ json to_json(const llm::LlmConfig &c, const HwSpec &hw, const llm::ServeResult &
 std::string render_llm(const llm::LlmConfig &c, const HwSpec &hw, const llm::ServeResult &r,
                        Format f, bool per_layer) {
   if (f == Format::json)
-    return to_json(c, hw, r, per_layer).dump(2) + "\n";
+    return perfmodel::report::json_text(to_json(c, hw, r, per_layer));
   const std::vector<Row> rs = rows(c, hw, r);
   std::string out;
   if (f == Format::csv) {

@@ -10,6 +10,7 @@
 
 #include "perfmodel/error.hpp"
 #include "report/columns.hpp"
+#include "perfmodel/report/json_text.hpp"
 
 namespace perfmodel::report {
 
@@ -418,7 +419,7 @@ std::string render_measurement(const MeasurementView &v, Format f) {
                        {"drifted", v.host.drifted},
                        {"passes_in_spell", v.host.passes_in_spell},
                        {"changed", v.host.changed}};
-    return j.dump(2) + "\n";
+    return perfmodel::report::json_text(j);
   }
   if (f == Format::csv)
     return csv(g);
@@ -459,7 +460,7 @@ std::string render_microbench(const std::vector<BenchRow> &rows, const std::stri
     j["schema"] = "perfmodel.microbench/1";
     j["device"] = device;
     j["results"] = json_rows(g);
-    return j.dump(2) + "\n";
+    return perfmodel::report::json_text(j);
   }
   if (f == Format::csv)
     return csv(g);

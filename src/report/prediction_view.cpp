@@ -9,6 +9,7 @@
 #include "perfmodel/rollup.hpp"
 #include "report/columns.hpp"
 #include "report/prediction_summary.hpp"
+#include "perfmodel/report/json_text.hpp"
 
 namespace perfmodel::report {
 
@@ -338,7 +339,7 @@ std::string render_json(const Graph &g, const Prediction &p, const PredictionCon
       json{{"excess_seconds", p.pass_excess_seconds}, {"predicted_seconds", p.pass_seconds()}};
   j["gemm_totals"] = totals_json(p.gemm_totals);
   j["profile"] = json_rows(make_grid(profile_columns(), make_profile(p, o.top)));
-  return j.dump(2) + "\n";
+  return perfmodel::report::json_text(j);
 }
 
 // CSV: one table per section, a blank line apart, each row starting with the table's name

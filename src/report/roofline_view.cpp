@@ -6,6 +6,7 @@
 #include <set>
 
 #include "report/columns.hpp"
+#include "perfmodel/report/json_text.hpp"
 
 namespace perfmodel::report {
 
@@ -211,7 +212,7 @@ std::string render_json(const RooflineData &d) {
                            {"flops_per_second", r.flops_per_second}});
   j["layers"] = json_rows(point_grid(d));
   j["unmatched_measurements"] = d.unmatched_measurements;
-  return j.dump(2) + "\n";
+  return perfmodel::report::json_text(j);
 }
 
 } // namespace

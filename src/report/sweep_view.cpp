@@ -2,8 +2,10 @@
 #include "perfmodel/report/sweep_view.hpp"
 
 #include <algorithm>
+#include <span>
 
 #include "report/columns.hpp"
+#include "perfmodel/report/json_text.hpp"
 
 namespace perfmodel::report {
 namespace {
@@ -61,8 +63,8 @@ const std::vector<Column<P>> &columns() {
 }
 
 // CSV numbers to 6 significant digits; Markdown rules spaced.
-Grid grid(const SweepResult &r) {
-  return make_grid(columns(), r.points, Style{6, true, true},
+Grid grid(std::span<const P> points) {
+  return make_grid(columns(), points, Style{6, true, true},
                    std::function<std::string(const P &)>([](const P &p) {
                      return p.skipped ? "skipped: " + *p.skipped : std::string();
                    }));
@@ -127,36 +129,81 @@ bool sort_sweep(SweepResult &r, const std::string &key) {
   return true;
 }
 
-std::string render_sweep_table(const SweepResult &r) { return title(r) + "\n" + table(grid(r)); }
+namespace {
 
-std::string render_sweep_csv(const SweepResult &r) { return csv(grid(r)); }
+// Points formatted per chunk: the cells of one chunk live at a time, never the whole text.
+constexpr size_t kChunk = 4096;
 
-std::string render_sweep_json(const SweepResult &r) {
-  Json j;
-  j["schema"] = "perfmodel.sweep/1";
-  j["model"] = r.model;
-  j["evaluated"] = r.evaluated();
-  j["skipped"] = r.skipped();
-  j["points"] = json_rows(grid(r));
-  return j.dump(2) + "\n";
+template <class Each> void for_each_chunk(const SweepResult &r, Each each) {
+  const std::span<const P> all(r.points);
+  for (size_t at = 0; at < all.size(); at += kChunk)
+    each(grid(all.subspan(at, std::min(kChunk, all.size() - at))), at == 0);
 }
 
-std::string render_sweep_md(const SweepResult &r) {
-  return "**" + md_cell(title(r)) + "**\n\n" + markdown(grid(r));
+// Every line of `text` indented by `by` spaces.
+std::string indented(const std::string &text, size_t by) {
+  std::string out(by, ' ');
+  for (char c : text) {
+    out += c;
+    if (c == '\n')
+      out.append(by, ' ');
+  }
+  return out;
 }
 
-std::string render_sweep(const SweepResult &r, Format f) {
+} // namespace
+
+void write_sweep(const SweepResult &r, Format f, const std::function<void(std::string_view)> &out) {
   switch (f) {
   case Format::csv:
-    return render_sweep_csv(r);
-  case Format::json:
-    return render_sweep_json(r);
+    for_each_chunk(r, [&](const Grid &g, bool first) { out(csv(g, first)); });
+    return;
   case Format::md:
-    return render_sweep_md(r);
+    out("**" + md_cell(title(r)) + "**\n\n");
+    for_each_chunk(r, [&](const Grid &g, bool first) { out(markdown(g, first)); });
+    return;
+  case Format::json: {
+    // json_text's layout, written a point at a time: the head without "points", then each
+    // point object at its depth (4 spaces), then the closing brackets.
+    Json head;
+    head["schema"] = "perfmodel.sweep/1";
+    head["model"] = r.model;
+    head["evaluated"] = r.evaluated();
+    head["skipped"] = r.skipped();
+    std::string text = json_text(head);
+    text.erase(text.size() - 3); // "\n}\n"
+    out(text + ",\n  \"points\": [");
+    bool any = false;
+    for_each_chunk(r, [&](const Grid &g, bool) {
+      std::string piece;
+      for (size_t i = 0; i < g.rows.size(); ++i) {
+        const std::string row = json_text(json_row(g, i));
+        piece += (any ? ",\n" : "\n") + indented(row.substr(0, row.size() - 1), 4);
+        any = true;
+      }
+      out(piece);
+    });
+    out(any ? "\n  ]\n}\n" : "]\n}\n");
+    return;
+  }
   case Format::table:
     break;
   }
-  return render_sweep_table(r);
+  out(title(r) + "\n");
+  std::vector<size_t> w;
+  for_each_chunk(r, [&](const Grid &g, bool first) { widen_table(g, first, w); });
+  for_each_chunk(r, [&](const Grid &g, bool first) { out(table_lines(g, first, w)); });
 }
+
+std::string render_sweep(const SweepResult &r, Format f) {
+  std::string text;
+  write_sweep(r, f, [&](std::string_view piece) { text += piece; });
+  return text;
+}
+
+std::string render_sweep_table(const SweepResult &r) { return render_sweep(r, Format::table); }
+std::string render_sweep_csv(const SweepResult &r) { return render_sweep(r, Format::csv); }
+std::string render_sweep_json(const SweepResult &r) { return render_sweep(r, Format::json); }
+std::string render_sweep_md(const SweepResult &r) { return render_sweep(r, Format::md); }
 
 } // namespace perfmodel::report

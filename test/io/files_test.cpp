@@ -154,3 +154,26 @@ TEST_CASE("read_file errors name the path") {
                        InputError);
   CHECK_THROWS_WITH_AS(io::read_file("/tmp"), doctest::Contains("is a directory"), InputError);
 }
+
+TEST_CASE("OutputFile: pieces appear at commit only; abandoned, the earlier file stays") {
+  const fs::path dir = fresh_dir("pieces");
+  const fs::path p = dir / "out.csv";
+  spit(p, "earlier\n");
+  {
+    io::OutputFile out(p.string());
+    out.write("a,b\n");
+    out.write("1,2\n");
+    CHECK(slurp(p) == "earlier\n"); // nothing visible before commit()
+    out.commit();
+  }
+  CHECK(slurp(p) == "a,b\n1,2\n");
+  CHECK(entries(dir) == 1);
+  {
+    io::OutputFile out(p.string());
+    out.write("half of a new output");
+    // an exception while the output is made: the OutputFile is destroyed without commit()
+  }
+  CHECK(slurp(p) == "a,b\n1,2\n");
+  CHECK(entries(dir) == 1);
+  fs::remove_all(dir);
+}

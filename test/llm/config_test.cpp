@@ -27,7 +27,8 @@ TEST_CASE("llm config: every shipped config gives its published parameter count"
   const std::pair<const char *, int64_t> published[] = {
       {"llama-2-7b", 6738415616},    {"llama-2-13b", 13015864320}, {"llama-2-70b", 68976648192},
       {"llama-3-8b", 8030261248},    {"llama-3-70b", 70553706496}, {"mistral-7b-v0.1", 7241732096},
-      {"mixtral-8x7b", 46702792704}, {"qwen2.5-7b", 7615616512},   {"gpt2", 124439808}};
+      {"mixtral-8x7b", 46702792704}, {"qwen2.5-7b", 7615616512},   {"gpt2", 124439808},
+      {"opt-13b", 12853473280},      {"deepseek-v3", 671026419200}, {"gpt-j-6b", 6050882784}};
   for (const auto &[name, count] : published) {
     CAPTURE(name);
     const LlmConfig c = shipped(name);
@@ -82,7 +83,7 @@ TEST_CASE("llm config: bad input names the file and the key") {
   CHECK(error_of(R"({"model_type": "llama", )" + base + "}") == "");
   CHECK(error_of(R"({"model_type": "bloom", )" + base + "}") ==
         "cfg.json:1:2: error: unknown model_type 'bloom' (known: llama, mistral, mixtral, qwen2, "
-        "gpt2, opt)");
+        "deepseek_v2, deepseek_v3, gpt2, gptj, opt)");
   CHECK(error_of(R"({"model_type": "llama", "hidden_size": 64})") ==
         "cfg.json: error: missing required field 'intermediate_size' (model_type llama)");
   CHECK(error_of("{\"model_type\": \"llama\",\n \"num_key_value_heads\": -2, " + base + "}") ==
@@ -137,4 +138,22 @@ TEST_CASE("llm config: GPT-2 and OPT styles") {
       "num_hidden_layers": 2, "num_attention_heads": 4, "vocab_size": 100,
       "max_position_embeddings": 32, "do_layer_norm_before": false})")
             .find("post-norm OPT") != std::string::npos);
+}
+
+TEST_CASE("llm config: GPT-J's parallel block and partial rotary embedding") {
+  const LlmConfig c = shipped("gpt-j-6b");
+  CHECK(c.parallel_block);
+  CHECK(c.head_dim == 256);
+  CHECK(c.rotary_dim == 64);
+  CHECK(c.intermediate == 4 * 4096); // n_inner null
+  // per layer: ln_1 8,192 + q, k, v, out 4 x 4096^2 + fc_in 4096 x 16384 + 16384 + fc_out
+  // 16384 x 4096 + 4096 = 201,355,264; embedding 206,438,400, ln_f 8,192, head 206,438,400 +
+  // its bias 50,400
+  CHECK(parameter_count(c) == 28 * int64_t(201355264) + 206438400 + 8192 + 206438400 + 50400);
+  const PassShape s{Phase::prefill, 1, 4, 0};
+  const Graph g = build_graph(c, s, DType::fp16);
+  const auto costs = pass_costs(g, c, s, Attention::flash);
+  for (size_t i = 0; i < g.layers.size(); ++i)
+    if (g.layers[i].name == "layers.0.self_attn.rope_q") // 64 of each 256-wide head
+      CHECK(costs[i].fwd.flops == 3 * 4 * 16 * 64);
 }

@@ -139,3 +139,57 @@ TEST_CASE("sort: best first by the key, ties in axis order, skipped points last"
   }
   CHECK(std::find(keys.begin(), keys.end(), "samples_per_joule") != keys.end());
 }
+
+TEST_CASE("sweep streamed in chunks: the same text as one piece, the table aligned throughout") {
+  // 10,001 points: three chunks of 4096 and a partial one; the widest cell in the last chunk.
+  SweepResult r = two_points();
+  const SweepPoint a = r.points[0], b = r.points[1];
+  r.points.clear();
+  for (int i = 0; i < 10001; ++i) {
+    r.points.push_back(i % 7 == 3 ? b : a);
+    r.points.back().batch = i + 1;
+  }
+  r.points.back().hw = "a-very-long-hardware-name";
+  for (report::Format f :
+       {report::Format::table, report::Format::csv, report::Format::json, report::Format::md}) {
+    std::string streamed;
+    size_t pieces = 0;
+    report::write_sweep(r, f, [&](std::string_view s) {
+      streamed += s;
+      ++pieces;
+    });
+    CHECK(pieces >= 3);
+    const auto lines = std::count(streamed.begin(), streamed.end(), '\n');
+    if (f == report::Format::csv || f == report::Format::md) {
+      CHECK(lines == (f == report::Format::csv ? 10002 : 10005)); // one header (and rule)
+      // every point's line as a sweep of that point alone prints it (unpadded formats)
+      std::vector<std::string> got;
+      for (size_t at = 0, nl; (nl = streamed.find('\n', at)) != std::string::npos; at = nl + 1)
+        got.push_back(streamed.substr(at, nl - at));
+      const size_t head = f == report::Format::csv ? 1 : 4;
+      for (size_t i : {size_t(0), size_t(3), size_t(4095), size_t(4096), size_t(8192), size_t(10000)}) {
+        SweepResult one = r;
+        one.points = {r.points[i]};
+        const std::string alone = report::render_sweep(one, f);
+        const size_t end = alone.rfind('\n', alone.size() - 2);
+        CHECK(got[head + i] == alone.substr(end + 1, alone.size() - end - 2));
+      }
+    }
+  }
+  // JSON: one document, every point in order
+  const auto j = nlohmann::json::parse(report::render_sweep_json(r));
+  REQUIRE(j["points"].size() == 10001);
+  CHECK(j["points"][10000]["batch"] == 10001);
+  CHECK(j["points"][10000]["hw"] == "a-very-long-hardware-name");
+  CHECK(j["evaluated"].get<int64_t>() + j["skipped"].get<int64_t>() == 10001);
+  // table: the column after "hw" starts at the same offset on the first row and the last
+  const std::string t = report::render_sweep_table(r);
+  std::vector<std::string> rows;
+  for (size_t at = 0, nl; (nl = t.find('\n', at)) != std::string::npos; at = nl + 1)
+    rows.push_back(t.substr(at, nl - at));
+  REQUIRE(rows.size() == 10003); // title, header, points
+  const size_t col = rows[1].find("dtype");
+  CHECK(col == std::string("a-very-long-hardware-name").size() + 2);
+  CHECK(rows[2].substr(col, 4) == "fp16");
+  CHECK(rows.back().substr(col, 4) == "fp16");
+}

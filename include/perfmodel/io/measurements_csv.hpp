@@ -19,7 +19,8 @@ namespace perfmodel::io {
 enum class KernelOp { gemm, conv2d };
 
 struct MeasurementRow {
-  SourceLoc loc; // file:line of the row
+  SourceLoc loc;       // file:line of the row
+  SourceLoc dtype_loc; // file:line:col of its dtype cell (the row's first column without one)
   KernelOp op = KernelOp::gemm;
   DType dtype = DType::fp32;         // default fp32
   KernelPart pass = KernelPart::fwd; // conv2d only; default fwd

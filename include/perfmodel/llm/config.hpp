@@ -15,7 +15,7 @@ enum class Positions { rope, learned }; // rotary (no parameters) or a learned p
 
 struct LlmConfig {
   std::string name;              // the file's stem ("llama-3-8b")
-  std::string model_type;        // "llama", "mistral", "qwen2", "gpt2", "opt", "gptj", "mixtral"
+  std::string model_type; // "llama", "mistral", "qwen2", "gpt2", "opt", "mixtral", "deepseek_v3"
   SourceLoc loc;                 // the file
   int64_t hidden = 0;            // hidden_size (d)
   int64_t intermediate = 0;      // intermediate_size (F): the MLP's (or each expert's) width
@@ -39,6 +39,27 @@ struct LlmConfig {
   bool tied_embeddings = false; // tie_word_embeddings: the LM head reuses the embedding table
   bool parallel_block = false;  // GPT-J: attention and MLP read the same normed input
   int64_t position_offset = 0;  // OPT's learned table has 2 extra rows
+  int64_t rotary_dim = 0;       // GPT-J: RoPE on the first rotary_dim of each head (0: all)
+
+  // DeepSeek (model_type deepseek_v2, deepseek_v3): experts of their own width, shared
+  // experts, dense first layers, and multi-head latent attention (MLA).
+  int64_t moe_intermediate = 0;   // moe_intermediate_size (0: intermediate)
+  int64_t shared_experts = 0;     // n_shared_experts: one SwiGLU of this many experts' width
+  int64_t first_dense_layers = 0; // first_k_dense_replace: layers 0 ... k-1 have a dense MLP
+  int64_t moe_layer_freq = 1;     // moe_layer_freq: a MoE MLP in every n-th layer after those
+  bool router_bias = false;       // topk_method noaux_tc: E routing biases per MoE layer
+  int64_t kv_lora_rank = 0;       // MLA's cached latent width (0: no MLA)
+  int64_t q_lora_rank = 0;        // the query's low-rank width (0: a full q projection)
+  int64_t qk_rope_head_dim = 0;   // rotary part of each query and key head (the key's is shared)
+  int64_t qk_nope_head_dim = 0;   // the rest of each query and key head
+  int64_t v_head_dim = 0;         // each value head
+
+  bool mla() const { return kv_lora_rank > 0; }
+  int64_t expert_intermediate() const { return moe_intermediate ? moe_intermediate : intermediate; }
+  /// Whether layer i's MLP is a mixture of experts.
+  bool moe_layer(int64_t i) const {
+    return experts > 0 && i >= first_dense_layers && i % moe_layer_freq == 0;
+  }
 
   int64_t q_width() const { return heads * head_dim; }
   int64_t kv_width() const { return kv_heads * head_dim; }

@@ -9,6 +9,7 @@
 #include "perfmodel/calibration.hpp"
 #include "perfmodel/hw_spec.hpp"
 #include "perfmodel/llm/graph.hpp"
+#include "perfmodel/llm/quant.hpp"
 #include "perfmodel/predict.hpp"
 
 namespace perfmodel::llm {
@@ -19,6 +20,7 @@ struct ServeOptions {
   int64_t generate = 1;          // output tokens per request (G), the first one from the prefill
   DType dtype = DType::fp16;     // weights and activations (and the math)
   std::optional<DType> kv_dtype; // the KV cache (default: dtype)
+  std::optional<WeightFormat> weights; // the decoder blocks' weight matrices (default: dtype)
   Attention attention = Attention::flash;
   const Calibration *calibration = nullptr; // null: the roofline
   std::string calibration_name;             // as the user named it (views)
@@ -36,7 +38,7 @@ struct ServeResult {
   int64_t parameters = 0;
   int64_t active_parameters = 0; // per token (MoE: k of E experts)
   int64_t kv_bytes_per_token = 0;
-  int64_t weight_bytes = 0;
+  int64_t weight_bytes = 0;  // every parameter once, the block weights in options.weights
   int64_t kv_cache_bytes = 0; // batch x cached_entries(prompt + generate) x KV bytes per token
                               // (in the KV cache's type)
   int64_t total_bytes = 0;    // weights + KV cache

@@ -13,7 +13,9 @@
 // "perfmodel.sweep/1" with points[] holding either the numbers or `skipped` with its reason.
 #pragma once
 
+#include <functional>
 #include <string>
+#include <string_view>
 #include <vector>
 
 #include "perfmodel/report/format.hpp"
@@ -26,6 +28,10 @@ std::string render_sweep_csv(const SweepResult &r);
 std::string render_sweep_json(const SweepResult &r);
 std::string render_sweep_md(const SweepResult &r);
 std::string render_sweep(const SweepResult &r, Format f);
+/// render_sweep's text in pieces, a chunk of points at a time, to `out` (an output file): the
+/// text is never held whole, and the formatted cells of one chunk at a time only (the table
+/// formats every cell twice: once to measure the columns, once to print).
+void write_sweep(const SweepResult &r, Format f, const std::function<void(std::string_view)> &out);
 
 /// The keys of sort_sweep, in the order `--sort` documents them.
 std::vector<std::string> sweep_sort_keys();

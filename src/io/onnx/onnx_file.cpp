@@ -15,6 +15,7 @@
 
 #include "perfmodel/error.hpp"
 #include "perfmodel/io/files.hpp"
+#include "perfmodel/printable.hpp"
 
 namespace perfmodel::io::onnx_import {
 
@@ -173,6 +174,35 @@ void check_external(onnx::TensorProto &t, const std::string &path, const std::st
   }
 }
 
+// Names become layer and tensor names in every output, JSON included, which must be UTF-8;
+// proto2 strings are not checked by protobuf, so an ONNX file from elsewhere may hold any bytes.
+void check_names_utf8(const onnx::GraphProto &g, const std::string &path) {
+  const auto check = [&](const std::string &name, const std::string &what) {
+    if (first_invalid_utf8(name))
+      throw InputError(SourceLoc{path}, what + " '" + name + "' is not valid UTF-8");
+  };
+  check(g.name(), "the graph's name");
+  for (const auto &v : g.input())
+    check(v.name(), "graph input");
+  for (const auto &v : g.output())
+    check(v.name(), "graph output");
+  for (const auto &v : g.value_info())
+    check(v.name(), "value_info");
+  for (const auto &t : g.initializer())
+    check(t.name(), "initializer");
+  for (int i = 0; i < g.node_size(); ++i) {
+    const auto &n = g.node(i);
+    const std::string node = "node " + std::to_string(i);
+    check(n.name(), node + ": the name");
+    check(n.op_type(), node + ": the op type");
+    check(n.domain(), node + ": the domain");
+    for (const auto &t : n.input())
+      check(t, node + ": input");
+    for (const auto &t : n.output())
+      check(t, node + ": output");
+  }
+}
+
 } // namespace
 
 int64_t onnx_element_bytes(int32_t data_type) {
@@ -221,6 +251,7 @@ OnnxFile parse_onnx_bytes(const uint8_t *data, size_t size, const std::string &p
     throw InputError(SourceLoc{path}, "not a valid ONNX model: protobuf cannot parse it");
   if (!f.model.has_graph() || f.model.graph().node_size() == 0)
     throw InputError(SourceLoc{path}, "not a valid ONNX model: it has no graph nodes");
+  check_names_utf8(f.model.graph(), path);
   auto *g = f.model.mutable_graph();
   if (static_cast<size_t>(g->initializer_size()) != s.payload_bytes.size())
     throw InputError(SourceLoc{path}, "not a valid ONNX model: initializer count differs");

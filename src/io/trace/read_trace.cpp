@@ -31,20 +31,25 @@ namespace {
                    "traceEvents[" + std::to_string(p.index) + "]" + name + ": " + p.message);
 }
 
-} // namespace
-
-trace::Trace parse_trace(std::string_view data, const std::string &file) {
+// parse_trace's work; `owned`, when given, holds `data` and is released once the events are
+// read (a 1 GB trace then never has its text and both event lists in memory at once).
+trace::Trace parse(std::string_view data, const std::string &file, std::string *owned) {
   std::string inflated;
   std::string_view text = data;
   if (is_gzip(data)) {
     inflated = gunzip(data, file);
     text = inflated;
+    if (owned) // the compressed bytes are done with
+      std::string().swap(*owned);
   }
   std::vector<RawEvent> raw;
   raw.reserve(text.size() / 250);
   SaxProblem problem;
   if (!read_events_sax(text, raw, problem))
     raise(text, file, problem);
+  std::string().swap(inflated);
+  if (owned)
+    std::string().swap(*owned);
 
   trace::Trace out;
   out.file = file;
@@ -63,6 +68,15 @@ trace::Trace parse_trace(std::string_view data, const std::string &file) {
   return out;
 }
 
-trace::Trace read_trace(const std::string &path) { return parse_trace(read_file(path), path); }
+} // namespace
+
+trace::Trace parse_trace(std::string_view data, const std::string &file) {
+  return parse(data, file, nullptr);
+}
+
+trace::Trace read_trace(const std::string &path) {
+  std::string data = read_file(path);
+  return parse(data, path, &data);
+}
 
 } // namespace perfmodel::io

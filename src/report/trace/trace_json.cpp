@@ -4,6 +4,7 @@
 
 #include "perfmodel/report/trace/trace_report.hpp"
 #include "report/trace/trace_tables.hpp"
+#include "perfmodel/report/json_text.hpp"
 
 namespace perfmodel::report {
 namespace {
@@ -71,7 +72,7 @@ std::string render_trace_json(const TraceReport &r) {
     p["unmapped"] = json_rows(tables[2].grid);
     j["predict_on"] = p;
   }
-  return j.dump(2) + "\n";
+  return perfmodel::report::json_text(j);
 }
 
 } // namespace perfmodel::report

@@ -1,0 +1,38 @@
+// Google Benchmark: `perfmodel llm`'s evaluation (llm::serve: the prefill and every decode step
+// built and predicted) of an 80-layer model (Llama-2-70B), and the cost of one point of an LLM
+// sweep (llm::serve of Llama-3-8B at a short generate count), the figures docs/llm.md quotes.
+#include <benchmark/benchmark.h>
+
+#include "perfmodel/io/hw_yaml.hpp"
+#include "perfmodel/llm/serve.hpp"
+
+namespace {
+
+using namespace perfmodel;
+
+void serve_bench(benchmark::State &state, const char *model) {
+  const llm::LlmConfig c = llm::read_llm_config(llm::resolve_llm_config(model));
+  const HwSpec hw = io::load_hw("h100");
+  llm::ServeOptions o;
+  o.batch = 8;
+  o.prompt = 2048;
+  o.generate = state.range(0);
+  for (auto _ : state) {
+    const llm::ServeResult r = llm::serve(c, hw, o);
+    benchmark::DoNotOptimize(r.e2e);
+  }
+  state.counters["layers"] = double(c.layers);
+  state.counters["decode_steps"] = double(o.generate - 1);
+}
+
+// one `llm` evaluation of an 80-layer model: prefill and G - 1 decode steps
+void BM_LlmServe80Layers(benchmark::State &state) { serve_bench(state, "llama-2-70b"); }
+BENCHMARK(BM_LlmServe80Layers)->Arg(2)->Arg(16)->Arg(256)->Unit(benchmark::kMillisecond);
+
+// one point of a sweep over batch and lengths (a 32-layer model)
+void BM_LlmServe32Layers(benchmark::State &state) { serve_bench(state, "llama-3-8b"); }
+BENCHMARK(BM_LlmServe32Layers)->Arg(2)->Arg(16)->Unit(benchmark::kMillisecond);
+
+} // namespace
+
+BENCHMARK_MAIN();
