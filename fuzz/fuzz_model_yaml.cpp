@@ -1,6 +1,6 @@
 // libFuzzer target: the model YAML reader with shape inference (io::parse_model_yaml), then a
-// roofline prediction on the shipped V100 spec: every tensor of a returned graph has positive dims, and
-// the prediction's totals are finite (or predict throws InputError, e.g. no unit for a dtype).
+// roofline prediction on the shipped V100 spec: every tensor of a returned graph has positive dims,
+// and the prediction's totals are finite (or predict throws InputError, e.g. no unit for a dtype).
 #include "fuzz_contract.hpp"
 #include "perfmodel/graph.hpp"
 #include "perfmodel/io/hw_yaml.hpp"
