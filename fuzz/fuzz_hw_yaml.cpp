@@ -17,8 +17,7 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
                         fuzz::finite_nonneg(c.energy_per_flop_joules),
                     "compute peak and energy finite");
     for (const auto &m : hw.memory)
-      fuzz::require(fuzz::finite_pos(m.bytes_per_second) &&
-                        fuzz::finite_nonneg(m.capacity_bytes) &&
+      fuzz::require(fuzz::finite_pos(m.bytes_per_second) && fuzz::finite_nonneg(m.capacity_bytes) &&
                         fuzz::finite_nonneg(m.energy_per_byte_joules),
                     "memory rates finite");
     fuzz::require(fuzz::finite_nonneg(hw.tdp_watts) && fuzz::finite_nonneg(hw.static_watts) &&

@@ -5,11 +5,28 @@
 # every unit, golden and bad-input test plus a short smoke run of each fuzzer. Left out (they
 # time real kernels for minutes under the sanitizers' slowdown; the Release suite runs them):
 # the CPU microbenchmark calibrations (golden calibrate_cpu_*), the measure goldens that run a
-# model (measure_*; the ones that fail before running stay) and "unit: kernels".
+# model (measure_*; the ones that fail before running stay) and "unit: kernels"; also the
+# "scripts: *" checks of the Python/torch reference scripts, which test no sanitized code.
 # Environment: BUILD_DIR (default build-asan), JOBS, CXX (a clang++, default clang++ or
 # clang++-14), FUZZ_SMOKE_SECONDS (per fuzzer, default 5). --configure-only: configure, no more.
 set -euo pipefail
 cd "$(dirname "$0")/.."
+
+# clang and its sanitizer and libFuzzer runtimes (Debian 12: clang 14), installed like
+# scripts/bootstrap.sh installs the rest, only when missing.
+packages=(clang libclang-rt-14-dev)
+missing=()
+for p in "${packages[@]}"; do
+  dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "install ok installed" || missing+=("$p")
+done
+if [ ${#missing[@]} -gt 0 ] && command -v apt-get >/dev/null; then
+  echo "sanitize: installing ${missing[*]}" >&2
+  sudo_cmd=()
+  [ "$(id -u)" -eq 0 ] || sudo_cmd=(sudo)
+  "${sudo_cmd[@]}" apt-get update -qq
+  DEBIAN_FRONTEND=noninteractive "${sudo_cmd[@]}" apt-get install -y -qq --no-install-recommends \
+    "${missing[@]}" >/dev/null
+fi
 
 build_dir=${BUILD_DIR:-build-asan}
 jobs=${JOBS:-$(nproc)}
@@ -38,4 +55,4 @@ cmake --build "$build_dir" -j "$jobs" >"$build_dir.build.log" 2>&1 \
 export ASAN_OPTIONS=${ASAN_OPTIONS:-detect_leaks=1:abort_on_error=1}
 export UBSAN_OPTIONS=${UBSAN_OPTIONS:-print_stacktrace=1:halt_on_error=1}
 ctest --test-dir "$build_dir" --output-on-failure \
-  -E '^(golden: calibrate_cpu_|golden: measure_(attempts|buffers|foreign_calibration|local_calibration_first|min_time_isolated|nearest_calibration|save_samples_unwritable)$|unit: kernels$)'
+  -E '^(golden: calibrate_cpu_|golden: measure_(attempts|buffers|foreign_calibration|local_calibration_first|min_time_isolated|nearest_calibration|save_samples_unwritable)$|unit: kernels$|scripts: )'

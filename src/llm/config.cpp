@@ -265,6 +265,12 @@ LlmConfig parse_llm_config(const std::string &text, const std::string &path) {
                      "not a JSON file: " +
                          (text.empty() ? std::string("the file is empty")
                                        : at == std::string::npos ? what : what.substr(at)));
+  } catch (const json::exception &e) {
+    // Not a syntax error, e.g. out_of_range.406 for a number beyond a double ("1E999999").
+    const std::string what = e.what();
+    const size_t at = what.find("] ");
+    throw InputError(SourceLoc{path},
+                     "not a JSON file: " + (at == std::string::npos ? what : what.substr(at + 2)));
   }
   if (!root.is_object())
     throw InputError(SourceLoc{path, 0, 0}, "a config.json holds one JSON object");

@@ -104,10 +104,14 @@ TEST_CASE("llm config: a JSON syntax error is located; absurd sizes are refused 
   // Found by fuzz/fuzz_llm_config.cpp and the bad-input corpus: the message held nlohmann's
   // "[json.exception...] parse error at line 2, column 3" instead of a location, and a
   // vocab_size of INT64_MAX reached the graph builder, which named no file.
-  CHECK(error_of("{\"model_type\": \"llama\",\n  x}") ==
-        "cfg.json:2:3: error: not a JSON file: syntax error while parsing object key - invalid "
-        "literal; last read: '\n  x'; expected string literal");
+  CHECK(error_of("{\"model_type\": \"llama\",\n  x}")
+            .rfind("cfg.json:2:3: error: not a JSON file: syntax error while parsing object key", 0) ==
+        0);
   CHECK(error_of("") == "cfg.json:1:1: error: not a JSON file: the file is empty");
+  // Found by fuzz/fuzz_llm_config.cpp: a number beyond a double is nlohmann's out_of_range, not
+  // a parse_error, and left as an internal error.
+  CHECK(error_of(R"({"model_type": "llama", "hidden_size": 9999E999999})") ==
+        "cfg.json: error: not a JSON file: number overflow parsing '9999E999999'");
   const std::string big = R"({"model_type": "llama", "hidden_size": 64, "intermediate_size": 128,
       "num_hidden_layers": 2, "num_attention_heads": 4,
       "vocab_size": 9223372036854775807, "max_position_embeddings": 64})";

@@ -93,8 +93,8 @@ namespace {
 /// positive. InputError naming the node otherwise.
 void check_inference_attributes(const onnx::GraphProto &g, const std::string &path) {
   static const std::set<std::string> windowed = {
-      "Conv", "ConvTranspose", "ConvInteger", "QLinearConv", "MaxPool", "AveragePool",
-      "LpPool", "MaxUnpool", "MaxRoiPool", "DeformConv", "Col2Im"};
+      "Conv",   "ConvTranspose", "ConvInteger", "QLinearConv", "MaxPool", "AveragePool",
+      "LpPool", "MaxUnpool",     "MaxRoiPool",  "DeformConv",  "Col2Im"};
   for (const auto &n : g.node()) {
     const bool onnx_domain = n.domain().empty() || n.domain() == "ai.onnx";
     for (const auto &a : n.attribute()) {
@@ -111,8 +111,7 @@ void check_inference_attributes(const onnx::GraphProto &g, const std::string &pa
         least = 1;
       else if (windowed.count(n.op_type()) && k == "pads")
         least = 0;
-      else if ((n.op_type() == "DepthToSpace" || n.op_type() == "SpaceToDepth") &&
-               k == "blocksize")
+      else if ((n.op_type() == "DepthToSpace" || n.op_type() == "SpaceToDepth") && k == "blocksize")
         least = 1;
       if (least < 0)
         continue;
