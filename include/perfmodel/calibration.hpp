@@ -75,6 +75,16 @@ std::string_view to_string(KernelPart p);
 /// Accepts fwd, bwd_data, bwd_weight and its alias bwd_filter (cuDNN's name), in any case.
 std::optional<KernelPart> parse_kernel_part(std::string_view s);
 
+/// A 2-D convolution's geometry (one pass's call sees the layer's forward geometry): what a
+/// target needs beyond the GEMM shape to tell its kernels apart (a GPU's Winograd rule, the
+/// tensor cores' channel alignment, strided backward-data; perfmodel/targets/gpu.hpp).
+struct ConvGeometry {
+  int64_t batch = 1, in_channels = 0, out_channels = 0;
+  int64_t in_h = 0, in_w = 0, out_h = 0, out_w = 0;
+  int64_t kernel_h = 1, kernel_w = 1, stride_h = 1, stride_w = 1, dilation_h = 1, dilation_w = 1;
+  int64_t groups = 1;
+};
+
 /// What the efficiency model sees of one kernel call: its counts, never the op itself.
 struct KernelFeatures {
   OpClass op_class = OpClass::elementwise;
@@ -94,6 +104,8 @@ struct KernelFeatures {
   double weight_bytes = 0;          // a forward conv or pointwise call's weights read cold, else 0
   double strided_lowered_bytes = 0; // lowered_bytes of a conv2d gathered with a stride > 1
                                     // along the width (im2col copies element by element), else 0
+  KernelPart pass = KernelPart::fwd; // which part of the layer the call computes
+  std::optional<ConvGeometry> conv;  // a conv2d's geometry (layer_features), else none
 };
 
 /// The op class of a layer (depthwise needs the graph to know the input channels). Layers
@@ -177,6 +189,9 @@ struct ClassCalibration {
   std::vector<ParameterAtBound> at_bound;
   /// The sizes the class was fitted on; absent in files from before the range was recorded.
   std::optional<FittedRange> fitted_range;
+  /// The pass part the class was fitted on where its target fits the parts apart
+  /// (ExecutionTarget::per_pass_classes: cuDNN runs other kernels for each); none: every part.
+  std::optional<KernelPart> pass;
 };
 
 struct DeviceFingerprint {
@@ -239,6 +254,9 @@ struct Calibration {
   double cache_bytes() const;
   /// find(c), else find(fallback_class(c)).
   const ClassCalibration *find_or_fallback(OpClass c, DType dtype) const;
+  /// The class of c x dtype for a call of pass part `pass`: the one fitted on that part, else
+  /// one fitted on every part, else the forward one; then the same for fallback_class(c).
+  const ClassCalibration *find_for_pass(OpClass c, DType dtype, KernelPart pass) const;
 };
 
 /// Checks sizes and signs (Ceres' IsValid style): false and `error` filled on the first problem.
@@ -260,9 +278,13 @@ struct EfficiencyTerms {
   double plane = 0;               // a windowed pool's input plane for its Hockney factor (0: none)
   std::vector<double> term_bytes; // per target term (ExecutionTarget::term_bytes)
   std::vector<TermJoin> term_joins; // per target term: where its time goes
+  double splits = 1; // the K dimension split over this many tiles (a target's split-K; 1: none)
 };
+/// The terms of one call at the class's tiles (tile_m x tile_n over `cores`), unless the target
+/// chooses its own tiles per call (ExecutionTarget::tile_call), which it may do by the rates of
+/// `p` (the class's parameters; null: by the work alone).
 EfficiencyTerms efficiency_terms(const Calibration &cal, double tile_m, double tile_n,
-                                 const KernelFeatures &f);
+                                 const KernelFeatures &f, const EfficiencyParams *p = nullptr);
 
 /// The generic parameters of the formula for one call, as T (double or ceres::Jet): the
 /// bandwidth is the one of the terms' memory level.

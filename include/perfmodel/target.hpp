@@ -30,6 +30,7 @@ namespace perfmodel {
 struct Calibration;
 struct KernelFeatures;
 struct EfficiencyTerms;
+struct EfficiencyParams;
 enum class OpClass;
 
 /// Where a target term's time goes in the formula: added to the memory time t_m (it overlaps
@@ -111,6 +112,18 @@ public:
   /// class `c`. Default: whole tiles, ceil(extent/tile)*tile (a partial tile costs a whole one);
   /// `extent` itself for tile <= 1.
   virtual double tiled_extent(OpClass c, double extent, double tile) const;
+
+  /// A GEMM-like call whose tiles the target chooses itself, per call (a GPU's CTA tiles, waves
+  /// and split-K): fills e's quantized_flops, m, n, k (the Hockney dimensions) and splits, and
+  /// returns true; `p`, when given, is the class's parameters (the target may choose the tiles
+  /// its own model finds fastest at them). False (the default): the class's tiles over the
+  /// calibration's cores, as efficiency_terms does for every target.
+  virtual bool tile_call(const Calibration &cal, const KernelFeatures &f, const EfficiencyParams *p,
+                         EfficiencyTerms *e) const;
+
+  /// Whether the fit gives each pass part (fwd, bwd_data, bwd_weight) of a class its own
+  /// parameters where the samples hold several parts (ClassCalibration::pass). Default: no.
+  virtual bool per_pass_classes() const { return false; }
 
   /// The bytes of each of terms() for one call (`out` has terms().size() entries, zeroed), given
   /// the generic terms `e` already chosen (memory level, GEMM dimensions).

@@ -6,6 +6,8 @@
 #include <cmath>
 #include <cstdio>
 #include <map>
+#include <set>
+#include <tuple>
 #include <utility>
 
 #include "calibrate/fit_solve.hpp"
@@ -26,12 +28,19 @@ constexpr int kMinSamplesFullGemm = 12; // below: no Hockney sizes, no overlap
 // 10% against 38 (docs/calibration.md, "Fitting"). A real wave quantization (a GPU's) lowers
 // the cost far more.
 constexpr double kLargerTileGain = 0.05;
+// Rounds of a target's own tile choice at the parameters found (fit_class).
+constexpr int kTileRounds = 3;
+// A pass part gets a class of its own (per_pass_classes) only with this many samples, as many
+// as the full GEMM model has parameters; else the parts are fitted together.
+constexpr int kMinPartSamples = 8;
 
 Calibration frame_of(const FitOptions &opts) {
   Calibration c;
   c.memory_levels = opts.memory_levels;
   c.cores = std::max(1, opts.cores);
   c.target = opts.target;
+  if (opts.hw)
+    c.hardware = opts.hw->name;
   return c;
 }
 
@@ -44,6 +53,19 @@ Sample one_call_sample(const Calibration &frame, const Sample &s) {
   one.set_features(one_call(frame, s.features(), &calls));
   one.seconds = s.seconds / calls;
   return one;
+}
+
+// Whether the frame's target chooses the tiles of the samples' GEMM-like calls itself
+// (ExecutionTarget::tile_call): then the fit has no tile grid of its own.
+bool target_chooses_tiles(const Calibration &frame, const std::vector<Sample> &samples) {
+  for (const Sample &s : samples) {
+    const KernelFeatures f = s.features();
+    if (!f.gemm || !is_gemm_class(f.op_class) || f.gemm->m <= 0 || f.gemm->n <= 0 || f.gemm->k <= 0)
+      continue;
+    EfficiencyTerms e;
+    return frame.execution_target().tile_call(frame, f, nullptr, &e);
+  }
+  return false;
 }
 
 // The FLOPs and bytes of the single calls a class was fitted on.
@@ -90,7 +112,7 @@ double cache_bytes_for(const HwSpec &hw) {
 double model_seconds(const Calibration &cal, const EfficiencyParams &p, const KernelFeatures &all) {
   double calls = 1;
   const KernelFeatures f = one_call(cal, all, &calls);
-  const EfficiencyTerms e = efficiency_terms(cal, p.tile_m, p.tile_n, f);
+  const EfficiencyTerms e = efficiency_terms(cal, p.tile_m, p.tile_n, f, &p);
   return calls * efficiency_seconds(e, f, p, p.overhead_seconds);
 }
 
@@ -98,8 +120,8 @@ FitStats fit_stats(const Calibration &cal, const std::vector<Sample> &samples) {
   FitStats st;
   double sum_sq = 0, sum_abs = 0;
   for (const Sample &s : samples) {
-    const ClassCalibration *cc = cal.find(s.op_class, s.dtype);
-    if (!cc)
+    const ClassCalibration *cc = cal.find_for_pass(s.op_class, s.dtype, s.pass);
+    if (!cc || cc->op_class != s.op_class)
       continue;
     const double pred = model_seconds(cal, cc->params, s.features());
     const double rel = std::abs(pred - s.seconds) / s.seconds;
@@ -132,7 +154,8 @@ ClassCalibration fit_class(const std::vector<Sample> &timed, const FitOptions &o
   cc.op_class = samples[0].op_class;
   cc.dtype = samples[0].dtype;
   std::vector<double> tms{1}, tns{1};
-  if (is_gemm_class(cc.op_class)) {
+  const bool own_tiles = target_chooses_tiles(frame, samples);
+  if (is_gemm_class(cc.op_class) && !own_tiles) {
     tms = opts.tile_m_candidates;
     tns = opts.tile_n_candidates;
   }
@@ -141,6 +164,7 @@ ClassCalibration fit_class(const std::vector<Sample> &timed, const FitOptions &o
   const bool simple = is_gemm_class(cc.op_class) && int(samples.size()) < kMinSamplesFullGemm;
   bool first = true;
   Solved best;
+  EfficiencyParams choice; // the parameters the target's tiles were last chosen by
   double best_tm = 1, best_tn = 1;
   int best_start = 0;
   // Two starts, since the max() in the model has local minima: GEMM-like classes from small
@@ -162,6 +186,18 @@ ClassCalibration fit_class(const std::vector<Sample> &timed, const FitOptions &o
         best = tile_best, best_tm = tm, best_tn = tn, best_start = tile_start;
       first = false;
     }
+  // A target that chooses its tiles per call (tile_call) chose them by the work alone: solved
+  // again with the tiles its model finds fastest at the parameters found, while that lowers
+  // the cost.
+  for (int round = 0; own_tiles && round < kTileRounds; ++round) {
+    const EfficiencyParams at = best.params;
+    Solved s = solve(samples, opts, frame, 1, 1, starts[best_start].first,
+                     starts[best_start].second, simple, false, &at);
+    if (!(s.cost < best.cost))
+      break;
+    best = s;
+    choice = best.params;
+  }
   // A memory level above its spec's bandwidth: the best tiles solved again with every level
   // capped (solve's inner_caps).
   if (opts.hw)
@@ -169,7 +205,7 @@ ClassCalibration fit_class(const std::vector<Sample> &timed, const FitOptions &o
       if (const SpecLimit c = bandwidth_limit(*opts.hw, l);
           c.value > 0 && best.params.bytes_per_second[l] > c.value * (1 + 1e-9)) {
         best = solve(samples, opts, frame, best_tm, best_tn, starts[best_start].first,
-                     starts[best_start].second, simple, true);
+                     starts[best_start].second, simple, true, own_tiles ? &choice : nullptr);
         break;
       }
   cc.params = best.params;
@@ -183,15 +219,31 @@ ClassCalibration fit_class(const std::vector<Sample> &timed, const FitOptions &o
 
 Calibration fit_calibration(const std::vector<Sample> &samples, const FitOptions &given) {
   Calibration cal = frame_of(given);
-  std::map<std::pair<int, int>, std::vector<Sample>> groups;
+  // One group per class x dtype, and per pass part where the target fits the parts apart, the
+  // samples hold several and each has at least kMinPartSamples (ClassCalibration::pass; -1:
+  // every part).
+  std::map<std::pair<int, int>, std::map<int, int>> parts;
   for (const Sample &s : samples)
-    groups[{int(s.op_class), int(s.dtype)}].push_back(s);
+    ++parts[{int(s.op_class), int(s.dtype)}][int(s.pass)];
+  const bool per_pass = cal.execution_target().per_pass_classes();
+  auto apart = [&](const Sample &s) {
+    const std::map<int, int> &n = parts[{int(s.op_class), int(s.dtype)}];
+    if (!per_pass || n.size() < 2)
+      return false;
+    for (const auto &[part, count] : n)
+      if (count < std::max(kMinPartSamples, given.min_samples))
+        return false;
+    return true;
+  };
+  std::map<std::tuple<int, int, int>, std::vector<Sample>> groups;
+  for (const Sample &s : samples)
+    groups[{int(s.op_class), int(s.dtype), apart(s) ? int(s.pass) : -1}].push_back(s);
   // The target's DRAM-stream term, where not given: the DRAM bandwidth of the fp32
   // data-movement class (copies that reach DRAM: the microbenchmarks' 64 and 192 MiB), fitted
   // first; none without it.
   FitOptions opts = given;
-  std::map<std::pair<int, int>, ClassCalibration> fitted;
-  const std::pair<int, int> streams{int(OpClass::data_movement), int(DType::fp32)};
+  std::map<std::tuple<int, int, int>, ClassCalibration> fitted;
+  const std::tuple<int, int, int> streams{int(OpClass::data_movement), int(DType::fp32), -1};
   const std::string stream_term(cal.execution_target().dram_stream_term());
   const auto known = opts.given_term_rates.find(stream_term);
   const bool stream_rate_given = known != opts.given_term_rates.end() && known->second > 0;
@@ -201,14 +253,18 @@ Calibration fit_calibration(const std::vector<Sample> &samples, const FitOptions
     opts.given_term_rates[stream_term] = fitted[streams].params.bytes_per_second.back();
   }
   for (const auto &[key, group] : groups) {
-    const std::string name =
-        std::string(to_string(group[0].op_class)) + "/" + std::string(to_string(group[0].dtype));
+    const int part = std::get<2>(key);
+    const std::string name = std::string(to_string(group[0].op_class)) + "/" +
+                             std::string(to_string(group[0].dtype)) +
+                             (part >= 0 ? "/" + std::string(to_string(KernelPart(part))) : "");
     if (int(group.size()) < opts.min_samples) {
       if (opts.progress)
         opts.progress("skipped " + name + ": " + std::to_string(group.size()) + " samples");
       continue;
     }
     ClassCalibration cc = fitted.count(key) ? fitted[key] : fit_class(group, opts);
+    if (part >= 0)
+      cc.pass = KernelPart(part);
     if (opts.progress) {
       char line[200];
       std::snprintf(line, sizeof line, "fitted %s: %zu samples, MAPE %.1f%%, max %.1f%%",

@@ -270,7 +270,7 @@ bool plane_varies(const std::vector<Sample> &samples) {
 
 Solved solve(const std::vector<Sample> &samples, const FitOptions &opts, const Calibration &frame,
              double tile_m, double tile_n, double half_start, double peak_scale, bool simple,
-             bool inner_caps) {
+             bool inner_caps, const EfficiencyParams *choice) {
   const bool gemm = is_gemm_class(samples[0].op_class);
   const Start st = starting_point(samples, opts, frame);
   const size_t levels = frame.memory_levels.size();
@@ -290,7 +290,7 @@ Solved solve(const std::vector<Sample> &samples, const FitOptions &opts, const C
   bool any_flops = false, any_lowered = false;
   for (const Sample &s : samples) {
     calls.push_back(s.features());
-    terms.push_back(efficiency_terms(frame, tile_m, tile_n, calls.back()));
+    terms.push_back(efficiency_terms(frame, tile_m, tile_n, calls.back(), choice));
     level_used[terms.back().level] = true;
     any_flops = any_flops || s.flops > 0;
     any_lowered = any_lowered || s.lowered_bytes > 0;

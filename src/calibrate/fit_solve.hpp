@@ -27,8 +27,10 @@ struct Solved {
 /// a level inside the outermost one is no box on the parameters (it depends on the level
 /// outside), so it is kept by solving again with the steps' bounds re-anchored until none moves,
 /// which fit_class does once, for the best tiles, where a level passed its spec's bandwidth.
+/// `choice`: the parameters a target that chooses its tiles per call (tile_call) chooses them
+/// by (null: by the work alone).
 Solved solve(const std::vector<Sample> &samples, const FitOptions &opts, const Calibration &frame,
              double tile_m, double tile_n, double half_start, double peak_scale, bool simple,
-             bool inner_caps = false);
+             bool inner_caps = false, const EfficiencyParams *choice = nullptr);
 
 } // namespace perfmodel::calibrate

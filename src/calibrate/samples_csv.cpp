@@ -179,7 +179,7 @@ std::string write_residuals_csv(const Calibration &cal, const std::vector<Sample
     out += buf + quoted(s.source);
     std::snprintf(buf, sizeof buf, ",%.17g,%.17g,%.9g,", s.flops, s.bytes, s.seconds);
     out += buf;
-    if (const ClassCalibration *cc = cal.find_or_fallback(s.op_class, s.dtype)) {
+    if (const ClassCalibration *cc = cal.find_for_pass(s.op_class, s.dtype, s.pass)) {
       const double pred = model_seconds(cal, cc->params, s.features());
       std::snprintf(buf, sizeof buf, "%.9g,%.6g", pred, (pred - s.seconds) / s.seconds);
       out += buf;

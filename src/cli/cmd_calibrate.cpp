@@ -32,6 +32,7 @@
 #include "perfmodel/kernels/cpu/parallel.hpp"
 #include "perfmodel/policy/measurement_policy.hpp"
 #include "perfmodel/report/calibration_view.hpp"
+#include "perfmodel/targets/registry.hpp"
 #include "perfmodel/trace/read_trace.hpp"
 
 namespace perfmodel::cli {
@@ -61,6 +62,7 @@ struct CalibrateArgs {
   double loss_scale = 0.1;
   std::string format; // "" = from -o's extension (.yaml/.yml, .csv, ...), else yaml
   std::string output;
+  std::string target; // --target: the execution target ("" = the hardware kind's)
 };
 
 bool yaml_path(const std::string &path) {
@@ -480,6 +482,12 @@ int run_calibrate(const CalibrateArgs &a) {
     io::write_file_atomic(a.save_samples, calibrate::write_samples_csv(samples));
 
   calibrate::FitOptions fo = calibrate::fit_options_for(hw);
+  if (!a.target.empty()) {
+    fo.target = targets::find(a.target);
+    if (!fo.target)
+      throw InputError("--target: unknown execution target '" + a.target + "' (" +
+                       targets::names() + ")");
+  }
   // Microbenchmarks ran on the device's threads / SMs (calibrate --threads), which is what the
   // GEMM tiles are spread over, whatever the spec's unit count.
   if (!a.device.empty())
@@ -635,6 +643,9 @@ void register_calibrate(CLI::App &app, Runner &run) {
           "format",
           {{"yaml", {"yml"}}, {"table", {"text", "txt"}}, {"csv"}, {"json"}, {"md", {"markdown"}}}))
       ->default_str("yaml");
+  cmd->add_option("--target", a->target,
+                  "Execution target to fit for: generic, cpu_eigen or gpu (default: the "
+                  "hardware kind's)");
   cmd->add_option("-o,--output", a->output, "Write to FILE (atomically)");
   cmd->parse_complete_callback([a] { a->format = calibrate_format(a->format, a->output); });
   cmd->callback([a, &run] { run = [a] { return run_calibrate(*a); }; });

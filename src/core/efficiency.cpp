@@ -213,12 +213,42 @@ GemmShape depthwise_rows(const Graph &g, const Layer &layer, const GemmShape &s)
   return GemmShape{out[3], (s.m / out[3]) * s.n, s.k, s.groups};
 }
 
+// The geometry of a conv2d layer over NCHW tensors; none when its shapes are not 4-D.
+std::optional<ConvGeometry> conv_geometry(const Graph &g, const Layer &layer) {
+  const Shape *in = first_input_shape(g, layer);
+  if (!in || in->size() != 4 || layer.outputs.empty() || !g.tensors.count(layer.outputs[0]))
+    return std::nullopt;
+  const Shape &out = g.tensor(layer.outputs[0]).shape;
+  if (out.size() != 4)
+    return std::nullopt;
+  const auto kernel = layer.attrs.get_ints("kernel", {1, 1}, 2);
+  const auto stride = layer.attrs.get_ints("stride", {1, 1}, 2);
+  const auto dilation = layer.attrs.get_ints("dilation", {1, 1}, 2);
+  ConvGeometry c;
+  c.batch = (*in)[0];
+  c.in_channels = (*in)[1];
+  c.in_h = (*in)[2];
+  c.in_w = (*in)[3];
+  c.out_channels = out[1];
+  c.out_h = out[2];
+  c.out_w = out[3];
+  c.kernel_h = kernel[0];
+  c.kernel_w = kernel[1];
+  c.stride_h = stride[0];
+  c.stride_w = stride[1];
+  c.dilation_h = dilation[0];
+  c.dilation_w = dilation[1];
+  c.groups = layer.attrs.get_int("groups", 1);
+  return c;
+}
+
 } // namespace
 
 KernelFeatures layer_features(const Graph &g, const Layer &layer, const LayerCost &cost,
                               KernelPart pass, double reuse_bytes, double cross_core_bytes,
                               bool weights_cached) {
   KernelFeatures f;
+  f.pass = pass;
   f.reuse_bytes = pass == KernelPart::fwd ? reuse_bytes : 0;
   f.cross_core_bytes = pass == KernelPart::fwd ? cross_core_bytes : 0;
   f.op_class = op_class_of(g, layer);
@@ -275,6 +305,8 @@ KernelFeatures layer_features(const Graph &g, const Layer &layer, const LayerCos
     if (pass == KernelPart::fwd && in && !in->empty() && (*in)[0] > 1)
       f.images = double((*in)[0]);
   }
+  if (layer.op == OpKind::conv2d)
+    f.conv = conv_geometry(g, layer);
   if (pass == KernelPart::fwd) {
     f.epilogue_sweeps = double(epilogue_sweeps(layer));
     if ((f.op_class == OpClass::conv || f.op_class == OpClass::pointwise) && !weights_cached)
@@ -316,6 +348,25 @@ const ClassCalibration *Calibration::find_or_fallback(OpClass c, DType dtype) co
   if (const ClassCalibration *cc = find(c, dtype))
     return cc;
   return find(fallback_class(c), dtype);
+}
+
+const ClassCalibration *Calibration::find_for_pass(OpClass c, DType dtype, KernelPart pass) const {
+  for (OpClass k : {c, fallback_class(c)}) {
+    const ClassCalibration *any = nullptr, *fwd = nullptr;
+    for (const auto &cc : classes) {
+      if (cc.op_class != k || cc.dtype != dtype)
+        continue;
+      if (cc.pass == pass)
+        return &cc;
+      if (!cc.pass && !any)
+        any = &cc;
+      if (cc.pass == KernelPart::fwd && !fwd)
+        fwd = &cc;
+    }
+    if (any || fwd)
+      return any ? any : fwd;
+  }
+  return nullptr;
 }
 
 bool is_valid(const Calibration &cal, std::string *error) {
@@ -392,14 +443,18 @@ KernelFeatures one_call(const Calibration &cal, const KernelFeatures &f, double 
 }
 
 EfficiencyTerms efficiency_terms(const Calibration &cal, double tile_m, double tile_n,
-                                 const KernelFeatures &f) {
+                                 const KernelFeatures &f, const EfficiencyParams *p) {
   const ExecutionTarget &target = cal.execution_target();
   EfficiencyTerms e;
   e.quantized_flops = f.flops;
   e.level = memory_level_for(cal, std::max(f.bytes + f.lowered_bytes, f.reuse_bytes));
   if (f.op_class == OpClass::pool)
     e.plane = f.plane_elements;
-  if (f.gemm && is_gemm_class(f.op_class) && f.gemm->m > 0 && f.gemm->n > 0 && f.gemm->k > 0) {
+  const bool gemm_like =
+      f.gemm && is_gemm_class(f.op_class) && f.gemm->m > 0 && f.gemm->n > 0 && f.gemm->k > 0;
+  if (gemm_like && target.tile_call(cal, f, p, &e)) {
+    // the target chose the call's tiles
+  } else if (gemm_like) {
     const GemmShape &s = *f.gemm;
     e.m = double(s.m);
     e.n = double(s.n);
@@ -446,7 +501,7 @@ double efficiency_seconds(const EfficiencyTerms &e, const KernelFeatures &f,
 }
 
 LayerTiming calibrated_time(const Calibration &cal, const HwSpec &hw, const KernelFeatures &all) {
-  const ClassCalibration *cc = cal.find_or_fallback(all.op_class, all.dtype);
+  const ClassCalibration *cc = cal.find_for_pass(all.op_class, all.dtype, all.pass);
   if (!cc || cc->params.bytes_per_second.size() != cal.memory_levels.size())
     return roofline_time(hw, cost_of(all), all.dtype);
   double calls = 1;
@@ -459,7 +514,7 @@ LayerTiming calibrated_time(const Calibration &cal, const HwSpec &hw, const Kern
     return t; // views: no work, no call
   const EfficiencyParams &p = cc->params;
   t.unit.flops_per_second = p.peak_flops_per_second;
-  const EfficiencyTerms e = efficiency_terms(cal, p.tile_m, p.tile_n, f);
+  const EfficiencyTerms e = efficiency_terms(cal, p.tile_m, p.tile_n, f, &p);
   const double bw = p.bytes_per_second[e.level];
   const double work = efficiency_seconds(e, f, p, 0.0); // compute + memory, before the overhead
   const double hockney = hockney_of(e, p.m_half, p.n_half, p.k_half);

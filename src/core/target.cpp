@@ -46,6 +46,11 @@ double ExecutionTarget::tiled_extent(OpClass, double extent, double tile) const 
   return padded_extent(extent, tile);
 }
 
+bool ExecutionTarget::tile_call(const Calibration &, const KernelFeatures &,
+                                const EfficiencyParams *, EfficiencyTerms *) const {
+  return false;
+}
+
 void ExecutionTarget::term_bytes(const Calibration &, const KernelFeatures &,
                                  const EfficiencyTerms &, double *) const {}
 

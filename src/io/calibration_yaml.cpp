@@ -136,7 +136,8 @@ ClassCalibration read_class(const std::string &file, const YAML::Node &n,
                              "overhead_seconds",
                              "fit",
                              "fitted_range",
-                             "at_bound"};
+                             "at_bound",
+                             "pass"};
   for (const TargetTerm &t : target.terms())
     keys.insert(t.key);
   check_keys(file, n, "class", keys,
@@ -152,6 +153,13 @@ ClassCalibration read_class(const std::string &file, const YAML::Node &n,
   if (!d)
     throw InputError(at(file, n["dtype"]), "unknown dtype '" + dt + "'");
   c.dtype = *d;
+  if (const YAML::Node part = n["pass"]) {
+    const std::string ps = text(file, part, "pass");
+    const auto kp = parse_kernel_part(ps);
+    if (!kp)
+      throw InputError(at(file, part), "unknown pass '" + ps + "' (fwd, bwd_data or bwd_weight)");
+    c.pass = *kp;
+  }
   EfficiencyParams &p = c.params;
   p.peak_flops_per_second = number(file, n["peak_flops_per_second"], "peak_flops_per_second");
   // Optional number with its allowed range, checked where it is written.
@@ -364,10 +372,14 @@ Calibration parse_calibration_yaml(const std::string &src, const std::string &fi
       throw InputError(at(file, c), error);
     for (size_t i = 0; i + 1 < cal.classes.size(); ++i)
       if (cal.classes[i].op_class == cal.classes.back().op_class &&
-          cal.classes[i].dtype == cal.classes.back().dtype)
+          cal.classes[i].dtype == cal.classes.back().dtype &&
+          cal.classes[i].pass == cal.classes.back().pass)
         throw InputError(at(file, c), "duplicate class " +
                                           std::string(to_string(cal.classes[i].op_class)) + "/" +
-                                          std::string(to_string(cal.classes[i].dtype)));
+                                          std::string(to_string(cal.classes[i].dtype)) +
+                                          (cal.classes[i].pass
+                                               ? "/" + std::string(to_string(*cal.classes[i].pass))
+                                               : std::string()));
   }
   std::string error;
   if (!is_valid(cal, &error))
@@ -437,6 +449,8 @@ std::string write_calibration_yaml(const Calibration &cal) {
     e << YAML::BeginMap;
     e << YAML::Key << "op_class" << YAML::Value << std::string(to_string(c.op_class));
     e << YAML::Key << "dtype" << YAML::Value << std::string(to_string(c.dtype));
+    if (c.pass)
+      e << YAML::Key << "pass" << YAML::Value << std::string(to_string(*c.pass));
     e << YAML::Key << "peak_flops_per_second" << YAML::Value << num(p.peak_flops_per_second);
     e << YAML::Key << "m_half" << YAML::Value << num(p.m_half);
     e << YAML::Key << "n_half" << YAML::Value << num(p.n_half);

@@ -30,6 +30,7 @@ struct Sample {
   double epilogue_sweeps = 0;       // passes of a fused GEMM epilogue over C (KernelFeatures)
   double weight_bytes = 0;          // a conv's weights, read cold once (KernelFeatures)
   double strided_lowered_bytes = 0; // an im2col matrix gathered with a stride (KernelFeatures)
+  std::optional<ConvGeometry> conv; // a conv2d's geometry (KernelFeatures)
   double seconds = 0;               // measured time of the call(s) (median of the runs)
   std::string source;               // "microbench:gemm/fp32/256x256x256", "file.csv:12", ...
 
@@ -48,6 +49,8 @@ struct Sample {
     epilogue_sweeps = f.epilogue_sweeps;
     weight_bytes = f.weight_bytes;
     strided_lowered_bytes = f.strided_lowered_bytes;
+    pass = f.pass;
+    conv = f.conv;
   }
 
   KernelFeatures features() const {
@@ -63,7 +66,9 @@ struct Sample {
                           plane_elements,
                           epilogue_sweeps,
                           weight_bytes,
-                          strided_lowered_bytes};
+                          strided_lowered_bytes,
+                          pass,
+                          conv};
   }
 };
 

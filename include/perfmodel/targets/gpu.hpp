@@ -1,14 +1,28 @@
-// The GPU execution target (cuDNN, cuBLAS and our own CUDA kernels: kernels/cuda). Today it is
-// the generic model on a GPU: one call per layer over the whole batch (cuDNN and cuBLAS take
-// the batch in one call), whole tiles (a partial thread block costs a whole one) spread over
-// the SMs in waves (Calibration::cores), no terms of its own. The GPU-specific structure (CTA
-// tiles per architecture, waves, split-K, Winograd, per-pass kernels) enters here, as this
-// target's schedule, tiles and terms (docs/model.md, "Execution targets").
+// The GPU execution target (cuDNN, cuBLAS and our own CUDA kernels: kernels/cuda), from the
+// GPU's own structure (docs/gpu_model.md):
+//   one_call    one call per layer over the whole batch (cuDNN and cuBLAS take the batch in one
+//               call); an implicit-GEMM convolution materialises no im2col matrix (no lowered
+//               bytes); a strided 1x1 convolution reads only the rows it uses
+//               (gpu/conv_rules.hpp)
+//   tile_call   GEMMs (not GEMVs) and implicit-GEMM convolutions run as CTA tiles of the
+//   architecture's set
+//               (gpu/arch.hpp), in waves over the SMs, split along K when the tiles do not fill
+//               them (gpu/tiles.hpp); the tile and split are the ones the model finds fastest
+//               at the class's rates. The work is scaled by Winograd's saving (fp32 3x3 / 5x5,
+//               stride 1), by the SIMT path's cost for half-precision operands the tensor cores
+//               cannot take (channels not a multiple of 8) (gpu/conv_rules.hpp)
+//   terms       split_k_bytes_per_second (memory): the partial sums of a split-K call
+//   classes     one per pass part (fwd, bwd_data, bwd_weight) where the samples have several:
+//               cuDNN runs other kernels for each
 #pragma once
 
 #include "perfmodel/target.hpp"
 
 namespace perfmodel::gpu {
+
+/// The indices of the target's terms in ExecutionTarget::terms() and EfficiencyParams::
+/// term_rates.
+enum Term : size_t { kSplitK = 0 };
 
 /// The target (`target: gpu` in a calibration file).
 const ExecutionTarget &target();

@@ -1,13 +1,96 @@
-// The GPU target (include/perfmodel/targets/gpu.hpp): the generic behaviour under its own name.
+// The GPU target (include/perfmodel/targets/gpu.hpp): its calls, tiles, terms and fit rules.
 #include "perfmodel/targets/gpu.hpp"
+
+#include <algorithm>
+
+#include "perfmodel/calibration.hpp"
+#include "perfmodel/targets/gpu/arch.hpp"
+#include "perfmodel/targets/gpu/conv_rules.hpp"
+#include "perfmodel/targets/gpu/tiles.hpp"
 
 namespace perfmodel::gpu {
 
 namespace {
 
+// The split-K partial sums' rate when the fit is given none (bytes per second) and its bounds
+// as factors around it: the sums of a call that does not fill the SMs stay in L2 or reach DRAM.
+constexpr double kSplitKStart = 2e12, kSplitKBelow = 20, kSplitKAbove = 20;
+
+const GpuArch &arch_of(const Calibration &cal) {
+  return arch_for(cal.hardware.empty() ? cal.device.name : cal.hardware);
+}
+
 class GpuTarget final : public ExecutionTarget {
 public:
   std::string_view name() const override { return "gpu"; }
+
+  const std::vector<TargetTerm> &terms() const override {
+    static const std::vector<TargetTerm> t = {
+        {"split_k_bytes_per_second", "split-K", TermJoin::memory,
+         "rate at which a split-K call writes its partial sums and reads them back"},
+    };
+    return t;
+  }
+
+  KernelFeatures one_call(const KernelFeatures &f, double *calls) const override {
+    *calls = 1;
+    KernelFeatures one = f;
+    one.images = 1;
+    one.lowered_bytes = 0; // implicit GEMM: the im2col matrix is never written
+    one.strided_lowered_bytes = 0;
+    one.bytes = std::max(0.0, f.bytes - strided_1x1_unread_bytes(f));
+    return one;
+  }
+
+  bool tile_call(const Calibration &cal, const KernelFeatures &f, const EfficiencyParams *p,
+                 EfficiencyTerms *e) const override {
+    // A matrix-vector product runs cuBLAS's GEMV kernels and a depthwise convolution a direct
+    // kernel, neither in CTA tiles of a product: the generic tiles of their classes.
+    if (f.op_class != OpClass::gemm && f.op_class != OpClass::conv &&
+        f.op_class != OpClass::pointwise)
+      return false;
+    const GpuArch &arch = arch_of(cal);
+    const GemmShape &s = *f.gemm;
+    const bool tensor = tensor_dtype(f.dtype) && tensor_cores_aligned(f);
+    TileRates r;
+    if (p && e->level < p->bytes_per_second.size())
+      r = {p->peak_flops_per_second, p->bytes_per_second[e->level], p->m_half, p->n_half,
+           p->k_half};
+    const TileChoice c =
+        choose_tiles(tensor ? arch.tensor_tiles : arch.simt_tiles, cal.cores, double(s.m),
+                     double(s.n), double(s.k), double(s.groups), f.bytes, p ? &r : nullptr);
+    const double factor = winograd_work_factor(f) * alignment_work_factor(f, arch);
+    e->quantized_flops = f.flops * (c.useful > 0 ? c.work / c.useful : 1.0) * factor;
+    e->m = c.tile.m;
+    e->n = c.tile.n;
+    e->k = c.k_per_split;
+    e->splits = c.splits;
+    return true;
+  }
+
+  bool per_pass_classes() const override { return true; }
+
+  void term_bytes(const Calibration &, const KernelFeatures &f, const EfficiencyTerms &e,
+                  double *out) const override {
+    if (e.splits > 1 && f.gemm)
+      out[kSplitK] =
+          8.0 * double(f.gemm->m) * double(f.gemm->n) * double(f.gemm->groups) * e.splits;
+  }
+
+  std::vector<TermFitRule> fit_rules(const TermFitInputs &in) const override {
+    using Kind = TermFitRule::Kind;
+    std::vector<TermFitRule> r(terms().size());
+    bool split = false, unsplit = false;
+    for (const EfficiencyTerms &e : *in.terms)
+      (e.term_bytes[kSplitK] > 0 ? split : unsplit) = true;
+    // Fitted where some calls split and others do not (else it trades places with the peak);
+    // held at its start where all split.
+    if (split && unsplit)
+      r[kSplitK] = {Kind::fitted, kSplitKStart, 0, 0, true, kSplitKBelow, kSplitKAbove};
+    else if (split)
+      r[kSplitK] = {Kind::given, kSplitKStart, 0, 0, false};
+    return r;
+  }
 };
 
 } // namespace

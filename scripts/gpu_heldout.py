@@ -1,0 +1,147 @@
+#!/usr/bin/env python3
+"""Held-out accuracy of the GPU model on the H200's measured kernels (docs/accuracy.md,
+"GPU target: held-out H200 kernels").
+
+The kernels are reference/gpu/h200's, each in the layout PyTorch runs natively for its dtype:
+fp32 convolutions NCHW (torch_kernels.csv forward, torch_kernels_bwd.csv backward), tf32 and
+fp16 convolutions channels-last (torch_kernels_cl.csv, torch_kernels_bwd_cl.csv), the GEMMs of
+torch_kernels.csv and of both Llama decoders (llm/*/llm_gemms.csv). A shape (its sizes, not its
+dtype or pass) is held out when the CRC-32 of its sizes is odd: every dtype and pass of it is
+then predicted by calibrations fitted on the other shapes only. Three predictions per held-out
+kernel: the roofline, the efficiency model fitted as before the GPU target (`--target generic`)
+and the GPU target (`--target gpu`). Prints median and mean |error| per class and model.
+
+    python3 scripts/gpu_heldout.py [--perfmodel build/perfmodel] [--keep DIR]
+
+With --ship, fits the GPU target on every kernel instead and writes the shipped calibration
+calibration/h200-kernels.yaml with its samples beside it (calibration/h200-kernels.csv, a
+measurement CSV: `calibrate --from-measurements` refits it).
+"""
+import argparse
+import csv
+import json
+import os
+import statistics as st
+import subprocess
+import sys
+import tempfile
+import zlib
+
+ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
+REF = os.path.join(ROOT, "reference", "gpu", "h200")
+SIZE_COLS = ["m", "n", "k", "batch", "c", "h", "w", "out_channels", "kernel_h", "kernel_w",
+             "stride_h", "stride_w", "pad_h", "pad_w", "dilation_h", "dilation_w", "groups"]
+
+
+def rows():
+    """The kernels, each in its dtype's native layout (module docstring)."""
+    out = []
+
+    def take(name, keep):
+        with open(os.path.join(REF, name)) as f:
+            out.extend(r for r in csv.DictReader(f) if keep(r))
+    take("torch_kernels.csv", lambda r: r["op"] == "gemm" or r["dtype"] == "fp32")
+    take("torch_kernels_cl.csv", lambda r: r["dtype"] in ("tf32", "fp16"))
+    take("torch_kernels_bwd.csv", lambda r: True)
+    take("torch_kernels_bwd_cl.csv", lambda r: True)
+    take(os.path.join("llm", "llama-3-8b", "llm_gemms.csv"), lambda r: True)
+    take(os.path.join("llm", "llama-2-7b", "llm_gemms.csv"), lambda r: True)
+    seen, unique = set(), []
+    for r in out:  # the two Llamas share shapes: each kernel once
+        key = (r["op"], r["dtype"], r["pass"], *[r[c] for c in SIZE_COLS])
+        if key not in seen:
+            seen.add(key)
+            unique.append(r)
+    return unique
+
+
+def held_out(r):
+    return zlib.crc32(",".join([r["op"]] + [r[c] for c in SIZE_COLS]).encode()) % 2 == 1
+
+
+def kernel_class(r):
+    if r["op"] == "gemm":
+        return "GEMM"
+    p = r["pass"] or "fwd"
+    return {"fwd": "conv fwd", "bwd_data": "conv bwd-data",
+            "bwd_filter": "conv bwd-filter", "bwd_weight": "conv bwd-filter"}[p]
+
+
+def write_csv(path, rs):
+    cols = ["op", "dtype", "pass"] + SIZE_COLS + ["seconds"]
+    with open(path, "w", newline="") as f:
+        w = csv.DictWriter(f, cols, extrasaction="ignore")
+        w.writeheader()
+        w.writerows(rs)
+
+
+def run(cmd):
+    p = subprocess.run(cmd, capture_output=True, text=True)
+    if p.returncode != 0:
+        sys.exit(f"{' '.join(cmd)} failed ({p.returncode}):\n{p.stderr}")
+    return p.stdout
+
+
+def predictions(perfmodel, csv_path, calibration):
+    cmd = [perfmodel, "kernels", "--hw", "h200", "--input", csv_path, "--format", "json"]
+    if calibration:
+        cmd += ["--calibration", calibration]
+    return [row["predicted_seconds"] for row in json.loads(run(cmd))["rows"]]
+
+
+def ship(perfmodel):
+    samples = os.path.join(ROOT, "calibration", "h200-kernels.csv")
+    out = os.path.join(ROOT, "calibration", "h200-kernels.yaml")
+    write_csv(samples, rows())
+    run([perfmodel, "calibrate", "--from-measurements", os.path.relpath(samples, ROOT), "--hw",
+         "h200", "--target", "gpu", "-o", out])
+    with open(out) as f:
+        text = f.read()
+    note = ("# The GPU target (docs/gpu_model.md) fitted on every H200 kernel of\n"
+            "# calibration/h200-kernels.csv: reference/gpu/h200's GEMMs (torch_kernels.csv, both\n"
+            "# Llama decoders' llm_gemms.csv) and convolutions, fp32 NCHW, tf32 and fp16\n"
+            "# channels-last, forward, backward-data and backward-filter. Written by\n"
+            "# `python3 scripts/gpu_heldout.py --ship`; held-out accuracy: docs/accuracy.md.\n")
+    with open(out, "w") as f:
+        f.write(note + text)
+
+
+def main():
+    ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    ap.add_argument("--perfmodel", default=os.path.join(ROOT, "build", "perfmodel"))
+    ap.add_argument("--keep", help="write the CSVs and calibrations to this folder")
+    ap.add_argument("--ship", action="store_true",
+                    help="fit on every kernel: calibration/h200-kernels.{csv,yaml}")
+    a = ap.parse_args()
+    if a.ship:
+        ship(a.perfmodel)
+        return
+    work = a.keep or tempfile.mkdtemp(prefix="gpu_heldout_")
+    os.makedirs(work, exist_ok=True)
+    data = rows()
+    fit = [r for r in data if not held_out(r)]
+    test = [r for r in data if held_out(r)]
+    write_csv(os.path.join(work, "fit.csv"), fit)
+    write_csv(os.path.join(work, "held_out.csv"), test)
+    preds = {"roofline": predictions(a.perfmodel, os.path.join(work, "held_out.csv"), None)}
+    for target in ("generic", "gpu"):
+        cal = os.path.join(work, f"h200-half-{target}.yaml")
+        run([a.perfmodel, "calibrate", "--from-measurements", os.path.join(work, "fit.csv"),
+             "--hw", "h200", "--target", target, "-o", cal])
+        preds[target] = predictions(a.perfmodel, os.path.join(work, "held_out.csv"), cal)
+    print(f"fitted on {len(fit)} kernels, held out {len(test)} ({work})")
+    classes = ["GEMM", "conv fwd", "conv bwd-data", "conv bwd-filter"]
+    names = {"roofline": "roofline", "generic": "before (generic fit)", "gpu": "GPU target"}
+    print("| class | kernels | " + " | ".join(f"{names[m]} median / mean" for m in preds) + " |")
+    print("|---|---|" + "---|" * len(preds))
+    for c in classes + ["all"]:
+        idx = [i for i, r in enumerate(test) if c == "all" or kernel_class(r) == c]
+        cells = []
+        for m, p in preds.items():
+            errs = [abs(p[i] / float(test[i]["seconds"]) - 1) for i in idx]
+            cells.append(f"{st.median(errs):.1%} / {st.mean(errs):.1%}")
+        print(f"| {c} | {len(idx)} | " + " | ".join(cells) + " |")
+
+
+if __name__ == "__main__":
+    main()
