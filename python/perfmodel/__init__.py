@@ -25,7 +25,7 @@ from ._results import (Hardware, Kernels, Listing, Llm, Prediction, Record, Resu
                        Trace)
 
 __all__ = [
-    "predict", "sweep", "llm", "trace", "kernels", "hardware", "list_hw", "list_models",
+    "predict", "report", "sweep", "llm", "trace", "kernels", "hardware", "list_hw", "list_models",
     "from_torch", "InputError", "RuntimeFailure", "ExtrapolationWarning", "Result",
     "Prediction", "Sweep", "Trace", "Kernels", "Llm", "Hardware", "Listing", "Record",
 ]
@@ -91,6 +91,25 @@ def predict(model, hw, batch=None, dtype=None, pass_="fwd", calibration=None, *,
                                   runtime, dict(dims or {}))
     _warn("predict", warns)
     return Prediction(text)
+
+
+def report(model, hw, output=None, *, batch=None, dtype=None, pass_="fwd", calibration=None,
+           fusion="none", power=None, measured=None, trace=None, top=15, trace_top=10,
+           calibration_for_other_hardware=False):
+    """The self-contained HTML page of ``perfmodel report`` (summary, profile, roofline, layer
+    table; measured times from ``measure --format json`` output and a profiler trace where
+    given). Returns the page as a str and, with ``output``, also writes it there atomically.
+    """
+    spec, data = _model(model)
+    html, warns, unmatched = _native.report(
+        spec, data, _hw(hw), batch, _opt(dtype), pass_, fusion, _opt(calibration),
+        calibration_for_other_hardware, power, _opt(measured), _opt(trace), top, trace_top,
+        _opt(output))
+    _warn("report", warns)
+    if unmatched:
+        _warnings.warn(f"{len(unmatched)} measured layer(s) of {measured} match no layer "
+                       f"(first: {unmatched[0]})", stacklevel=2)
+    return html
 
 
 def _axis(values):

@@ -90,6 +90,11 @@ def predict(model: ModelArg, hw: HwArg, batch: int | None = ..., dtype: str | No
             power: float | None = ..., runtime: float | None = ...,
             dims: Mapping[str, int] | None = ...,
             calibration_for_other_hardware: bool = ...) -> Prediction: ...
+def report(model: ModelArg, hw: HwArg, output: PathLike | None = ..., *,
+           batch: int | None = ..., dtype: str | None = ..., pass_: str = ...,
+           calibration: PathLike | None = ..., fusion: str = ..., power: float | None = ...,
+           measured: PathLike | None = ..., trace: PathLike | None = ..., top: int = ...,
+           trace_top: int = ..., calibration_for_other_hardware: bool = ...) -> str: ...
 def sweep(model: ModelArg, hw: HwArg | Sequence[HwArg], batch: int | Sequence[int] = ...,
           dtype: str | Sequence[str] | None = ..., pass_: str | Sequence[str] = ...,
           calibration: PathLike | None = ..., *, fusion: str = ..., sort: str | None = ...,

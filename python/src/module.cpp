@@ -17,6 +17,7 @@
 #include "perfmodel/app/commands.hpp"
 #include "perfmodel/error.hpp"
 #include "perfmodel/extrapolation.hpp"
+#include "perfmodel/io/files.hpp"
 #include "perfmodel/io/hw_yaml.hpp"
 #include "perfmodel/io/resources.hpp"
 #include "perfmodel/name_choice.hpp"
@@ -135,6 +136,41 @@ JsonAndWarnings run_predict(const PredictArgs &a) {
   r.calibration_other_hardware = a.calibration_other_hardware;
   app::Rendered out = app::predict(std::move(g), hw, r, report::Format::json, {});
   return {std::move(out.text), extrapolation_warnings(out.extrapolated)};
+}
+
+// As `perfmodel report -o FILE`: the HTML page (written atomically to `output` when given),
+// the extrapolation warnings and the measured names that match no layer.
+struct ReportResult {
+  std::string html;
+  std::vector<std::string> warnings;
+  std::vector<std::string> unmatched;
+};
+ReportResult py_report(const std::string &model, const std::optional<py::bytes> &model_bytes,
+                       const HwArg &hw, std::optional<int64_t> batch, const std::string &dtype,
+                       const std::string &pass, const std::string &fusion,
+                       const std::string &calibration, bool calibration_other_hardware,
+                       std::optional<double> power, const std::string &measured,
+                       const std::string &trace, int top, int trace_top,
+                       const std::string &output) {
+  const ModelArg m = model_arg(model, model_bytes);
+  py::gil_scoped_release unlocked;
+  const HwSpec h = load_hw_arg(hw);
+  app::PredictRequest r;
+  r.pass = pass_arg(pass);
+  r.fusion = fusion_arg(fusion);
+  if (power && !(*power > 0))
+    throw InputError("power: must be greater than 0");
+  if (top < 0 || trace_top < 0)
+    throw InputError(std::string(top < 0 ? "top" : "trace_top") + ": must be at least 0");
+  r.power_watts = power;
+  r.calibration = calibration;
+  r.calibration_other_hardware = calibration_other_hardware;
+  app::ReportPage page = app::report(load_model_arg(m, load_options(batch, dtype, {})), h, r,
+                                     app::ReportRequest{measured, trace, top, trace_top});
+  if (!output.empty())
+    io::write_file_atomic(output, page.html);
+  return {std::move(page.html), extrapolation_warnings(page.extrapolated),
+          std::move(page.unmatched_measurements)};
 }
 
 JsonAndWarnings py_predict(const std::string &model, const std::optional<py::bytes> &model_bytes,
@@ -286,6 +322,23 @@ PYBIND11_MODULE(_perfmodel, m) {
         py::arg("batch"), py::arg("dtype"), py::arg("pass_"), py::arg("fusion"),
         py::arg("calibration"), py::arg("calibration_other_hardware"), py::arg("power"),
         py::arg("runtime"), py::arg("dims"));
+  m.def(
+      "report",
+      [](const std::string &model, const std::optional<py::bytes> &model_bytes, const HwArg &hw,
+         std::optional<int64_t> batch, const std::string &dtype, const std::string &pass,
+         const std::string &fusion, const std::string &calibration,
+         bool calibration_other_hardware, std::optional<double> power,
+         const std::string &measured, const std::string &trace, int top, int trace_top,
+         const std::string &output) {
+        ReportResult r = py_report(model, model_bytes, hw, batch, dtype, pass, fusion,
+                                   calibration, calibration_other_hardware, power, measured,
+                                   trace, top, trace_top, output);
+        return py::make_tuple(std::move(r.html), std::move(r.warnings), std::move(r.unmatched));
+      },
+      py::arg("model"), py::arg("model_bytes"), py::arg("hw"), py::arg("batch"),
+      py::arg("dtype"), py::arg("pass_"), py::arg("fusion"), py::arg("calibration"),
+      py::arg("calibration_other_hardware"), py::arg("power"), py::arg("measured"),
+      py::arg("trace"), py::arg("top"), py::arg("trace_top"), py::arg("output"));
   m.def("sweep", &py_sweep, py::arg("model"), py::arg("model_bytes"), py::arg("hw"),
         py::arg("batches"), py::arg("dtypes"), py::arg("passes"), py::arg("fusion"),
         py::arg("calibration"), py::arg("calibration_other_hardware"), py::arg("sort"),

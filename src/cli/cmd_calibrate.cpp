@@ -581,7 +581,8 @@ void register_calibrate(CLI::App &app, Runner &run) {
   cmd->add_option("--from-nccl-tests", a->nccl.file,
                   "Fit collective latency and bus bandwidth to nccl-tests output (with --gpus; "
                   "docs/parallel.md)");
-  cmd->add_option("--gpus", a->nccl.gpus, "--from-nccl-tests: the GPUs the runs used");
+  cmd->add_option("--gpus", a->nccl.gpus, "--from-nccl-tests: the GPUs the runs used")
+      ->check(positive(true));
   cmd->add_option("--collective", a->nccl.collective,
                   "--from-nccl-tests: the collective of runs that do not name theirs");
   cmd->add_option("--hw", a->hw,

@@ -3,6 +3,7 @@
 #include <cstdio>
 #include <memory>
 
+#include "cli/arg_checks.hpp"
 #include "cli/commands.hpp"
 #include "perfmodel/io/comm_calibration_yaml.hpp"
 #include "perfmodel/io/hw_yaml.hpp"
@@ -91,10 +92,16 @@ void register_plan(CLI::App &app, Runner &run) {
                   "Hardware: a .yaml path or a name in hw_specs/ (with an "
                   "interconnect section)")
       ->required();
-  cmd->add_option("--gpus", a->gpus, "Devices: tp x pp x dp of every split")->required();
-  cmd->add_option("--global-batch", a->global_batch, "Sequences per training step")->required();
+  cmd->add_option("--gpus", a->gpus, "Devices: tp x pp x dp of every split")
+      ->check(positive(true))
+      ->required();
+  cmd->add_option("--global-batch", a->global_batch, "Sequences per training step")
+      ->check(positive(true))
+      ->required();
   cmd->add_option("--pass", a->pass, "train (the only pass searched)")->capture_default_str();
-  cmd->add_option("--seq", a->seq, "Tokens per sequence")->capture_default_str();
+  cmd->add_option("--seq", a->seq, "Tokens per sequence")
+      ->check(positive(true))
+      ->capture_default_str();
   cmd->add_option("--dtype", a->dtype, "Data type of weights and math")->capture_default_str();
   cmd->add_option("--attention", a->attention, "flash or eager (eager stores the scores)")
       ->check(CLI::IsMember({"flash", "eager"}))
@@ -118,6 +125,7 @@ void register_plan(CLI::App &app, Runner &run) {
       ->capture_default_str()
       ->check(CLI::Range(1, 256));
   cmd->add_option("--top", a->top, "Rows of the table (CSV and JSON hold every split)")
+      ->check(non_negative(true))
       ->capture_default_str();
   cmd->add_option("--plot", a->plot,
                   "Draw the frontier (tokens/s per device against memory) to FILE.svg|png|pdf");

@@ -5,15 +5,9 @@
 
 #include "cli/arg_checks.hpp"
 #include "cli/commands.hpp"
-#include "perfmodel/assumed_execution.hpp"
-#include "perfmodel/io/files.hpp"
+#include "perfmodel/app/commands.hpp"
 #include "perfmodel/io/hw_yaml.hpp"
-#include "perfmodel/memory_footprint.hpp"
 #include "perfmodel/onnx/load_model.hpp"
-#include "perfmodel/predict.hpp"
-#include "perfmodel/report/html_report.hpp"
-#include "perfmodel/report/roofline_view.hpp"
-#include "perfmodel/trace/read_trace.hpp"
 
 namespace perfmodel::cli {
 
@@ -35,46 +29,27 @@ struct ReportArgs {
 };
 
 int run_report(const ReportArgs &a) {
-  // Every input is read before the work, so that a bad file fails fast.
   const HwSpec hw = io::load_hw(a.hw);
-  PredictOptions po;
+  app::PredictRequest r;
   const auto pass = parse_pass(a.pass);
   if (!pass)
     throw InputError("unknown --pass '" + a.pass + "' (fwd or train)");
-  po.pass = *pass;
-  po.fusion = fusion_mode(a.fusion);
-  po.power_watts = a.power;
-  const Graph g = fuse(io::load_model(a.model.model, load_options(a.model)), po.fusion, po.pass);
-  std::optional<Calibration> cal;
-  if (!a.calibration.empty()) {
-    cal = load_calibration_for(a.calibration, hw, a.calibration_other_hardware);
-    po.calibration = &*cal;
-  }
-  report::HtmlReportInputs in;
-  in.profile_top = a.top;
-  if (!a.measured.empty()) {
-    in.measured = report::parse_measurement_json(io::read_file(a.measured), a.measured);
-    in.measured_source = a.measured;
-  }
-  if (!a.trace.empty())
-    in.trace = report::report_trace_views(io::read_trace(a.trace), a.trace, &hw, po.calibration,
-                                          size_t(a.trace_top));
-
-  const Prediction p = predict(g, hw, po);
-  if (cal)
-    warn_extrapolation("report", extrapolated_calls(*cal, g, graph_cost(g, po.pass), po.pass));
-  report::PredictionContext ctx;
-  ctx.execution = assumed_execution(g, hw, p, po.calibration, a.calibration);
-  ctx.memory = memory_fit(memory_footprint(g, po.pass), hw);
-  const std::string page = report::render_html_report(g, p, hw, ctx, in);
-  const report::RooflineData d = report::make_roofline(p, hw, in.measured);
-  if (!d.unmatched_measurements.empty())
+  r.pass = *pass;
+  r.fusion = fusion_mode(a.fusion);
+  r.power_watts = a.power;
+  r.calibration = a.calibration;
+  r.calibration_other_hardware = a.calibration_other_hardware;
+  const app::ReportPage page =
+      app::report(io::load_model(a.model.model, load_options(a.model)), hw, r,
+                  app::ReportRequest{a.measured, a.trace, a.top, a.trace_top});
+  warn_extrapolation("report", page.extrapolated);
+  if (!page.unmatched_measurements.empty())
     std::fprintf(stderr,
                  "perfmodel: warning: %zu measured layer(s) of %s match no layer of %s "
                  "(first: %s)\n",
-                 d.unmatched_measurements.size(), a.measured.c_str(), p.model.c_str(),
-                 d.unmatched_measurements.front().c_str());
-  emit(a.out, page);
+                 page.unmatched_measurements.size(), a.measured.c_str(), page.model.c_str(),
+                 page.unmatched_measurements.front().c_str());
+  emit(a.out, page.html);
   return 0;
 }
 

@@ -1,4 +1,5 @@
 // Options of language models shared by the commands that take one.
+#include "cli/arg_checks.hpp"
 #include "cli/llm_options.hpp"
 
 #include "perfmodel/error.hpp"
@@ -12,7 +13,8 @@ void add_weight_format_options(CLI::App *cmd, std::string &weight_dtype,
                   "Storage of the decoder blocks' weight matrices: fp16, bf16, fp8, int8 or int4 "
                   "(default: --dtype); the math stays at --dtype");
   cmd->add_option("--group-size", group_size,
-                  "int8 and int4 weights: weights per fp16 scale along each row (default 128)");
+                  "int8 and int4 weights: weights per fp16 scale along each row (default 128)")
+      ->check(positive(true));
 }
 
 std::optional<llm::WeightFormat> weight_format(const std::string &weight_dtype,
@@ -43,8 +45,10 @@ void add_llm_phase_options(CLI::App *cmd, LlmPhaseOptions &o) {
   cmd->add_option("--phase", o.phase,
                   "A language model's pass (--model a config.json or a name in models/llm/): "
                   "prefill (with --prompt) or decode (one step, with --kv)");
-  cmd->add_option("--prompt", o.prompt, "--phase prefill: prompt tokens per sequence");
-  cmd->add_option("--kv", o.kv, "--phase decode: tokens already in the KV cache");
+  cmd->add_option("--prompt", o.prompt, "--phase prefill: prompt tokens per sequence")
+      ->check(positive(true));
+  cmd->add_option("--kv", o.kv, "--phase decode: tokens already in the KV cache")
+      ->check(positive(true));
 }
 
 std::optional<LlmPhasePass> llm_phase_pass(const LlmPhaseOptions &o, const ModelOptions &m,

@@ -1,4 +1,5 @@
 // `perfmodel llm` on many devices (cli/llm_parallel.hpp).
+#include "cli/arg_checks.hpp"
 #include "cli/llm_parallel.hpp"
 
 #include "perfmodel/io/comm_calibration_yaml.hpp"
@@ -17,28 +18,37 @@ void add_llm_parallel_options(CLI::App *cmd, LlmParallelArgs &a) {
   cmd->add_option("--pass", a.pass, "infer (serve a batch) or train (one training step)")
       ->check(CLI::IsMember({"infer", "train"}))
       ->capture_default_str();
-  cmd->add_option("--tp", a.tp, "Tensor-parallel devices (Megatron: heads, MLP, vocabulary)");
-  cmd->add_option("--pp", a.pp, "Pipeline stages (layers split evenly)");
-  cmd->add_option("--ep", a.ep, "Expert-parallel devices (MoE: experts split, all-to-all)");
-  cmd->add_option("--dp", a.dp, "Data-parallel replicas (train)");
+  cmd->add_option("--tp", a.tp, "Tensor-parallel devices (Megatron: heads, MLP, vocabulary)")
+      ->check(positive(true));
+  cmd->add_option("--pp", a.pp, "Pipeline stages (layers split evenly)")->check(positive(true));
+  cmd->add_option("--ep", a.ep, "Expert-parallel devices (MoE: experts split, all-to-all)")
+      ->check(positive(true));
+  cmd->add_option("--dp", a.dp, "Data-parallel replicas (train)")->check(positive(true));
   cmd->add_option("--gpus", a.gpus,
                   "Devices in all: must equal tp x pp x dp (train) or "
-                  "tp x pp x ep (infer); checked when given");
+                  "tp x pp x ep (infer); checked when given")
+      ->check(positive(true));
   cmd->add_flag("--sequence-parallel", a.sequence_parallel,
                 "Split norms and dropouts along the sequence over tp (reduce-scatter + "
                 "all-gather instead of all-reduce)");
   cmd->add_option("--interleave", a.interleave,
-                  "Virtual pipeline stages per device (interleaved 1F1B; train)");
-  cmd->add_option("--global-batch", a.global_batch, "Sequences per training step (train)");
+                  "Virtual pipeline stages per device (interleaved 1F1B; train)")
+      ->check(positive(true));
+  cmd->add_option("--global-batch", a.global_batch, "Sequences per training step (train)")
+      ->check(positive(true));
   cmd->add_option("--microbatch", a.microbatch, "Sequences per microbatch (train)")
+      ->check(positive(true))
       ->capture_default_str();
-  cmd->add_option("--seq", a.seq, "Tokens per training sequence (train)")->capture_default_str();
+  cmd->add_option("--seq", a.seq, "Tokens per training sequence (train)")
+      ->check(positive(true))
+      ->capture_default_str();
   cmd->add_option("--recompute", a.recompute, "Activation recomputation: none, selective, full")
       ->check(CLI::IsMember({"none", "selective", "full"}))
       ->capture_default_str();
   cmd->add_option("--zero", a.zero,
                   "ZeRO stage: 0, 1 (optimizer), 2 (+ gradients), 3 (+ "
                   "weights) sharded over dp")
+      ->check(between(0, 3))
       ->capture_default_str();
   cmd->add_option("--comm-calibration", a.comm_calibration,
                   "Collective figures fitted by calibrate --from-nccl-tests");

@@ -63,6 +63,25 @@ PredictRun run_predict(Graph model, const HwSpec &hw, const PredictRequest &r);
 Rendered predict(Graph model, const HwSpec &hw, const PredictRequest &r, report::Format f,
                  const report::PredictionViewOptions &view);
 
+/// `report`: the HTML page's inputs besides the prediction's.
+struct ReportRequest {
+  std::string measured; // `measure --format json` output ("" = none)
+  std::string trace;    // a profiler trace (.json or .json.gz; "" = none)
+  int top = 15;         // rows of the profile (0 = every layer with time)
+  int trace_top = 10;   // rows of the trace's tables (0 = all)
+};
+/// The self-contained HTML page, the calibration's extrapolations and the measured layer names
+/// that match no layer of the model (a front end warns about both).
+struct ReportPage {
+  std::string html;
+  std::string model; // the model's name, as the page shows it
+  std::vector<ExtrapolatedCall> extrapolated;
+  std::vector<std::string> unmatched_measurements;
+};
+/// run_predict, with measured times and a trace where given, as one HTML page
+/// (report::render_html_report).
+ReportPage report(Graph model, const HwSpec &hw, const PredictRequest &r, const ReportRequest &in);
+
 /// `sweep`: the axes (hardware, batches, dtypes, passes, fusion) and the calibration.
 struct SweepRequest {
   SweepSpec spec; // its calibration pointer is set by sweep()
