@@ -22,6 +22,7 @@
 #include "perfmodel/io/resources.hpp"
 #include "perfmodel/name_choice.hpp"
 #include "perfmodel/onnx/load_model.hpp"
+#include "perfmodel/printable.hpp"
 #include "perfmodel/report/hw_view.hpp"
 #include "perfmodel/report/kernels_view.hpp"
 #include "perfmodel/report/sweep_view.hpp"
@@ -309,8 +310,20 @@ double time_predict_call(const std::string &model, const std::string &hw, int ca
 
 PYBIND11_MODULE(_perfmodel, m) {
   m.doc() = "perfmodel's native part: the library the CLI uses; see the perfmodel package.";
-  py::register_exception<InputError>(m, "InputError", PyExc_ValueError);
-  py::register_exception<RuntimeFailure>(m, "RuntimeFailure", PyExc_RuntimeError);
+  // The messages are escaped as the CLI prints them (perfmodel::printable: control bytes and
+  // bytes that are not UTF-8 as escapes), so a message always decodes and stays one line.
+  static py::exception<InputError> input_error(m, "InputError", PyExc_ValueError);
+  static py::exception<RuntimeFailure> runtime_failure(m, "RuntimeFailure", PyExc_RuntimeError);
+  py::register_exception_translator([](std::exception_ptr p) {
+    try {
+      if (p)
+        std::rethrow_exception(p);
+    } catch (const InputError &e) {
+      PyErr_SetString(input_error.ptr(), printable(e.what()).c_str());
+    } catch (const RuntimeFailure &e) {
+      PyErr_SetString(runtime_failure.ptr(), printable(e.what()).c_str());
+    }
+  });
 
   py::class_<HwArg>(m, "HwArg")
       .def(py::init([](std::string spec, std::optional<std::string> text) {

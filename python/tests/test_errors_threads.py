@@ -110,3 +110,11 @@ def test_extrapolating_calibration_warns_as_the_cli(root):
     # the CLI's stderr line, its "warning: " being the warning's category here
     assert cli_line.replace("predict: warning: ", "predict: ", 1) in [str(w.message)
                                                                      for w in caught]
+
+
+def test_error_messages_escape_control_bytes():
+    with pytest.raises(perfmodel.InputError) as e:
+        perfmodel.predict("no\x1b[31mmodel\r.yaml", "v100")
+    message = str(e.value)
+    assert "\x1b" not in message and "\r" not in message
+    assert "\\x1b" in message
