@@ -192,7 +192,9 @@ void read_deepseek(const Reader &r, LlmConfig &c) {
   }
 }
 
-void read_gpt2(const Reader &r, LlmConfig &c) {
+// The sizes GPT-2-style configs name alike (GPT-2, GPT-J): n_embd, n_layer, n_head (MHA),
+// vocab_size, n_positions and n_inner (default 4 x n_embd), read in that order.
+void read_gpt2_sizes(const Reader &r, LlmConfig &c) {
   c.hidden = r.positive("n_embd");
   c.layers = r.positive("n_layer");
   c.heads = r.positive("n_head");
@@ -200,6 +202,10 @@ void read_gpt2(const Reader &r, LlmConfig &c) {
   c.vocab = r.positive("vocab_size");
   c.max_positions = r.positive("n_positions");
   c.intermediate = r.positive_or("n_inner", 4 * c.hidden);
+}
+
+void read_gpt2(const Reader &r, LlmConfig &c) {
+  read_gpt2_sizes(r, c);
   c.tied_embeddings = r.flag("tie_word_embeddings", true);
   c.norm = Norm::layer;
   c.mlp = Mlp::plain;
@@ -211,13 +217,7 @@ void read_gpt2(const Reader &r, LlmConfig &c) {
 // GPT-J: one LayerNorm per layer read by the attention and the MLP in parallel, RoPE on the
 // first rotary_dim of each head, no attention biases, biased MLP and LM head.
 void read_gptj(const Reader &r, LlmConfig &c) {
-  c.hidden = r.positive("n_embd");
-  c.layers = r.positive("n_layer");
-  c.heads = r.positive("n_head");
-  c.kv_heads = c.heads;
-  c.vocab = r.positive("vocab_size");
-  c.max_positions = r.positive("n_positions");
-  c.intermediate = r.positive_or("n_inner", 4 * c.hidden);
+  read_gpt2_sizes(r, c);
   c.tied_embeddings = r.flag("tie_word_embeddings", false);
   c.rotary_dim = r.positive_or("rotary_dim", 0);
   c.norm = Norm::layer;
