@@ -221,3 +221,40 @@ TEST_CASE("parallel train: the step is the sum of its parts; errors name the opt
   bad.zero = 4;
   CHECK_THROWS_AS(train_parallel(c, hw, bad), InputError);
 }
+
+TEST_CASE("parallel train: pipeline hand-offs send 1/t per rank (Narayanan et al. 2021 4.1)") {
+  const LlmConfig c = gpt("gpt3-175b");
+  const HwSpec hw = io::load_hw("a100");
+  TrainOptions o;
+  o.split = {8, 8, 1, 1, false, 3};
+  o.global_batch = 16;
+  o.microbatch = 1;
+  o.seq = 2048;
+  o.recompute = Recompute::full;
+  const double act = 2048.0 * 12288 * 2, hops = 2 * (3 * 16 + 8 - 1);
+  auto pp_lines = [&](const TrainResult &r) {
+    std::vector<CommLine> out;
+    for (const auto &l : r.comm)
+      if (l.kind == "pp")
+        out.push_back(l);
+    return out;
+  };
+  // without sequence parallelism: each of the 8 ranks sends its eighth over the network, the
+  // receiving stage all-gathers the whole tensor over NVLink
+  auto lines = pp_lines(train_parallel(c, hw, o));
+  REQUIRE(lines.size() == 2);
+  CHECK(lines[0].collective == Collective::send_recv);
+  CHECK(lines[0].bytes == act / 8);
+  CHECK(lines[0].level == "network");
+  CHECK(lines[0].count == int64_t(hops));
+  CHECK(lines[1].collective == Collective::all_gather);
+  CHECK(lines[1].bytes == act);
+  CHECK(lines[1].level == "nvlink");
+  CHECK(lines[1].count == int64_t(hops));
+  // with it the activations are split along the sequence already: no all-gather
+  o.split.sequence_parallel = true;
+  o.recompute = Recompute::selective;
+  lines = pp_lines(train_parallel(c, hw, o));
+  REQUIRE(lines.size() == 1);
+  CHECK(lines[0].bytes == act / 8);
+}

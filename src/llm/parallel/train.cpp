@@ -167,9 +167,14 @@ TrainResult train_from_times(const LlmConfig &c, const HwSpec &hw, const TrainOp
   if (s.pp > 1) { // activations forward, their gradients back: per virtual stage and microbatch,
                   // and the fill and drain hops
     const double hops = 2 * (v * m + pp - 1);
-    pp_seconds =
-        hops * add("pp", Collective::send_recv, hops,
-                   s.sequence_parallel ? act / double(s.tp) : act, group_at(2, s.tp * s.dp, node));
+    // each tensor-parallel rank sends its 1/t of the activations (with sequence parallelism
+    // they are split already); without it the receiving ranks all-gather the whole tensor in
+    // their tensor-parallel group: Narayanan et al. 2021 section 4.1's scatter/gather, on in
+    // Megatron-LM by default
+    pp_seconds = hops * add("pp", Collective::send_recv, hops, act / double(s.tp),
+                            group_at(2, s.tp * s.dp, node));
+    if (s.tp > 1 && !s.sequence_parallel)
+      pp_seconds += hops * add("pp", Collective::all_gather, hops, act, group_at(s.tp, 1, node));
   }
   double dp_seconds = 0;
   const double params = double(stage_parameters(c, s));
