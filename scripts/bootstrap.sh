@@ -7,7 +7,7 @@ cd "$(dirname "$0")/.."
 
 packages=(build-essential cmake pkg-config libeigen3-dev libyaml-cpp-dev libceres-dev doctest-dev
   libonnx-dev libprotobuf-dev protobuf-compiler libcli11-dev nlohmann-json3-dev libfmt-dev
-  zlib1g-dev libbenchmark-dev gnuplot-nox python3 python3-dev pybind11-dev python3-pytest)
+  zlib1g-dev libbenchmark-dev gnuplot-nox python3 python3-dev pybind11-dev python3-pytest python3-yaml)
 # The HTML report's browser test (test/cli/report_browser.py) renders pages in Chromium; a build
 # configured with -DPERFMODEL_BROWSER_TEST=OFF in CMAKE_ARGS does without it.
 case " ${CMAKE_ARGS:-} " in
