@@ -1,11 +1,14 @@
 // The gradient reduction overlapped with the backward pass, against a bucket-by-bucket
-// simulation of the same schedule and hand-computed cases.
+// simulation of the same schedule and hand-computed cases, and in the training step.
 #include <doctest/doctest.h>
 
 #include <algorithm>
 
+#include "perfmodel/io/hw_yaml.hpp"
 #include "perfmodel/llm/overlap.hpp"
+#include "perfmodel/llm/parallel_train.hpp"
 
+using namespace perfmodel;
 using namespace perfmodel::llm;
 
 namespace {
@@ -45,4 +48,35 @@ TEST_CASE("overlap: the closed form equals the bucket-by-bucket schedule") {
         CHECK(s.exposed == doctest::Approx(simulated_exposed(comm, backward, k)));
       }
   CHECK(overlap_grad_reduce(0, 1, 8).exposed == 0);
+}
+
+TEST_CASE("overlap: --overlap-grad-reduce takes the hidden dp reduction out of the step") {
+  const LlmConfig c = read_llm_config(resolve_llm_config("llama-2-7b"));
+  const HwSpec hw = io::load_hw("a100");
+  TrainOptions o;
+  o.split = ParallelSplit{2, 2, 4, 1, false, 1};
+  o.global_batch = 64;
+  o.microbatch = 2;
+  o.seq = 2048;
+  const TrainResult plain = train_parallel(c, hw, o);
+  CHECK(plain.comm_overlapped == 0);
+  o.overlap_grad_reduce = true;
+  const TrainResult over = train_parallel(c, hw, o);
+  double reduce = 0; // the dp all-reduce of the gradients, as the step's lines price it
+  for (const CommLine &l : plain.comm)
+    if (l.kind == "dp")
+      reduce += l.seconds;
+  REQUIRE(reduce > 0);
+  CHECK(over.comm_overlapped > 0);
+  CHECK(over.comm_overlapped < reduce); // the last layer's bucket stays exposed
+  // the rule, with the last microbatch's backward (twice its forward) and a bucket per layer
+  const double fwd = double(c.layers / 2) * plain.times.layer_fwd + plain.times.ends_fwd;
+  const double recompute = double(c.layers / 2) * plain.times.attention_core_fwd; // selective
+  CHECK(over.comm_overlapped ==
+        doctest::Approx(overlap_grad_reduce(reduce, 2 * fwd + recompute, c.layers / 2).hidden));
+  CHECK(over.comm_exposed == doctest::Approx(plain.comm_exposed - over.comm_overlapped));
+  CHECK(over.step == doctest::Approx(plain.step - over.comm_overlapped));
+  // one replica: nothing to reduce, nothing hidden
+  o.split = ParallelSplit{2, 2, 1, 1, false, 1};
+  CHECK(train_parallel(c, hw, o).comm_overlapped == 0);
 }
