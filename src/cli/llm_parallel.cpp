@@ -31,6 +31,9 @@ void add_llm_parallel_options(CLI::App *cmd, LlmParallelArgs &a) {
   cmd->add_flag("--sequence-parallel", a.sequence_parallel,
                 "Split norms and dropouts along the sequence over tp (reduce-scatter + "
                 "all-gather instead of all-reduce)");
+  cmd->add_flag("--overlap-grad-reduce", a.overlap_grad_reduce,
+                "Train: the dp gradient reduction overlaps the last microbatch's backward pass "
+                "(Megatron-LM's flag; default: all communication exposed)");
   cmd->add_option("--interleave", a.interleave,
                   "Virtual pipeline stages per device (interleaved 1F1B; train)")
       ->check(positive(true));
@@ -108,6 +111,7 @@ int run_llm_parallel(const LlmCommon &c, const LlmParallelArgs &a) {
     o.seq = a.seq;
     o.recompute = *llm::parse_recompute(a.recompute);
     o.zero = a.zero;
+    o.overlap_grad_reduce = a.overlap_grad_reduce;
     o.dtype = dtype_of(c.dtype, "--dtype");
     o.attention = attention;
     o.calibration = cal ? &*cal : nullptr;
@@ -118,6 +122,8 @@ int run_llm_parallel(const LlmCommon &c, const LlmParallelArgs &a) {
   }
   if (c.prompt < 1 || c.generate < 1)
     throw InputError("--pass infer needs --prompt and --generate (at least 1)");
+  if (a.overlap_grad_reduce)
+    throw InputError("--overlap-grad-reduce: applies to --pass train (serving has no gradients)");
   check_gpus(a, false);
   llm::ParallelServeOptions o;
   o.serve.batch = c.batch;

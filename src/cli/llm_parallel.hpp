@@ -13,6 +13,7 @@ struct LlmParallelArgs {
   std::string pass = "infer"; // infer | train
   int64_t tp = 1, pp = 1, dp = 1, ep = 1, interleave = 1, gpus = 0;
   bool sequence_parallel = false;
+  bool overlap_grad_reduce = false;
   int64_t global_batch = 0, microbatch = 1, seq = 2048;
   std::string recompute = "selective";
   int zero = 0;

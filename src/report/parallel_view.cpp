@@ -1,6 +1,8 @@
 // The `llm` view on many devices (perfmodel/report/parallel_view.hpp).
 #include "perfmodel/report/parallel_view.hpp"
 
+#include <algorithm>
+
 #include <nlohmann/json.hpp>
 
 #include "perfmodel/report/text_table.hpp"
@@ -222,7 +224,7 @@ std::string render_parallel_train(const llm::LlmConfig &c, const HwSpec &hw,
                   {"compute_seconds", r.compute},
                   {"recompute_seconds", r.recompute},
                   {"comm_exposed_seconds", r.comm_exposed},
-                  {"comm_overlapped_seconds", 0.0},
+                  {"comm_overlapped_seconds", r.comm_overlapped},
                   {"bubble_seconds", r.bubble},
                   {"optimizer_seconds", r.optimizer},
                   {"model_flops", r.model_flops},
@@ -280,6 +282,13 @@ std::string render_parallel_train(const llm::LlmConfig &c, const HwSpec &hw,
       bytes_row("capacity_bytes", "memory: device", r.capacity),
       {"fits", "fits", r.fits ? "yes" : "no", r.fits ? "true" : "false"},
   };
+  if (o.overlap_grad_reduce) { // after the exposed communication
+    auto at = std::find_if(rs.begin(), rs.end(),
+                           [](const Row &w) { return w.key == "comm_exposed_seconds"; });
+    rs.insert(at + 1, {"comm_overlapped_seconds",
+                       "  communication hidden behind the backward (not in the step)",
+                       si(r.comm_overlapped, "s"), raw(r.comm_overlapped)});
+  }
   std::string out = render_rows(rs, f);
   if (!r.comm.empty())
     out += section("communication per step", f) + comm_table(r.comm, f);

@@ -11,10 +11,33 @@
 namespace perfmodel::report {
 
 std::string RooflineData::title() const {
+  std::string what = std::string(to_string(pass));
+  if (!phases.empty()) {
+    what.clear();
+    for (const RooflinePhase &ph : phases)
+      what += (what.empty() ? "" : " + ") + ph.name +
+              (ph.context > 0 ? " at KV " + std::to_string(ph.context)
+                              : " " + std::to_string(ph.tokens));
+  }
   return model + " on " + hardware + ", batch " + std::to_string(batch) + ", " +
-         std::string(to_string(dtype)) + ", " + std::string(to_string(pass)) +
-         (calibrated ? ", calibrated" : "");
+         std::string(to_string(dtype)) + ", " + what + (calibrated ? ", calibrated" : "");
 }
+
+namespace {
+
+// A ridge per used ceiling and memory level.
+void add_ridges(RooflineData &d) {
+  d.ridges.clear();
+  for (size_t c = 0; c < d.ceilings.size(); ++c) {
+    if (!d.ceilings[c].selected)
+      continue;
+    for (size_t m = 0; m < d.diagonals.size(); ++m)
+      d.ridges.push_back({c, m, d.ceilings[c].flops_per_second / d.diagonals[m].bytes_per_second,
+                          d.ceilings[c].flops_per_second});
+  }
+}
+
+} // namespace
 
 RooflineData make_roofline(const Prediction &pred, const HwSpec &hw,
                            const std::map<std::string, double> &measured) {
@@ -37,13 +60,7 @@ RooflineData make_roofline(const Prediction &pred, const HwSpec &hw,
   for (const MemoryLevel &m : hw.memory)
     if (m.bytes_per_second > 0)
       d.diagonals.push_back({m.name, m.bytes_per_second});
-  for (size_t c = 0; c < d.ceilings.size(); ++c) {
-    if (!d.ceilings[c].selected)
-      continue;
-    for (size_t m = 0; m < d.diagonals.size(); ++m)
-      d.ridges.push_back({c, m, d.ceilings[c].flops_per_second / d.diagonals[m].bytes_per_second,
-                          d.ceilings[c].flops_per_second});
-  }
+  add_ridges(d);
 
   std::set<std::string> names;
   for (const LayerPrediction &lp : pred.layers) {
@@ -74,6 +91,35 @@ RooflineData make_roofline(const Prediction &pred, const HwSpec &hw,
   return d;
 }
 
+RooflineData
+make_phase_roofline(const std::vector<std::pair<RooflinePhase, const Prediction *>> &passes,
+                    const HwSpec &hw) {
+  RooflineData d;
+  for (const auto &[phase, pred] : passes) {
+    RooflineData one = make_roofline(*pred, hw);
+    if (d.phases.empty()) {
+      d = std::move(one);
+      d.total_seconds = 0;
+      for (RooflinePoint &p : d.points)
+        p.phase = phase.name;
+    } else {
+      for (size_t c = 0; c < d.ceilings.size() && c < one.ceilings.size(); ++c)
+        d.ceilings[c].selected = d.ceilings[c].selected || one.ceilings[c].selected;
+      d.calibrated = d.calibrated || one.calibrated;
+      for (RooflinePoint &p : one.points) {
+        p.phase = phase.name;
+        d.points.push_back(std::move(p));
+      }
+    }
+    RooflinePhase ph = phase;
+    ph.seconds = pred->totals.predicted_seconds;
+    d.total_seconds += ph.seconds;
+    d.phases.push_back(ph);
+  }
+  add_ridges(d);
+  return d;
+}
+
 std::vector<size_t> top_points_by_time(const RooflineData &d, size_t n) {
   std::vector<size_t> idx;
   for (size_t i = 0; i < d.points.size(); ++i)
@@ -90,9 +136,11 @@ namespace {
 
 using Pt = RooflinePoint;
 
-const std::vector<Column<Pt>> &point_columns() {
+// The point columns; a roofline of phases leads with the phase.
+const std::vector<Column<Pt>> &point_columns(bool phases) {
   using C = Column<Pt>;
   static const std::vector<C> cols = {
+      {"phase", "phase", hint::text(), &Pt::phase},
       {"name", "layer", hint::text(), &Pt::name},
       {"op", "op", hint::text(), &Pt::op},
       C("flops", "FLOPs", hint::si("F"), &Pt::flops).csv_as("flops (FLOP)"),
@@ -113,12 +161,13 @@ const std::vector<Column<Pt>> &point_columns() {
         &Pt::measured_flops_per_second)
           .csv_as("measured (FLOP/s)"),
   };
-  return cols;
+  static const std::vector<C> without_phase(cols.begin() + 1, cols.end());
+  return phases ? cols : without_phase;
 }
 
 // CSV numbers to 6 significant digits; Markdown rules spaced, without alignment.
 Grid point_grid(const RooflineData &d) {
-  return make_grid(point_columns(), d.points, Style{6, true, false});
+  return make_grid(point_columns(!d.phases.empty()), d.points, Style{6, true, false});
 }
 
 std::string aligned(const std::vector<std::vector<std::string>> &rows) {
@@ -155,6 +204,10 @@ std::string render_text(const RooflineData &d, bool md) {
     top.push_back({"ridge",
                    ceiling_name(d.ceilings[r.ceiling]) + " / " + d.diagonals[r.diagonal].level,
                    si(r.arithmetic_intensity, "F/B"), ""});
+  for (const RooflinePhase &ph : d.phases)
+    top.push_back({"phase", ph.name, si(ph.seconds, "s"),
+                   ph.context > 0 ? "one step at KV " + std::to_string(ph.context)
+                                  : std::to_string(ph.tokens) + " tokens"});
   std::string title = "roofline of " + d.title();
   if (!md)
     return title + "\n" + aligned(top) + "\n" + table(point_grid(d));
@@ -210,6 +263,14 @@ std::string render_json(const RooflineData &d) {
                            {"level", d.diagonals[r.diagonal].level},
                            {"arithmetic_intensity", r.arithmetic_intensity},
                            {"flops_per_second", r.flops_per_second}});
+  if (!d.phases.empty()) {
+    j["phases"] = ordered_json::array();
+    for (const RooflinePhase &ph : d.phases)
+      j["phases"].push_back({{"phase", ph.name},
+                             {"tokens", ph.tokens},
+                             {"context", ph.context},
+                             {"seconds", ph.seconds}});
+  }
   j["layers"] = json_rows(point_grid(d));
   j["unmatched_measurements"] = d.unmatched_measurements;
   return perfmodel::report::json_text(j);

@@ -55,6 +55,13 @@ struct ParallelServeResult {
 ParallelServeResult serve_parallel(const LlmConfig &c, const HwSpec &hw,
                                    const ParallelServeOptions &o);
 
+/// serve_parallel with the device's passes already evaluated: `device` is serve() of
+/// shard_config(c, o.split, c.layers) at batch / ep (only its ttft, tpot_mean and e2e are
+/// read), which a search over splits of one device shape computes once. The same checks and
+/// errors as serve_parallel.
+ParallelServeResult serve_parallel_from(const LlmConfig &c, const HwSpec &hw,
+                                        const ParallelServeOptions &o, ServeResult device);
+
 /// collective_seconds for the group of option --`kind` (tp, pp, dp, ep): its errors (a group
 /// the interconnect does not reach) name the option.
 CommCost group_cost(const std::string &kind, Collective k, double bytes, const Group &g,

@@ -26,6 +26,10 @@ struct TrainOptions {
   int zero = 0; // 0: none; 1: optimizer states, 2: + gradients, 3: + weights sharded over dp
   DType dtype = DType::bf16;
   Attention attention = Attention::flash; // eager: the score matrices are stored (5as/h)
+  /// Megatron-LM's --overlap-grad-reduce: the dp gradient reduction (the all-reduce, or ZeRO's
+  /// reduce-scatter) runs in per-layer buckets during the last microbatch's backward pass
+  /// (llm/overlap.hpp); false: all communication exposed (Megatron-LM's default).
+  bool overlap_grad_reduce = false;
   const Calibration *calibration = nullptr;
   const CommCalibration *comm = nullptr;
 };
@@ -59,7 +63,8 @@ struct TrainResult {
   LayerTimes times;
   double compute = 0, recompute = 0, bubble = 0, optimizer = 0; // seconds, the slowest stage
   std::vector<CommLine> comm; // tp, ep per step; pp hand-offs; dp gradients
-  double comm_exposed = 0;    // all of comm: none assumed hidden behind compute
+  double comm_exposed = 0;    // comm less what overlap_grad_reduce hides behind compute
+  double comm_overlapped = 0; // the dp reduction hidden behind the backward pass
   double step = 0;            // compute + recompute + comm + bubble + optimizer
   TrainMemory memory;
   double capacity = 0;

@@ -43,6 +43,13 @@ struct PlanResult {
   double seconds = 0; // wall time of the search
 };
 
+/// The divisors of n >= 1, ascending.
+std::vector<int64_t> divisors(int64_t n);
+
+/// A split the model does not allow, as a reason counted by the plan searches (the first
+/// check_split would throw for: "tp does not divide the heads", ...); "" for a valid split.
+std::string invalid_reason(const LlmConfig &c, const ParallelSplit &s);
+
 /// Enumerates (tp, pp, dp, ep, microbatch, recompute, sequence parallel, interleave, zero)
 /// with tp x pp x dp = gpus, evaluates each with train_from_times (layer times computed once
 /// per (tp, ep, microbatch) shape) on `threads` threads, and ranks the fitting ones by step

@@ -47,6 +47,7 @@ struct RidgePoint {
 };
 
 struct RooflinePoint {
+  std::string phase; // a language model's pass ("prefill", "decode"); "" for one graph
   std::string name;
   std::string op;
   int64_t flops = 0;
@@ -62,6 +63,14 @@ struct RooflinePoint {
   bool drawable() const { return flops > 0 && bytes > 0 && seconds > 0; }
 };
 
+/// One pass of a roofline of several (a language model's prefill and decode step).
+struct RooflinePhase {
+  std::string name;    // "prefill", "decode"
+  int64_t tokens = 0;  // new tokens per sequence (prefill: the prompt; decode: 1)
+  int64_t context = 0; // tokens already in the KV cache (decode: the KV length; prefill: 0)
+  double seconds = 0;  // the pass's predicted time
+};
+
 struct RooflineData {
   std::string hardware, model;
   int64_t batch = 1;
@@ -71,10 +80,13 @@ struct RooflineData {
   std::vector<RooflineCeiling> ceilings;
   std::vector<RooflineDiagonal> diagonals; // innermost first, DRAM last (as in the spec)
   std::vector<RidgePoint> ridges;
-  std::vector<RooflinePoint> points;               // layer order
+  std::vector<RooflinePoint> points;               // layer order (phase after phase)
+  std::vector<RooflinePhase> phases;               // empty: one graph's pass (`pass`)
   std::vector<std::string> unmatched_measurements; // measured names with no such layer
-  double total_seconds = 0;
-  std::string title() const; // "resnet50 on a100, batch 64, fp16, fwd"
+  double total_seconds = 0; // with phases: their sum (one prefill and one decode step)
+  /// "resnet50 on a100, batch 64, fp16, fwd"; with phases "llama-3-8b on h100, batch 8, fp16,
+  /// prefill 2048 + decode at KV 4096".
+  std::string title() const;
 };
 
 /// Measured seconds per layer name from `perfmodel measure --format json` output. Entries
@@ -84,6 +96,14 @@ std::map<std::string, double> parse_measurement_json(const std::string &text,
 
 RooflineData make_roofline(const Prediction &pred, const HwSpec &hw,
                            const std::map<std::string, double> &measured = {});
+
+/// One roofline of a language model's passes on `hw`: each (phase, prediction) pass's layers
+/// as points tagged with its phase, in the order given; a ceiling is used when any pass runs
+/// on it; total_seconds is the passes' sum. The predictions are of the same model, batch and
+/// data type (the first one's are shown).
+RooflineData
+make_phase_roofline(const std::vector<std::pair<RooflinePhase, const Prediction *>> &passes,
+                    const HwSpec &hw);
 
 /// Indices of the `n` drawable points with the largest time, largest first.
 std::vector<size_t> top_points_by_time(const RooflineData &d, size_t n);

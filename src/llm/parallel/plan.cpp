@@ -9,8 +9,6 @@
 
 namespace perfmodel::llm {
 
-namespace {
-
 std::vector<int64_t> divisors(int64_t n) {
   std::vector<int64_t> d;
   for (int64_t i = 1; i * i <= n; ++i)
@@ -23,7 +21,6 @@ std::vector<int64_t> divisors(int64_t n) {
   return d;
 }
 
-// A split the model does not allow, as a reason (the first check_split would throw for).
 std::string invalid_reason(const LlmConfig &c, const ParallelSplit &s) {
   if (c.heads % s.tp != 0)
     return "tp does not divide the heads";
@@ -38,8 +35,6 @@ std::string invalid_reason(const LlmConfig &c, const ParallelSplit &s) {
     return "ep does not divide the experts";
   return "";
 }
-
-} // namespace
 
 PlanResult plan_training(const LlmConfig &c, const HwSpec &hw, const PlanOptions &o) {
   const auto t0 = std::chrono::steady_clock::now();

@@ -74,22 +74,39 @@ std::vector<CommLine> pass_comm(const LlmConfig &c, const HwSpec &hw, const Para
   return out;
 }
 
-ParallelServeResult serve_parallel(const LlmConfig &c, const HwSpec &hw,
-                                   const ParallelServeOptions &o) {
+namespace {
+
+// The checks of serve_parallel, and the options of one device (its batch: batch / ep).
+ServeOptions device_options(const LlmConfig &c, const ParallelServeOptions &o) {
   const ParallelSplit &s = o.split;
   check_split(c, s);
   if (s.dp != 1)
     throw InputError("--dp applies to --pass train; serve replicas independently");
-  const ServeOptions &so = o.serve;
-  if (so.batch % s.ep != 0)
-    throw InputError("--batch " + std::to_string(so.batch) + " is not divisible by --ep " +
+  if (o.serve.batch % s.ep != 0)
+    throw InputError("--batch " + std::to_string(o.serve.batch) + " is not divisible by --ep " +
                      std::to_string(s.ep) + " (each expert-parallel rank serves batch / ep)");
+  ServeOptions local = o.serve;
+  local.batch = o.serve.batch / s.ep;
+  return local;
+}
+
+} // namespace
+
+ParallelServeResult serve_parallel(const LlmConfig &c, const HwSpec &hw,
+                                   const ParallelServeOptions &o) {
+  const ServeOptions local = device_options(c, o);
+  return serve_parallel_from(c, hw, o, serve(shard_config(c, o.split, c.layers), hw, local));
+}
+
+ParallelServeResult serve_parallel_from(const LlmConfig &c, const HwSpec &hw,
+                                        const ParallelServeOptions &o, ServeResult device) {
+  const ParallelSplit &s = o.split;
+  const ServeOptions &so = o.serve;
+  const ServeOptions local = device_options(c, o);
   ParallelServeResult r;
   r.options = o;
   r.devices = s.devices(false);
-  ServeOptions local = so;
-  local.batch = so.batch / s.ep;
-  r.device = serve(shard_config(c, s, c.layers), hw, local);
+  r.device = std::move(device);
 
   const DType kv = so.kv_dtype.value_or(so.dtype);
   const LlmConfig stage = shard_config(c, s, c.layers / s.pp);

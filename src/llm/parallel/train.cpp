@@ -1,6 +1,7 @@
 // A training step on many devices (perfmodel/llm/parallel_train.hpp, docs/parallel.md
 // "Training").
 #include "perfmodel/llm/parallel_train.hpp"
+#include "perfmodel/llm/overlap.hpp"
 
 #include <algorithm>
 
@@ -181,13 +182,19 @@ TrainResult train_from_times(const LlmConfig &c, const HwSpec &hw, const TrainOp
   if (s.dp > 1) {
     const Group g = group_at(s.dp, s.tp, node);
     const double grad_bytes = params * double(bytes_of(o.dtype));
+    double reduce = 0; // the gradients' reduction: what --overlap-grad-reduce hides
     if (o.zero == 0) {
-      dp_seconds = add("dp", Collective::all_reduce, 1, grad_bytes, g);
+      dp_seconds = reduce = add("dp", Collective::all_reduce, 1, grad_bytes, g);
     } else { // gradients reduce-scattered, updated weights all-gathered
-      dp_seconds = add("dp", Collective::reduce_scatter, 1, grad_bytes, g) +
-                   add("dp", Collective::all_gather, 1, grad_bytes, g);
+      reduce = add("dp", Collective::reduce_scatter, 1, grad_bytes, g);
+      dp_seconds = reduce + add("dp", Collective::all_gather, 1, grad_bytes, g);
       if (o.zero >= 3) // weights gathered for each microbatch's forward and backward
         dp_seconds += 2 * m * add("dp", Collective::all_gather, 2 * m, grad_bytes, g);
+    }
+    if (o.overlap_grad_reduce) { // behind the last microbatch's backward (and its recompute)
+      r.comm_overlapped =
+          overlap_grad_reduce(reduce, compute_mb - fwd + recompute_mb, c.layers / s.pp).hidden;
+      dp_seconds -= r.comm_overlapped;
     }
   }
   r.comm = comm;

@@ -82,6 +82,25 @@ Ranges ranges(const RooflineData &d) {
   return r;
 }
 
+/// The points labelled: the `n` slowest; with phases, the `n` slowest of each phase (a decode
+/// step's layers are far faster than the prefill's, and would get no label).
+std::vector<size_t> labelled_points(const RooflineData &d, size_t n) {
+  if (d.phases.empty())
+    return top_points_by_time(d, n);
+  std::vector<size_t> out;
+  for (const RooflinePhase &ph : d.phases) {
+    std::vector<size_t> idx;
+    for (size_t i = 0; i < d.points.size(); ++i)
+      if (d.points[i].drawable() && d.points[i].phase == ph.name)
+        idx.push_back(i);
+    std::stable_sort(idx.begin(), idx.end(),
+                     [&](size_t a, size_t b) { return d.points[a].seconds > d.points[b].seconds; });
+    idx.resize(std::min(idx.size(), n));
+    out.insert(out.end(), idx.begin(), idx.end());
+  }
+  return out;
+}
+
 } // namespace
 
 PlotScript roofline_plot(const RooflineData &d, const PlotPaths &paths, ImageKind kind,
@@ -89,12 +108,23 @@ PlotScript roofline_plot(const RooflineData &d, const PlotPaths &paths, ImageKin
   PlotScript out;
   const Ranges rg = ranges(d);
 
-  // Op types in order of first appearance: a stable colour and data block for each.
+  // Op types in order of first appearance: a stable colour for each. Phases (a language
+  // model's prefill and decode step) in order: a marker shape for each. A data block per
+  // (op, phase) in order of first appearance.
   std::vector<std::string> ops;
   std::map<std::string, size_t> op_index;
+  std::map<std::string, size_t> phase_index;
+  std::vector<std::pair<size_t, size_t>> blocks; // (op, phase)
+  std::map<std::pair<size_t, size_t>, size_t> block_index;
+  for (const RooflinePhase &ph : d.phases)
+    phase_index.emplace(ph.name, phase_index.size());
   double max_seconds = 0;
   size_t undrawn = 0;
   bool any_measured = false;
+  auto block_of = [&](const RooflinePoint &p) {
+    const auto ph = phase_index.find(p.phase);
+    return std::pair{op_index.at(p.op), ph == phase_index.end() ? size_t(0) : ph->second};
+  };
   for (const RooflinePoint &p : d.points) {
     if (!p.drawable()) {
       ++undrawn;
@@ -102,6 +132,8 @@ PlotScript roofline_plot(const RooflineData &d, const PlotPaths &paths, ImageKin
     }
     if (op_index.emplace(p.op, ops.size()).second)
       ops.push_back(p.op);
+    if (block_index.emplace(block_of(p), blocks.size()).second)
+      blocks.push_back(block_of(p));
     max_seconds = std::max({max_seconds, p.seconds, p.measured_seconds.value_or(0.0)});
     any_measured = any_measured || p.measured_seconds.has_value();
   }
@@ -115,11 +147,13 @@ PlotScript roofline_plot(const RooflineData &d, const PlotPaths &paths, ImageKin
   for (size_t i = 0; i < d.points.size(); ++i)
     dat += "#   " + std::to_string(i) + " " + gp_comment(d.points[i].name) + " (" +
            gp_comment(d.points[i].op) + ")\n";
-  for (size_t k = 0; k < ops.size(); ++k) {
-    dat += "\n\n# block " + std::to_string(k) + ": " + gp_comment(ops[k]) + "\n";
+  for (size_t k = 0; k < blocks.size(); ++k) {
+    dat += "\n\n# block " + std::to_string(k) + ": " + gp_comment(ops[blocks[k].first]) +
+           (d.phases.empty() ? "" : " (" + gp_comment(d.phases[blocks[k].second].name) + ")") +
+           "\n";
     for (size_t i = 0; i < d.points.size(); ++i) {
       const RooflinePoint &p = d.points[i];
-      if (!p.drawable() || op_index[p.op] != k)
+      if (!p.drawable() || block_index.at(block_of(p)) != k)
         continue;
       double ms = p.measured_seconds ? point_size(*p.measured_seconds, max_seconds) : NAN;
       dat += gp_num(p.arithmetic_intensity) + " " + gp_num(p.predicted_flops_per_second) + " " +
@@ -128,7 +162,7 @@ PlotScript roofline_plot(const RooflineData &d, const PlotPaths &paths, ImageKin
              std::to_string(i) + "\n";
     }
   }
-  dat += "\n\n# block " + std::to_string(ops.size()) + ": ridge points\n";
+  dat += "\n\n# block " + std::to_string(blocks.size()) + ": ridge points\n";
   for (const RidgePoint &r : d.ridges)
     dat += gp_num(r.arithmetic_intensity) + " " + gp_num(r.flops_per_second) + "\n";
   if (d.ridges.empty())
@@ -235,7 +269,7 @@ PlotScript roofline_plot(const RooflineData &d, const PlotPaths &paths, ImageKin
     size_t more = 0;
   };
   std::vector<PointLabel> labels;
-  for (size_t i : top_points_by_time(d, opts.label_top)) {
+  for (size_t i : labelled_points(d, opts.label_top)) {
     const RooflinePoint &p = d.points[i];
     auto near = [&](const PointLabel &l) {
       const RooflinePoint &q = d.points[l.first];
@@ -250,7 +284,8 @@ PlotScript roofline_plot(const RooflineData &d, const PlotPaths &paths, ImageKin
   }
   for (const PointLabel &l : labels) {
     const RooflinePoint &p = d.points[l.first];
-    add_label(short_name(p.name) + (l.more ? " (+" + std::to_string(l.more) + " more)" : ""),
+    add_label((p.phase.empty() ? "" : p.phase + " ") + short_name(p.name) +
+                  (l.more ? " (+" + std::to_string(l.more) + " more)" : ""),
               "first " + gp_num(p.arithmetic_intensity) + ", first " +
                   gp_num(p.predicted_flops_per_second),
               "left offset 1,1 font ',9' front");
@@ -259,19 +294,34 @@ PlotScript roofline_plot(const RooflineData &d, const PlotPaths &paths, ImageKin
     add_label(std::to_string(undrawn) + " layer(s) without FLOPs or bytes not drawn",
               "graph 0.01, graph 0.02", "left font ',8' tc rgb '#777777'");
 
-  for (size_t k = 0; k < ops.size(); ++k) {
-    std::string color(palette_color(k));
-    std::string idx = std::to_string(k);
-    clauses.push_back("datafile index " + idx +
-                      " using 1:2:3 with points pt 7 ps variable lc rgb '" + color + "' title " +
-                      gp_quote(ops[k]));
+  // gnuplot point types: filled circle, square, triangle, diamond; each hollow one less.
+  static constexpr int kFilled[] = {7, 5, 9, 13};
+  std::vector<bool> titled(ops.size(), false);
+  for (size_t k = 0; k < blocks.size(); ++k) {
+    const auto [op, phase] = blocks[k];
+    const std::string color(palette_color(op));
+    const std::string idx = std::to_string(k);
+    const int pt = kFilled[phase % std::size(kFilled)];
+    clauses.push_back("datafile index " + idx + " using 1:2:3 with points pt " +
+                      std::to_string(pt) + " ps variable lc rgb '" + color + "' " +
+                      (titled[op] ? "notitle" : "title " + gp_quote(ops[op])));
+    titled[op] = true;
     if (any_measured)
-      clauses.push_back("datafile index " + idx +
-                        " using 1:5:6 with points pt 6 lw 2 ps variable lc rgb '" + color + "' " +
+      clauses.push_back("datafile index " + idx + " using 1:5:6 with points pt " +
+                        std::to_string(pt - 1) + " lw 2 ps variable lc rgb '" + color + "' " +
                         (k == 0 ? "title 'measured (hollow)'" : "notitle"));
   }
+  // The phases' shapes, in black, as key entries of their own.
+  for (size_t ph = 0; ph < d.phases.size(); ++ph)
+    clauses.push_back(
+        "keyentry with points pt " + std::to_string(kFilled[ph % std::size(kFilled)]) +
+        " ps 1.5 lc rgb '#000000' title " +
+        gp_quote(d.phases[ph].name +
+                 (d.phases[ph].context > 0
+                      ? " (one step at KV " + std::to_string(d.phases[ph].context) + ")"
+                      : " (" + std::to_string(d.phases[ph].tokens) + " tokens)")));
   clauses.push_back(
-      "datafile index " + std::to_string(ops.size()) +
+      "datafile index " + std::to_string(blocks.size()) +
       " using 1:2 with points pt 2 ps 1.5 lw 2 lc rgb '#000000' title 'ridge points'");
   s += "plot \\\n";
   for (size_t i = 0; i < clauses.size(); ++i)

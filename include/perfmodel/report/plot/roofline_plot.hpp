@@ -4,8 +4,10 @@
 // they answer no question about this model), a diagonal per memory level with a bandwidth, the
 // ridge points of those ceilings, one filled point per layer (area proportional to its time,
 // colour by op type), measured points hollow at the same AI, and the top-N layers by time
-// labelled. The ceilings' names and the DRAM ridges are tics of the right and top axes,
-// outside the plot, so no line or point covers them.
+// labelled. A roofline of phases (a language model's prefill and decode step) draws each
+// phase's layers with a marker shape of its own (filled circle, square, ...), the shapes as key
+// entries, and labels the top-N of each phase. The ceilings' names and the DRAM ridges are tics of
+// the right and top axes, outside the plot, so no line or point covers them.
 #pragma once
 
 #include "perfmodel/report/plot/gnuplot.hpp"
@@ -14,7 +16,7 @@
 namespace perfmodel::report::plot {
 
 struct RooflinePlotOptions {
-  size_t label_top = 8; // label the N layers with the largest predicted time
+  size_t label_top = 8; // label the N layers (of each phase) with the largest predicted time
   int width_px = 1200;
   int height_px = 800;
 };

@@ -1,0 +1,162 @@
+// The `plan --pass infer` view and its frontier plot (perfmodel/report/plan_infer_view.hpp).
+#include "perfmodel/report/plan_infer_view.hpp"
+
+#include <nlohmann/json.hpp>
+
+#include <algorithm>
+
+#include "perfmodel/report/text_table.hpp"
+
+namespace perfmodel::report {
+
+namespace {
+
+using nlohmann::json;
+
+std::vector<std::string> header() {
+  return {"rank", "tp",   "pp",  "ep",           "dp",     "batch", "micro",
+          "TTFT", "TPOT", "e2e", "tokens/s/dev", "memory", "comm",  "frontier"};
+}
+
+std::vector<std::string> csv_header() {
+  return {"rank",       "tp",       "pp",       "ep",      "dp",       "replica batch",
+          "microbatch", "ttft (s)", "tpot (s)", "e2e (s)", "tokens/s", "tokens/s per device",
+          "memory (B)", "comm (s)", "frontier"};
+}
+
+std::vector<std::string> cells(size_t i, const llm::InferCandidate &k, bool csv) {
+  const auto &s = k.split;
+  auto num = [&](double v, const char *unit) { return csv ? raw(v) : si(v, unit); };
+  std::vector<std::string> row = {std::to_string(i + 1),
+                                  std::to_string(s.tp),
+                                  std::to_string(s.pp),
+                                  std::to_string(s.ep),
+                                  std::to_string(s.dp),
+                                  std::to_string(k.replica_batch),
+                                  std::to_string(k.microbatch),
+                                  num(k.ttft, "s"),
+                                  num(k.tpot, "s"),
+                                  num(k.e2e, "s")};
+  if (csv)
+    row.push_back(raw(k.tokens_per_second));
+  row.push_back(num(k.tokens_per_second_per_device, ""));
+  row.push_back(num(k.memory, "B"));
+  row.push_back(num(k.comm, "s"));
+  row.push_back(k.frontier ? (csv ? "true" : "yes") : (csv ? "false" : ""));
+  return row;
+}
+
+std::string title(const llm::LlmConfig &c, const HwSpec &hw, const llm::InferPlanOptions &o) {
+  return c.name + " on " + std::to_string(o.gpus) + " x " + hw.name + ", serving " +
+         std::to_string(o.batch) + " sequences (" + std::to_string(o.prompt) + " prompt + " +
+         std::to_string(o.generate) + " generated tokens)";
+}
+
+} // namespace
+
+std::string render_plan_infer(const llm::LlmConfig &c, const HwSpec &hw,
+                              const llm::InferPlanOptions &o, const llm::InferPlanResult &r,
+                              Format f, size_t top) {
+  if (f == Format::json) {
+    json j;
+    j["schema"] = "perfmodel.plan/1";
+    j["model"] = c.name;
+    j["hardware"] = hw.name;
+    j["pass"] = "infer";
+    j["gpus"] = o.gpus;
+    j["batch"] = o.batch;
+    j["prompt"] = o.prompt;
+    j["generate"] = o.generate;
+    j["enumerated"] = r.enumerated;
+    j["dropped"] = r.dropped;
+    j["capacity_bytes"] = r.capacity;
+    json a = json::array();
+    for (const auto &k : r.ranked) {
+      const auto &s = k.split;
+      a.push_back({{"tp", s.tp},
+                   {"pp", s.pp},
+                   {"ep", s.ep},
+                   {"dp", s.dp},
+                   {"replica_batch", k.replica_batch},
+                   {"microbatch", k.microbatch},
+                   {"ttft_seconds", k.ttft},
+                   {"tpot_seconds", k.tpot},
+                   {"e2e_seconds", k.e2e},
+                   {"tokens_per_second", k.tokens_per_second},
+                   {"tokens_per_second_per_device", k.tokens_per_second_per_device},
+                   {"memory_bytes", k.memory},
+                   {"comm_seconds", k.comm},
+                   {"frontier", k.frontier}});
+    }
+    j["ranked"] = a;
+    return j.dump(2) + "\n";
+  }
+  if (f == Format::csv) {
+    std::string out;
+    const auto h = csv_header();
+    for (size_t i = 0; i < h.size(); ++i)
+      out += (i ? "," : "") + csv_field(h[i]);
+    out += "\n";
+    for (size_t i = 0; i < r.ranked.size(); ++i) {
+      const auto row = cells(i, r.ranked[i], true);
+      for (size_t k = 0; k < row.size(); ++k)
+        out += (k ? "," : "") + csv_field(row[k]);
+      out += "\n";
+    }
+    return out;
+  }
+  std::vector<std::vector<std::string>> rows;
+  for (size_t i = 0; i < r.ranked.size() && i < top; ++i)
+    rows.push_back(cells(i, r.ranked[i], false));
+  std::string out = "plan: " + title(c, hw, o) + ": " + std::to_string(r.enumerated) + " splits, " +
+                    std::to_string(r.ranked.size()) + " fit (" + si(r.capacity, "B") +
+                    " per device)\n";
+  for (const auto &[why, n] : r.dropped)
+    out += "  dropped " + std::to_string(n) + ": " + why + "\n";
+  out += "\n";
+  if (f == Format::md) {
+    out += md_table(header(), rows);
+  } else {
+    TextTable t(header());
+    for (auto &row : rows)
+      t.add(row);
+    out += t.str();
+  }
+  if (r.ranked.size() > top)
+    out += "(" + std::to_string(r.ranked.size() - top) + " more: --top N, or --format csv|json)\n";
+  return out;
+}
+
+plot::PlotScript plan_infer_plot(const llm::LlmConfig &c, const llm::InferPlanResult &r,
+                                 const plot::PlotPaths &paths, plot::ImageKind kind) {
+  if (r.ranked.empty())
+    throw InputError("--plot: no split fits, nothing to draw");
+  plot::PlotScript p;
+  p.data = "# tpot_seconds tokens_per_second_per_device (block 0: every fitting split; "
+           "block 1: the frontier)\n";
+  for (const auto &k : r.ranked)
+    p.data += plot::gp_num(k.tpot) + " " + plot::gp_num(k.tokens_per_second_per_device) + "\n";
+  p.data += "\n\n";
+  std::vector<const llm::InferCandidate *> front;
+  for (const auto &k : r.ranked)
+    if (k.frontier)
+      front.push_back(&k);
+  std::sort(front.begin(), front.end(), [](auto *a, auto *b) { return a->tpot < b->tpot; });
+  for (const auto *k : front)
+    p.data += plot::gp_num(k->tpot) + " " + plot::gp_num(k->tokens_per_second_per_device) + "\n";
+  std::string &s = p.script;
+  s += plot::script_header(paths, kind, 900, 600, "serving plan frontier",
+                           "plan (serving): " + c.name);
+  s += "set xlabel 'TPOT, time per output token (s)'\n";
+  s += "set ylabel 'tokens/s per device'\n";
+  s += "set format x '%.0s%cs'\n";
+  s += "set grid lc rgb '#dddddd'\n";
+  s += "set key top right\n";
+  s += "plot datafile index 0 using 1:2 with points pt 7 ps 0.8 lc rgb '#bbbbbb' "
+       "title 'splits that fit', \\\n"
+       "     datafile index 1 using 1:2 with linespoints pt 7 lw 2 lc rgb '#d62728' "
+       "title 'frontier (most tokens/s for its TPOT)'\n";
+  return p;
+}
+
+} // namespace perfmodel::report
