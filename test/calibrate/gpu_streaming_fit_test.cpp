@@ -125,6 +125,7 @@ TEST_CASE("layer_features gives each streaming layer its work items") {
   b.name = "bn", b.op = OpKind::batch_norm, b.op_name = "batchnorm", b.inputs = {"x"};
   Layer r;
   r.name = "relu", r.op = OpKind::activation, r.op_name = "relu", r.inputs = {"bn"};
+  r.attrs.set("function", std::string("relu"));
   g.layers = {b, r};
   infer_shapes(g);
   const Layer &bn = g.layers[0], &relu = g.layers[1];
