@@ -14,6 +14,10 @@ of one workload: ResNet-50 training at batch 32, fp32, on one V100. Two held-out
   take them), the model is fitted on what remains and predicts the odd half of the other trace,
   both ways.
 
+- across models (shapes) on the H200: fit on reference/gpu/h200's ResNet-50 fp32 training
+  trace, predict MobileNetV2's and VGG-16's (PyTorch 2 records a convolution's backward as one
+  operator, so these traces have no backward convolution rows).
+
 Per class (GEMM, conv fwd / bwd-data / bwd-filter, elementwise, norm, pool) the median and
 mean |error| of each operator signature's predicted device time against the measured one:
 the roofline, the calibration of `--before` (a perfmodel build of the model before this
@@ -73,12 +77,12 @@ def run(cmd):
     return p.stdout
 
 
-def fit(perfmodel, traces, out):
-    run([perfmodel, "calibrate", "--from-trace", *traces, "--hw", "v100", "-o", out])
+def fit(perfmodel, traces, out, hw="v100"):
+    run([perfmodel, "calibrate", "--from-trace", *traces, "--hw", hw, "-o", out])
 
 
-def attainment(perfmodel, trace, calibration):
-    cmd = [perfmodel, "trace", trace, "--hw", "v100", "--view", "attainment", "--top", "0",
+def attainment(perfmodel, trace, calibration, hw="v100"):
+    cmd = [perfmodel, "trace", trace, "--hw", hw, "--view", "attainment", "--top", "0",
            "--format", "json"]
     if calibration:
         cmd += ["--calibration", calibration]
@@ -210,6 +214,26 @@ def main():
             shapes[k] = v if k not in shapes else merge(shapes[k], v)
     table("Across shapes and runs (fit on the signatures of one trace whose CRC-32 is even, "
           "predict the odd ones of the other; both ways):", [(n, shapes[n]) for n in order])
+    # Across models on the H200 (reference/gpu/h200/traces): fit on ResNet-50's training step,
+    # predict MobileNetV2's and VGG-16's (other shapes: MobileNetV2's narrow channels).
+    h200 = os.path.join(ROOT, "reference", "gpu", "h200", "traces")
+    models = {}
+    cals = {}
+    for name, exe in builds:
+        cals[name] = os.path.join(work, f"{name}-h200-resnet50.yaml")
+        fit(exe, [os.path.join(h200, "resnet50_train_b32_fp32.pt.trace.json.gz")], cals[name],
+            "h200")
+    for m in ("mobilenet_v2", "vgg16"):
+        t = os.path.join(h200, f"{m}_train_b32_fp32.pt.trace.json.gz")
+        per = {"roofline": errors(attainment(a.perfmodel, t, None, "h200"), "roofline_seconds",
+                                  lambda s: True)}
+        for name, exe in builds:
+            per[name] = errors(attainment(exe, t, cals[name], "h200"), "calibrated_seconds",
+                               lambda s: True)
+        for k, v in per.items():
+            models[k] = v if k not in models else merge(models[k], v)
+    table("Across models on the H200 (fit on ResNet-50's fp32 training trace, predict "
+          "MobileNetV2's and VGG-16's):", [(n, models[n]) for n in order])
     print(f"\n(work files: {work})")
 
 
