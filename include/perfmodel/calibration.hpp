@@ -17,11 +17,13 @@
 //   overhead_seconds        fixed cost of one call (dispatch, thread start, synchronisation)
 //   term_rates[j]           the rate of the target's term j (bytes per second; 0: no term)
 //   (pool class) m_half     Hockney size of the input plane: a windowed pool takes its planes
-//                           one at a time, each with a start-up cost
+//                           one at a time, each with a start-up cost. Under a target that sets
+//                           the plane itself (ExecutionTarget::plane_of: the GPU's streaming
+//                           classes, CTAs per SM) the Hockney size of that plane
 //
 //   t = overhead + (max(t_c, t_m) + overlap * min(t_c, t_m)) / plane_factor + t_serial
 //   plane_factor = plane / (plane + m_half) for a windowed pool (plane: elements of one input
-//   plane), else 1
+//   plane) or the call's plane under its target (ExecutionTarget::plane_of), else 1
 //   t_c = quantized_flops / (r_inf * hockney)
 //   t_m = (bytes + lowering * lowered) / bw[level] + sum of the memory terms' bytes_j / rate_j
 //   t_serial = sum of the serial terms' bytes_j / rate_j (a term with rate 0 is absent)
@@ -106,6 +108,11 @@ struct KernelFeatures {
                                     // along the width (im2col copies element by element), else 0
   KernelPart pass = KernelPart::fwd; // which part of the layer the call computes
   std::optional<ConvGeometry> conv;  // a conv2d's geometry (layer_features), else none
+  double parallel_units = 0;         // independent work items of a streaming call: the output
+                                     // elements of an elementwise op or a windowed pool, the
+                                     // independent reductions of a norm (batch norm: channels;
+                                     // layer norm, softmax: rows) or a reduction (its outputs);
+                                     // 0 for other calls or when unknown
 };
 
 /// The op class of a layer (depthwise needs the graph to know the input channels). Layers
@@ -275,7 +282,8 @@ struct EfficiencyTerms {
   double quantized_flops = 0;     // flops padded to whole tiles and whole waves of `cores`
   size_t level = 0;               // memory level of the working set (or of the reuse distance)
   double m = 0, n = 0, k = 0;     // GEMM dimensions for the Hockney factors (0 = not GEMM-like)
-  double plane = 0;               // a windowed pool's input plane for its Hockney factor (0: none)
+  double plane = 0; // the plane of the Hockney factor plane_factor_of (ExecutionTarget::plane_of;
+                    // 0: none)
   std::vector<double> term_bytes; // per target term (ExecutionTarget::term_bytes)
   std::vector<TermJoin> term_joins; // per target term: where its time goes
   double splits = 1; // the K dimension split over this many tiles (a target's split-K; 1: none)
@@ -319,7 +327,7 @@ T hockney_of(const EfficiencyTerms &e, const T &m_half, const T &n_half, const T
   return T(e.m) / (T(e.m) + m_half) * (T(e.n) / (T(e.n) + n_half)) * (T(e.k) / (T(e.k) + k_half));
 }
 
-/// plane_factor of the file comment: a windowed pool's plane / (plane + m_half), else 1.
+/// plane_factor of the file comment: plane / (plane + m_half) where the terms have a plane, else 1.
 template <class T> T plane_factor_of(const EfficiencyTerms &e, const T &m_half) {
   return e.plane > 0 ? T(e.plane) / (T(e.plane) + m_half) : T(1.0);
 }

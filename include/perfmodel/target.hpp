@@ -121,6 +121,11 @@ public:
   virtual bool tile_call(const Calibration &cal, const KernelFeatures &f, const EfficiencyParams *p,
                          EfficiencyTerms *e) const;
 
+  /// The plane of the call's Hockney factor plane / (plane + m_half) on its whole time
+  /// (calibration.hpp, plane_factor_of; 0: none). Default: a windowed pool's input plane
+  /// (KernelFeatures::plane_elements), for every other call none.
+  virtual double plane_of(const Calibration &cal, const KernelFeatures &f) const;
+
   /// Whether the fit gives each pass part (fwd, bwd_data, bwd_weight) of a class its own
   /// parameters where the samples hold several parts (ClassCalibration::pass). Default: no.
   virtual bool per_pass_classes() const { return false; }

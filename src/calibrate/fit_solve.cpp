@@ -256,13 +256,14 @@ bool varies(const std::vector<Sample> &samples, int64_t GemmShape::*dim) {
   return seen.size() > 1;
 }
 
-// Whether the samples are windowed pools over planes of more than one size (then the plane's
-// Hockney size is told apart from the overhead and the bandwidths).
-bool plane_varies(const std::vector<Sample> &samples) {
+// Whether the calls have planes (EfficiencyTerms::plane: a windowed pool's input plane, or the
+// target's, ExecutionTarget::plane_of) of more than one size: then the plane's Hockney size is
+// told apart from the overhead and the bandwidths.
+bool plane_varies(const std::vector<EfficiencyTerms> &terms) {
   std::set<double> seen;
-  for (const Sample &s : samples)
-    if (s.op_class == OpClass::pool && s.plane_elements > 0)
-      seen.insert(s.plane_elements);
+  for (const EfficiencyTerms &e : terms)
+    if (e.plane > 0)
+      seen.insert(e.plane);
   return seen.size() > 1;
 }
 
@@ -417,7 +418,7 @@ Solved solve(const std::vector<Sample> &samples, const FitOptions &opts, const C
   const bool fit_halves = gemm && !simple &&
                           (varies(samples, &GemmShape::m) || varies(samples, &GemmShape::n) ||
                            varies(samples, &GemmShape::k));
-  const bool planes = plane_varies(samples); // a windowed pool's plane size: m_half
+  const bool planes = plane_varies(terms); // the plane's Hockney size: m_half
   const char *half_names[3] = {"m_half", "n_half", "k_half"};
   const std::string half_hi_why = "the search range's 1e5";
   if (planes) {

@@ -43,7 +43,7 @@ struct CalibrateArgs {
   std::string device;
   std::string measurements;
   std::string samples;
-  std::string trace; // --from-trace: a PyTorch profiler trace
+  std::vector<std::string> traces; // --from-trace: PyTorch profiler traces (one or more)
   NcclCalibrateArgs nccl; // --from-nccl-tests (its -o and --hw are this command's)
   std::string hw;
   std::string save_samples;
@@ -410,7 +410,7 @@ std::vector<calibrate::Sample> gpu_microbenchmark_samples(const CalibrateArgs &a
 int run_calibrate(const CalibrateArgs &a) {
   show_progress = a.progress || ::isatty(STDERR_FILENO);
   const int sources = !a.device.empty() + !a.measurements.empty() + !a.samples.empty() +
-                      !a.trace.empty() + !a.nccl.file.empty();
+                      !a.traces.empty() + !a.nccl.file.empty();
   if (sources != 1)
     throw InputError("calibrate needs exactly one of --device, --from-measurements, "
                      "--from-samples, --from-trace, --from-nccl-tests");
@@ -450,13 +450,21 @@ int run_calibrate(const CalibrateArgs &a) {
         samples.push_back(calibrate::kernel_sample(row));
     meta.source = "measurements:" + a.measurements;
     meta.device = DeviceFingerprint{hw.kind, hw.name, hw.units, "", std::nullopt};
-  } else if (!a.trace.empty()) { // the trace's modelled operators (docs/trace.md)
-    const trace::Trace t = io::read_trace(a.trace);
-    const trace::Links links = trace::link_events(t);
-    const trace::OpTree tree = trace::build_op_tree(t, links);
-    samples =
-        calibrate::samples_from_attainment(trace::attainment_view(t, links, tree, hw), a.trace);
-    meta.source = "trace:" + a.trace;
+  } else if (!a.traces.empty()) { // the traces' modelled operators (docs/trace.md)
+    // Each trace's operator signatures are samples of their own: a signature in two traces
+    // (two runs of one workload) gives two samples, each with its run's median.
+    for (const std::string &file : a.traces) {
+      const trace::Trace t = io::read_trace(file);
+      const trace::Links links = trace::link_events(t);
+      const trace::OpTree tree = trace::build_op_tree(t, links);
+      const std::vector<calibrate::Sample> more =
+          calibrate::samples_from_attainment(trace::attainment_view(t, links, tree, hw), file);
+      if (more.empty())
+        throw InputError(SourceLoc{file},
+                         "no timed samples to fit: no operator of the trace is modelled");
+      samples.insert(samples.end(), more.begin(), more.end());
+      meta.source += (meta.source.empty() ? "trace:" : ", trace:") + file;
+    }
     meta.device = DeviceFingerprint{hw.kind, hw.name, hw.units, "", std::nullopt};
   } else {
     samples = calibrate::read_samples_csv(a.samples);
@@ -473,8 +481,8 @@ int run_calibrate(const CalibrateArgs &a) {
                        "no timed samples to fit: no row has a 'seconds' value");
     if (!a.samples.empty())
       throw InputError(SourceLoc{a.samples}, "no timed samples to fit: the file has no rows");
-    if (!a.trace.empty())
-      throw InputError(SourceLoc{a.trace},
+    if (!a.traces.empty())
+      throw InputError(SourceLoc{a.traces[0]},
                        "no timed samples to fit: no operator of the trace is modelled");
     throw InputError("no timed samples to fit: the microbenchmarks gave none");
   }
@@ -508,7 +516,7 @@ int run_calibrate(const CalibrateArgs &a) {
     for (const std::string &line : fit_lines)
       why += (why.empty() ? " (" : "; ") + line;
     const std::string from = !a.measurements.empty() ? a.measurements
-                             : !a.trace.empty()      ? a.trace
+                             : !a.traces.empty()     ? a.traces[0]
                                                      : a.samples;
     throw InputError(SourceLoc{from},
                      "no op class had enough samples to fit" + why + (why.empty() ? "" : ")"));
@@ -527,7 +535,7 @@ int run_calibrate(const CalibrateArgs &a) {
     io::parse_calibration_yaml(io::write_calibration_yaml(cal), "the fitted calibration");
   } catch (const InputError &e) {
     const std::string from = !a.measurements.empty() ? a.measurements
-                             : !a.trace.empty()      ? a.trace
+                             : !a.traces.empty()     ? a.traces[0]
                                                      : a.samples;
     const std::string why = "the fit gives a calibration outside the accepted ranges (" +
                             e.message() + "); nothing written";
@@ -575,9 +583,9 @@ void register_calibrate(CLI::App &app, Runner &run) {
   cmd->add_option("--from-measurements", a->measurements,
                   "Fit a measurement CSV (op,dtype,pass,m,n,k,...,seconds)");
   cmd->add_option("--from-samples", a->samples, "Fit samples saved by --save-samples");
-  cmd->add_option(
-      "--from-trace", a->trace,
-      "Fit the operators of a PyTorch profiler trace (perfmodel trace --view attainment)");
+  cmd->add_option("--from-trace", a->traces,
+                  "Fit the operators of PyTorch profiler traces (perfmodel trace --view "
+                  "attainment): one or more files, each signature of each trace one sample");
   cmd->add_option("--from-nccl-tests", a->nccl.file,
                   "Fit collective latency and bus bandwidth to nccl-tests output (with --gpus; "
                   "docs/parallel.md)");

@@ -242,6 +242,31 @@ std::optional<ConvGeometry> conv_geometry(const Graph &g, const Layer &layer) {
   return c;
 }
 
+// The independent work items of a streaming layer's pass (KernelFeatures::parallel_units):
+// what a GPU spreads over its SMs. 0 for other classes or unknown shapes.
+double parallel_units_of(const Graph &g, const Layer &layer, OpClass c, KernelPart pass) {
+  const Shape *in = first_input_shape(g, layer);
+  const Shape *out = !layer.outputs.empty() && g.tensors.count(layer.outputs[0])
+                         ? &g.tensor(layer.outputs[0]).shape
+                         : nullptr;
+  switch (c) {
+  case OpClass::elementwise:
+  case OpClass::reduce:
+    return out ? double(numel(*out)) : 0.0;
+  case OpClass::pool: // the backward pass writes the input's gradient
+    return pass == KernelPart::fwd ? (out ? double(numel(*out)) : 0.0)
+                                   : (in ? double(numel(*in)) : 0.0);
+  case OpClass::norm:
+    if (!in || in->empty())
+      return 0;
+    if (layer.op == OpKind::batch_norm) // statistics per channel
+      return in->size() >= 2 ? double((*in)[1]) : 0.0;
+    return in->back() > 0 ? double(numel(*in) / in->back()) : 0.0; // rows of the last axis
+  default:
+    return 0;
+  }
+}
+
 } // namespace
 
 KernelFeatures layer_features(const Graph &g, const Layer &layer, const LayerCost &cost,
@@ -307,6 +332,7 @@ KernelFeatures layer_features(const Graph &g, const Layer &layer, const LayerCos
   }
   if (layer.op == OpKind::conv2d)
     f.conv = conv_geometry(g, layer);
+  f.parallel_units = parallel_units_of(g, layer, f.op_class, pass);
   if (pass == KernelPart::fwd) {
     f.epilogue_sweeps = double(epilogue_sweeps(layer));
     if ((f.op_class == OpClass::conv || f.op_class == OpClass::pointwise) && !weights_cached)
@@ -448,8 +474,7 @@ EfficiencyTerms efficiency_terms(const Calibration &cal, double tile_m, double t
   EfficiencyTerms e;
   e.quantized_flops = f.flops;
   e.level = memory_level_for(cal, std::max(f.bytes + f.lowered_bytes, f.reuse_bytes));
-  if (f.op_class == OpClass::pool)
-    e.plane = f.plane_elements;
+  e.plane = target.plane_of(cal, f);
   const bool gemm_like =
       f.gemm && is_gemm_class(f.op_class) && f.gemm->m > 0 && f.gemm->n > 0 && f.gemm->k > 0;
   if (gemm_like && target.tile_call(cal, f, p, &e)) {

@@ -51,6 +51,10 @@ bool ExecutionTarget::tile_call(const Calibration &, const KernelFeatures &,
   return false;
 }
 
+double ExecutionTarget::plane_of(const Calibration &, const KernelFeatures &f) const {
+  return f.op_class == OpClass::pool ? f.plane_elements : 0.0;
+}
+
 void ExecutionTarget::term_bytes(const Calibration &, const KernelFeatures &,
                                  const EfficiencyTerms &, double *) const {}
 

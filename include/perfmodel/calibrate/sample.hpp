@@ -31,6 +31,7 @@ struct Sample {
   double weight_bytes = 0;          // a conv's weights, read cold once (KernelFeatures)
   double strided_lowered_bytes = 0; // an im2col matrix gathered with a stride (KernelFeatures)
   std::optional<ConvGeometry> conv; // a conv2d's geometry (KernelFeatures)
+  double parallel_units = 0;        // a streaming call's independent work items (KernelFeatures)
   double seconds = 0;               // measured time of the call(s) (median of the runs)
   std::string source;               // "microbench:gemm/fp32/256x256x256", "file.csv:12", ...
 
@@ -51,6 +52,7 @@ struct Sample {
     strided_lowered_bytes = f.strided_lowered_bytes;
     pass = f.pass;
     conv = f.conv;
+    parallel_units = f.parallel_units;
   }
 
   KernelFeatures features() const {
@@ -68,7 +70,8 @@ struct Sample {
                           weight_bytes,
                           strided_lowered_bytes,
                           pass,
-                          conv};
+                          conv,
+                          parallel_units};
   }
 };
 

@@ -6,6 +6,7 @@
 #include "perfmodel/calibration.hpp"
 #include "perfmodel/targets/gpu/arch.hpp"
 #include "perfmodel/targets/gpu/conv_rules.hpp"
+#include "perfmodel/targets/gpu/streaming.hpp"
 #include "perfmodel/targets/gpu/tiles.hpp"
 
 namespace perfmodel::gpu {
@@ -66,6 +67,12 @@ public:
     e->k = c.k_per_split;
     e->splits = c.splits;
     return true;
+  }
+
+  // The streaming classes' parallelism: CTAs per SM (streaming.hpp); a windowed pool's
+  // plane of the generic model gives way to it.
+  double plane_of(const Calibration &cal, const KernelFeatures &f) const override {
+    return streaming_plane(f, cal.cores);
   }
 
   bool per_pass_classes() const override { return true; }

@@ -1,0 +1,31 @@
+// How many CTAs a GPU's streaming kernels (elementwise, normalisation, pooling, reduction) run
+// for a call, and the plane of the GPU target's parallelism factor (docs/gpu_model.md,
+// "Streaming kernels").
+#pragma once
+
+#include "perfmodel/calibration.hpp"
+
+namespace perfmodel::gpu {
+
+/// Work items (KernelFeatures::parallel_units) per CTA of each streaming class, as the kernels
+/// PyTorch and cuDNN launch for them (their grids in the shared ResNet-50 V100 traces):
+/// elementwise: PyTorch's vectorized_elementwise_kernel, 64 threads x 4 elements (a 25.7M
+/// element relu runs 100,352 CTAs); pool: max_pool_forward_nchw / _backward_nchw, one output
+/// (input gradient) per thread of 256; norm: cuDNN's training batch norm (bn_fw_tr_1C11_*,
+/// bn_bw_1C11_*) runs one 512-thread CTA per channel, PyTorch's layer norm one per row;
+/// reduce: PyTorch's reduce_kernel<512, 1>, 16 outputs per CTA (32x16 threads).
+inline constexpr double kElementwisePerCta = 256, kPoolPerCta = 256, kNormPerCta = 1,
+                        kReducePerCta = 16;
+
+/// The CTAs the call launches: ceil(parallel_units / per-CTA items) for the streaming classes
+/// (elementwise, norm, pool, reduce); 0 for other classes and for calls without work items.
+double streaming_ctas(const KernelFeatures &f);
+
+/// The plane of the parallelism factor plane / (plane + m_half): the call's CTAs per SM,
+/// streaming_ctas / sms (0: no factor). A CTA keeps a bounded number of loads in flight, so it
+/// streams at most bw / (sms * m_half) bytes per second: with u CTAs per SM the call reaches
+/// bw * u / (u + m_half), and one with too few CTAs to fill the SMs (a batch norm over 64
+/// channels on 80 SMs) streams below the bandwidth a large one reaches.
+double streaming_plane(const KernelFeatures &f, int sms);
+
+} // namespace perfmodel::gpu
