@@ -7,6 +7,7 @@
 #include <algorithm>
 #include <cmath>
 #include <functional>
+#include <iterator>
 #include <memory>
 #include <string>
 #include <vector>
@@ -35,11 +36,8 @@ void check_cublas(cublasStatus_t s, const std::string &what) {
 
 /// The pointwise opcode of a plan function (gpu_plan::pointwise_functions, same order).
 int pointwise_opcode(const std::string &f) {
-  static const char *const names[] = {
-      "copy",       "relu", "relu6", "sigmoid", "tanh", "gelu", "silu", "hardswish", "hardsigmoid",
-      "leaky_relu", "elu",  "clip",  "exp",     "log",  "sqrt", "neg",  "abs",       "erf",
-      "softplus",   "add",  "sub",   "mul",     "div",  "max",  "min",  "pow",       "scale_shift"};
-  for (size_t i = 0; i < sizeof names / sizeof names[0]; ++i)
+  const auto &names = detail::kPointwiseNames;
+  for (size_t i = 0; i < std::size(names); ++i)
     if (f == names[i])
       return int(i);
   throw InputError("GPU plan: no kernel for the pointwise function '" + f + "'");
@@ -131,6 +129,7 @@ public:
   PlanRun &operator=(const PlanRun &) = delete;
 
   cudaStream_t stream() const { return stream_.get(); }
+  void *device_ptr(size_t tensor) const { return ptr_.at(tensor); }
 
   /// The calls of layer `l`, prepared; `algorithm` says what they run.
   std::vector<Enqueue> prepare(const gp::PlannedLayer &l, std::string &algorithm) {
@@ -406,6 +405,46 @@ GpuModelMeasurement measure_model_on_device(const gp::ModelPlan &plan,
   m.energy_joules = t.energy_joules;
   m.energy_seconds = t.time.mean_seconds * double(m.passes_timed);
   return m;
+}
+
+std::vector<float> tensor_after_pass(const gp::ModelPlan &plan, const std::string &name,
+                                     int device) {
+  size_t index = plan.tensors.size();
+  for (size_t i = 0; i < plan.tensors.size(); ++i)
+    if (plan.tensors[i].name == name)
+      index = i;
+  if (index == plan.tensors.size())
+    throw InputError("GPU plan: no tensor '" + name + "'");
+  const gp::PlanTensor &t = plan.tensors[index];
+  if (t.dtype == DType::int64)
+    throw InputError("GPU plan: tensor '" + name + "' holds integers");
+  const DeviceInfo dev = query_device(device);
+  check_cuda(cudaSetDevice(dev.index), "cudaSetDevice");
+  PlanRun run(plan, dev);
+  std::vector<std::vector<Enqueue>> calls;
+  for (const gp::PlannedLayer &l : plan.layers) {
+    if (!l.unsupported.empty())
+      throw RuntimeFailure("--device cuda: layer " + l.name + " cannot run: " + l.unsupported);
+    std::string algorithm;
+    calls.push_back(run.prepare(l, algorithm));
+  }
+  run.allocate_conv_workspace();
+  for (const auto &layer : calls)
+    for (const Enqueue &e : layer)
+      e(run.stream());
+  check_cuda(cudaStreamSynchronize(run.stream()), "pass");
+  const int64_t n = t.storage_elements();
+  std::vector<float> out(static_cast<size_t>(n));
+  const void *src = run.device_ptr(index);
+  DeviceBuffer staging(t.dtype == DType::fp16 ? size_t(n) * 4 : 0);
+  if (t.dtype == DType::fp16) {
+    check_launch(detail::launch_from_half(src, staging.get<float>(), n), "from half");
+    check_cuda(cudaDeviceSynchronize(), "from half");
+    src = staging.get();
+  }
+  check_cuda(cudaMemcpy(out.data(), src, size_t(n) * 4, cudaMemcpyDeviceToHost),
+             "cudaMemcpy to host");
+  return out;
 }
 
 } // namespace perfmodel::kernels::cuda

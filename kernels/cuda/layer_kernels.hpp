@@ -38,6 +38,12 @@ enum class PointwiseOp : int {
   scale_shift
 };
 
+/// PointwiseOp's functions by name, in its order: the names gpu_plan::pointwise_functions gives.
+inline constexpr const char *kPointwiseNames[] = {
+    "copy",       "relu", "relu6", "sigmoid", "tanh", "gelu", "silu", "hardswish", "hardsigmoid",
+    "leaky_relu", "elu",  "clip",  "exp",     "log",  "sqrt", "neg",  "abs",       "erf",
+    "softplus",   "add",  "sub",   "mul",     "div",  "max",  "min",  "pow",       "scale_shift"};
+
 inline constexpr int kMaxDims = 6;
 
 /// out[o] = f(in0[i0], in1[i1], in2[i2]) over an iteration space of `rank` dims (innermost

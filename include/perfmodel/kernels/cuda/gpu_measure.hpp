@@ -55,4 +55,10 @@ struct GpuModelMeasurement {
 GpuModelMeasurement measure_model_on_device(const gpu_plan::ModelPlan &plan,
                                             const GpuMeasureOptions &opts);
 
+/// Runs every layer of `plan` once on `device` (as measure_model_on_device prepares them) and
+/// returns the elements of tensor `name` as floats, in storage order: for checking our kernels
+/// against a CPU reference. Throws InputError when the plan has no such tensor.
+std::vector<float> tensor_after_pass(const gpu_plan::ModelPlan &plan, const std::string &name,
+                                     int device = 0);
+
 } // namespace perfmodel::kernels::cuda
