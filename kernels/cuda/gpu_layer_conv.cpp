@@ -18,7 +18,7 @@ CudnnHandle::CudnnHandle(cudaStream_t) {
 CudnnHandle::~CudnnHandle() = default;
 struct ConvForward::Impl {};
 ConvForward::ConvForward(const CudnnHandle &, const gpu_plan::ConvShape &, DType, const void *,
-                         const void *, void *, void *, size_t) {
+                         const void *, void *, void *, size_t, const ConvForward *) {
   throw RuntimeFailure("--device cuda: built without cuDNN");
 }
 ConvForward::~ConvForward() = default;
@@ -89,7 +89,8 @@ struct ConvForward::Impl {
 };
 
 ConvForward::ConvForward(const CudnnHandle &handle, const gpu_plan::ConvShape &s, DType dtype,
-                         const void *x, const void *w, void *y, void *search_workspace, size_t room)
+                         const void *x, const void *w, void *y, void *search_workspace, size_t room,
+                         const ConvForward *same)
     : impl_(std::make_unique<Impl>()) {
   Impl &c = *impl_;
   c.h = static_cast<cudnnHandle_t>(handle.get());
@@ -122,6 +123,11 @@ ConvForward::ConvForward(const CudnnHandle &handle, const gpu_plan::ConvShape &s
   if (on != s.n || oc != s.k || oh != s.p || ow != s.q)
     throw RuntimeFailure("cuDNN: output shape differs from the plan's");
   check_cudnn(cudnnSetTensor4dDescriptor(c.y, f, dt, on, oc, oh, ow), "output descriptor");
+  if (same) {
+    c.perf = same->impl_->perf;
+    check_cudnn(cudnnSetConvolutionMathType(c.conv, c.perf.mathType), "math type");
+    return;
+  }
   cudnnConvolutionFwdAlgoPerf_t perf[CUDNN_CONVOLUTION_FWD_ALGO_COUNT];
   int returned = 0;
   check_cudnn(cudnnFindConvolutionForwardAlgorithmEx(c.h, c.x, x, c.w, w, c.conv, c.y, y,

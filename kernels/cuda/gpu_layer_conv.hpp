@@ -31,10 +31,12 @@ public:
   /// Describes the convolution `s` on x, w, y (device pointers in `dtype`: fp32 data for fp32
   /// and tf32, half for fp16) and picks the fastest algorithm
   /// cudnnFindConvolutionForwardAlgorithmEx reports whose workspace fits `room` bytes (fp32: FMA
-  /// math only, no TF32), searching with `search_workspace` (at least `room` bytes). Throws
-  /// RuntimeFailure when none fits.
+  /// math only, no TF32), searching with `search_workspace` (at least `room` bytes); or, given
+  /// `same` (a convolution of the same shape, type and layout), its algorithm without searching
+  /// again. Throws RuntimeFailure when none fits.
   ConvForward(const CudnnHandle &h, const gpu_plan::ConvShape &s, DType dtype, const void *x,
-              const void *w, void *y, void *search_workspace, size_t room);
+              const void *w, void *y, void *search_workspace, size_t room,
+              const ConvForward *same = nullptr);
   ~ConvForward();
   ConvForward(const ConvForward &) = delete;
   ConvForward &operator=(const ConvForward &) = delete;

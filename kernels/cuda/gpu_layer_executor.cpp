@@ -8,6 +8,7 @@
 #include <cmath>
 #include <functional>
 #include <iterator>
+#include <map>
 #include <memory>
 #include <string>
 #include <vector>
@@ -206,9 +207,17 @@ private:
       search_room_ = size_t(std::clamp(0.5 * detail::free_device_bytes(), 0.0, double(1 << 30)));
       search_ws_ = std::make_unique<DeviceBuffer>(search_room_);
     }
-    convs_.push_back(std::make_unique<detail::ConvForward>(*cudnn_, c.conv, plan_.dtype,
-                                                           ptr(c.in[0]), ptr(c.in[1]), ptr(c.out),
-                                                           search_ws_->get(), search_room_));
+    // Convolutions of one shape share the algorithm cuDNN's search found for the first.
+    const gp::ConvShape &k = c.conv;
+    std::string key;
+    for (int64_t v : {k.n, k.c, k.h, k.w, k.k, k.r, k.s, k.pad_h, k.pad_w, k.stride_h, k.stride_w,
+                      k.dil_h, k.dil_w, k.groups, int64_t(k.nhwc)})
+      key += std::to_string(v) + ",";
+    const auto known = conv_by_shape_.find(key);
+    convs_.push_back(std::make_unique<detail::ConvForward>(
+        *cudnn_, c.conv, plan_.dtype, ptr(c.in[0]), ptr(c.in[1]), ptr(c.out), search_ws_->get(),
+        search_room_, known == conv_by_shape_.end() ? nullptr : known->second));
+    conv_by_shape_.emplace(key, convs_.back().get());
     const detail::ConvForward *conv = convs_.back().get();
     conv_ws_bytes_ = std::max(conv_ws_bytes_, conv->workspace_bytes());
     algorithm += conv->algorithm() + (c.conv.nhwc ? ", NHWC" : ", NCHW");
@@ -333,6 +342,7 @@ private:
   std::unique_ptr<DeviceBuffer> search_ws_, conv_ws_;
   size_t search_room_ = 0, conv_ws_bytes_ = 0;
   std::vector<std::unique_ptr<detail::ConvForward>> convs_;
+  std::map<std::string, const detail::ConvForward *> conv_by_shape_;
 };
 
 } // namespace
@@ -385,12 +395,15 @@ GpuModelMeasurement measure_model_on_device(const gp::ModelPlan &plan,
     m.layers.push_back(std::move(r));
   }
 
-  // The whole pass: enough timed replays to last opts.min_pass_seconds (NVML's counter).
-  NvmlEnergy nvml(opts.nvml_soname.empty() ? "" : opts.nvml_soname, unsigned(m.device.index),
-                  pci_bus_id(m.device.index));
+  // The whole pass: replays of about 10 ms each (the host's gap between two samples is then
+  // well under 1% of the time NVML's counter covers), enough of them to last
+  // opts.min_pass_seconds.
+  NvmlEnergy nvml(opts.nvml_soname, unsigned(m.device.index), pci_bus_id(m.device.index));
   m.nvml_status = opts.nvml_soname.empty() ? "NVML not read (no library named)" : nvml.status();
-  const double per_replay = std::max(layer_sum, 1e-6) * choose_inner(std::max(layer_sum, 1e-6));
-  const int passes =
+  constexpr double kReplaySeconds = 10e-3;
+  const double pass = std::max(layer_sum, 1e-6);
+  const double per_replay = pass * choose_inner(pass, kReplaySeconds);
+  const int replays =
       int(std::clamp(std::ceil(opts.min_pass_seconds / per_replay), double(iters), 100000.0));
   const auto t = detail::time_device_graph(
       [&](cudaStream_t s) {
@@ -398,7 +411,7 @@ GpuModelMeasurement measure_model_on_device(const gp::ModelPlan &plan,
           for (const Enqueue &e : layer)
             e(s);
       },
-      stream, warmup, passes, nvml.available() ? &nvml : nullptr, &m.pass_how);
+      stream, warmup, replays, nvml.available() ? &nvml : nullptr, &m.pass_how, kReplaySeconds);
   m.pass = t.time;
   m.pass_inner = t.inner;
   m.passes_timed = t.time.iters * t.inner;
