@@ -104,7 +104,10 @@ int run_measure_cuda(const CudaMeasureArgs &a) {
       std::string(to_string(plan.dtype)) + (plan.channels_last ? ", channels-last" : "");
   run.threads = m.device.sm_count;
   run.buffers = "distinct";
-  run.activation_bytes = m.allocated_bytes;
+  run.activation_bytes = 0; // the layers' outputs (the weights and inputs not counted)
+  for (const gp::PlanTensor &t : plan.tensors)
+    if (t.role == gp::TensorRole::activation && t.alias < 0)
+      run.activation_bytes += double(t.storage_elements()) * double(bytes_of(t.dtype));
   run.workspace_bytes = m.workspace_bytes;
   if (!cals.empty())
     run.calibration = a.calibrations[0];
@@ -118,9 +121,9 @@ int run_measure_cuda(const CudaMeasureArgs &a) {
     run.layers.push_back({l.name, path, to_view(l.time)});
   }
   run.network = to_view(m.pass);
-  run.timing_note = "timed CUDA-graph replays of each layer alone (" + std::to_string(a.iters) +
-                    " per layer) and " + std::to_string(m.passes_timed) + " timed passes (" +
-                    m.pass_how + ")";
+  run.timing_note = "replays of the whole pass (" + std::to_string(m.passes_timed) +
+                    " passes in all, " + m.pass_how + "); each layer timed alone from " +
+                    std::to_string(a.iters) + " CUDA-graph replays";
   if (m.energy_joules && *m.energy_joules > 0)
     run.energy = report::MeasuredEnergy{*m.energy_joules, m.passes_timed, m.energy_seconds,
                                         "NVML total-energy counter"};

@@ -41,6 +41,9 @@ struct OneLayer {
 TEST_CASE("energy: measured per pass and per sample, GF/s/W and power, against the prediction") {
   OneLayer f;
   f.run.energy = MeasuredEnergy{400.0, 1000, 1.0, "NVML total-energy counter"};
+  f.run.timing_note = "replays of the whole pass (1000 passes in all, graph replay)";
+  f.run.network.warmup = 3;
+  f.run.network.iters = 100;
   const MeasurementView v = make_measurement_view(f.p, f.run);
   REQUIRE(v.energy);
   CHECK(v.energy->measured_joules_per_pass == doctest::Approx(0.4));
@@ -51,6 +54,8 @@ TEST_CASE("energy: measured per pass and per sample, GF/s/W and power, against t
   CHECK(v.energy->measured_watts == doctest::Approx(400.0));
   CHECK(v.energy->error == doctest::Approx(0.25));
   const std::string text = render_measurement(v, Format::table);
+  CHECK(text.find("; 3 warm-up + 100 replays of the whole pass (1000 passes in all, graph "
+                  "replay), buffers ") != std::string::npos);
   CHECK(text.find("energy: measured 400mJ per pass (100mJ per sample, 5.00GF/s/W, 400W over "
                   "1.00s of 1000 timed passes, NVML total-energy counter), predicted 500mJ "
                   "(125mJ per sample, 4.00GF/s/W), error +25.0%\n") != std::string::npos);
