@@ -2,7 +2,12 @@
 # The checks that need an NVIDIA GPU, in one run (docs/cuda.md, "Tests"):
 #   1. test_cuda_device and test_cuda (built with -DPERFMODEL_DEVICE_TESTS=ON),
 #   2. `calibrate --device cuda --quick` and the full plan, each with its fit samples,
-#   3. with PyTorch installed, the reference measurements, saved in OUT_DIR:
+#   2b. `measure --device cuda` (MEASURE=0 skips it) of resnet50, mobilenet_v2 and vgg16 at
+#      batch 1 and 32, fp32 NCHW and fp16 channels-last, and bert_base at batch 1 and 32 in
+#      fp32 and fp16, predicted with the full calibration of step 2 (the roofline where it
+#      failed): each JSON report and its layer samples saved in MEASURE_DIR (default
+#      reference/gpu/HW/measure/, to be committed; docs/cuda.md, "measure --device cuda"),
+#   3. with PyTorch installed (and TORCH not 0), the reference measurements, saved in OUT_DIR:
 #      - scripts/torch_gpu_kernels.py: GEMMs and the convolutions of ResNet-50, MobileNet-V2 and
 #        VGG-16 (torch_kernels.csv: NCHW, forward; torch_kernels_cl.csv: channels-last,
 #        forward; torch_kernels_bwd.csv: both backward passes, fp32 NCHW and fp16
@@ -46,7 +51,32 @@ step calibrate_quick "$build/perfmodel" calibrate --device cuda --hw "$hw" --qui
   -o "$out/$hw-quick.yaml" --save-samples "$out/quick-samples.csv"
 step calibrate "$build/perfmodel" calibrate --device cuda --hw "$hw" \
   -o "$out/$hw.yaml" --save-samples "$out/samples.csv"
-if python3 -c "import torch, torchvision; assert torch.cuda.is_available()" 2>/dev/null; then
+if [ "${MEASURE:-1}" != 0 ]; then
+  ref=${MEASURE_DIR:-reference/gpu/$hw/measure}
+  mkdir -p "$ref"
+  cal=()
+  [ -s "$out/$hw.yaml" ] && cal=(--calibration "$out/$hw.yaml") && cp "$out/$hw.yaml" "$ref/"
+  measure() { # measure NAME ARGS...: one model's report and samples under $ref
+    local name=$1
+    shift
+    step "measure_$name" "$build/perfmodel" measure --device cuda --hw "$hw" "${cal[@]}" -q \
+      --format json -o "$ref/$name.json" --save-samples "$ref/$name.samples.csv" "$@"
+  }
+  for m in resnet50 mobilenet_v2 vgg16; do
+    for b in 1 32; do
+      measure "${m}_b${b}_fp32" --model "$m" --batch "$b" --dtype fp32
+      measure "${m}_b${b}_fp16_cl" --model "$m" --batch "$b" --dtype fp16 --channels-last
+    done
+  done
+  for b in 1 32; do
+    measure "bert_base_b${b}_fp32" --model bert_base --batch "$b" --dtype fp32
+    measure "bert_base_b${b}_fp16" --model bert_base --batch "$b" --dtype fp16
+  done
+  # per run: median |error| per layer, end to end, energy (docs/cuda.md's table)
+  python3 scripts/measure_summary.py "$ref"/*.json | tee "$ref/summary.txt" | tee -a "$out/summary.txt"
+fi
+if [ "${TORCH:-1}" != 0 ] &&
+  python3 -c "import torch, torchvision; assert torch.cuda.is_available()" 2>/dev/null; then
   step torch_kernels python3 scripts/torch_gpu_kernels.py -o "$out/torch_kernels.csv"
   # the convolutions again on channels-last tensors (no layout conversion inside the op)
   step torch_kernels_cl python3 scripts/torch_gpu_kernels.py --channels-last \
@@ -67,6 +97,6 @@ if python3 -c "import torch, torchvision; assert torch.cuda.is_available()" 2>/d
   # per op and dtype: median |error| / median error (docs/cuda.md's table)
   python3 scripts/kernel_errors.py errors "$out"/kernels*.json | tee -a "$out/summary.txt"
 else
-  echo "torch_kernels: skipped (no PyTorch with CUDA)" | tee -a "$out/summary.txt"
+  echo "torch_kernels: skipped (TORCH=0, or no PyTorch with CUDA)" | tee -a "$out/summary.txt"
 fi
 exit $failed

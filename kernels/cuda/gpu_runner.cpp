@@ -115,7 +115,7 @@ GraphExec capture(const std::function<void(cudaStream_t)> &enqueue, cudaStream_t
 
 DeviceTiming time_device_graph(const std::function<void(cudaStream_t)> &enqueue,
                                cudaStream_t stream, int warmup, int iters, const NvmlEnergy *nvml,
-                               std::string *how) {
+                               std::string *how, double target_seconds) {
   const auto eager = [&](const std::string &why) {
     *how = "eager (no graph: " + why + ")";
     return time_device([&] { enqueue(stream); }, warmup, iters, nvml);
@@ -131,7 +131,7 @@ DeviceTiming time_device_graph(const std::function<void(cudaStream_t)> &enqueue,
   check_cuda(cudaGraphLaunch(one.get(), stream), "cudaGraphLaunch"); // its first launch
   ev.start(stream);
   check_cuda(cudaGraphLaunch(one.get(), stream), "cudaGraphLaunch");
-  const int inner = choose_inner(1e-3 * ev.stop_ms(stream));
+  const int inner = choose_inner(1e-3 * ev.stop_ms(stream), target_seconds);
   one.reset();
   GraphExec many = capture(enqueue, stream, inner, &why);
   if (!many)

@@ -29,10 +29,12 @@ DeviceTiming time_device(const std::function<void()> &enqueue, int warmup, int i
 /// kernels without the host's per-call cost (up to about 8 us for a cuBLAS call, about 50 us for
 /// a cuDNN legacy-API convolution on an H200), as frameworks' CUDA graphs and profiler traces
 /// see them. Where the call cannot be captured it is timed eagerly (time_device) and `*how`
-/// says why. `*how`: "graph replay" or "eager (...)".
+/// says why. `*how`: "graph replay" or "eager (...)". `target_seconds`: how long one replay
+/// should last (choose_inner); longer replays leave less idle time between the samples, which
+/// matters to an energy reading over them.
 DeviceTiming time_device_graph(const std::function<void(cudaStream_t)> &enqueue,
                                cudaStream_t stream, int warmup, int iters, const NvmlEnergy *nvml,
-                               std::string *how);
+                               std::string *how, double target_seconds = 2e-4);
 
 /// A stream of its own (blocking, as the legacy default stream expects), destroyed with it.
 class Stream {

@@ -47,6 +47,11 @@ public:
     });
   }
 
+  Status measure_model(const kernels::gpu_plan::ModelPlan &plan, const kg::GpuMeasureOptions &opts,
+                       kg::GpuModelMeasurement &out) noexcept override {
+    return status_of([&] { out = kg::measure_model_on_device(plan, opts); });
+  }
+
 private:
   std::string key_;
 };
@@ -57,7 +62,7 @@ private:
 /// The one symbol the binary looks up (cuda_plugin::kEntryPoint). Returns nullptr only when
 /// the backend cannot even be allocated.
 extern "C" __attribute__((visibility("default"))) perfmodel::cuda_plugin::Backend *
-perfmodel_cuda_plugin_v1() noexcept {
+perfmodel_cuda_plugin_v2() noexcept {
   try {
     static perfmodel::cuda_plugin::CudaBackend backend;
     return &backend;

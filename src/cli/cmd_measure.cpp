@@ -8,6 +8,7 @@
 
 #include "cli/arg_checks.hpp"
 #include "cli/commands.hpp"
+#include "cli/measure_cuda.hpp"
 #include "cli/measured_samples.hpp"
 #include "perfmodel/calibrate/fingerprint.hpp"
 #include "perfmodel/calibrate/fit.hpp"
@@ -46,6 +47,9 @@ struct MeasureArgs {
   double min_time = 0;
   double min_layer_us = 50;
   bool microbench = false, quick = false, quiet = false;
+  bool channels_last = false, plan_only = false; // --device cuda only
+  bool min_layer_us_given = false;
+  std::vector<std::string> cpu_only_given; // CPU-only options given (refused with cuda)
   std::string only;
   std::string save_samples; // --save-samples: the measured layers as calibration samples
   OutputOptions out;
@@ -148,10 +152,35 @@ policy::MeasurementPolicy measure_policy(const MeasureArgs &a) {
   return rules;
 }
 
+int run_cuda(const MeasureArgs &a) {
+  CudaMeasureArgs c;
+  c.model = a.model;
+  c.hw = a.hw;
+  c.calibrations = a.calibrations;
+  c.statistic = a.statistic;
+  c.warmup = a.warmup;
+  c.iters = a.iters;
+  c.min_time = a.min_time;
+  if (a.min_layer_us_given)
+    c.min_layer_us = a.min_layer_us;
+  c.channels_last = a.channels_last;
+  c.plan_only = a.plan_only;
+  c.quiet = a.quiet;
+  c.save_samples = a.save_samples;
+  c.cpu_only_given = a.cpu_only_given;
+  c.out = a.out;
+  return run_measure_cuda(c);
+}
+
 int run_measure(const MeasureArgs &a) {
   namespace kc = kernels::cpu;
+  if (a.device == "cuda")
+    return run_cuda(a);
   if (a.device != "cpu")
-    throw InputError("measure: --device '" + a.device + "' is not supported (cpu)");
+    throw InputError("measure: --device '" + a.device + "' is not supported (cpu, cuda)");
+  if (a.channels_last || a.plan_only)
+    throw InputError(std::string("measure: ") + (a.channels_last ? "--channels-last" : "--plan") +
+                     " applies to --device cuda only");
   if (a.microbench)
     return run_microbench(a);
   if (a.model.model.empty())
@@ -364,7 +393,8 @@ int run_measure(const MeasureArgs &a) {
 void register_measure(CLI::App &app, Runner &run) {
   auto a = std::make_shared<MeasureArgs>();
   CLI::App *cmd = app.add_subcommand(
-      "measure", "Run a model layer by layer on this CPU and compare with the prediction");
+      "measure",
+      "Run a model layer by layer on this CPU or a GPU and compare with the prediction");
   cmd->footer(
       "Each layer runs with random data: warm-up runs, then timed runs (median, mean, sd, min,\n"
       "max); a layer whose (max-min)/median > 50% or sd/mean > 10% is flagged noisy.\n"
@@ -372,9 +402,13 @@ void register_measure(CLI::App &app, Runner &run) {
       "  perfmodel measure --device cpu --model nin --batch 5\n"
       "  perfmodel measure --model resnet50 --calibration calibration/zen3-2c.yaml --format json "
       "-o m.json\n"
-      "  perfmodel measure --microbench --quick --format csv");
-  cmd->add_option("--device", a->device, "Device to run on (cpu)")
-      ->transform(one_of("device", {{"cpu"}}))
+      "  perfmodel measure --microbench --quick --format csv\n"
+      "  perfmodel measure --device cuda --hw h100 --model resnet50 --batch 32 --dtype fp16 "
+      "--channels-last");
+  cmd->add_option("--device", a->device,
+                  "Device to run on: cpu, or cuda (GPU 0, through the CUDA plugin: "
+                  "docs/cuda.md)")
+      ->transform(one_of("device", {{"cpu"}, {"cuda"}}))
       ->capture_default_str();
   add_model_options(cmd, a->model);
   cmd->get_option("--model")->required(false);
@@ -437,7 +471,8 @@ void register_measure(CLI::App &app, Runner &run) {
       ->check(between(0, 4096))
       ->capture_default_str();
   cmd->add_option("--min-layer-us", a->min_layer_us,
-                  "Layers measured below this many microseconds are left out of the MAPE")
+                  "Layers measured below this many microseconds are left out of the MAPE "
+                  "(--device cuda: 20 unless given)")
       ->check(non_negative(false))
       ->capture_default_str();
   cmd->add_flag("--microbench", a->microbench, "Run the microbenchmarks instead of a model");
@@ -446,9 +481,23 @@ void register_measure(CLI::App &app, Runner &run) {
   cmd->add_option("--save-samples", a->save_samples,
                   "Also write the measured layers as calibration samples (calibrate "
                   "--from-samples)");
+  cmd->add_flag("--channels-last", a->channels_last,
+                "With --device cuda: 4-D activations in NHWC (channels-last), convolutions in "
+                "cuDNN's NHWC layout");
+  cmd->add_flag("--plan", a->plan_only,
+                "With --device cuda: print which call each layer becomes (cuDNN, cuBLAS, our "
+                "kernels) and run nothing (no GPU needed)");
   cmd->add_flag("--quiet,-q", a->quiet, "No progress on stderr");
   add_output_options(cmd, a->out);
-  cmd->callback([a, &run] { run = [a] { return run_measure(*a); }; });
+  cmd->callback([a, cmd, &run] {
+    a->min_layer_us_given = cmd->count("--min-layer-us") > 0;
+    a->cpu_only_given.clear();
+    for (const char *o : {"--timing", "--buffers", "--passes", "--probe-interval", "--attempts",
+                          "--attempt-wait", "--threads", "--microbench", "--quick", "--only"})
+      if (cmd->count(o) > 0)
+        a->cpu_only_given.push_back(o);
+    run = [a] { return run_measure(*a); };
+  });
 }
 
 } // namespace perfmodel::cli

@@ -132,4 +132,11 @@ cuda_plugin::MicrobenchRun cuda_run_microbenchmarks(const kernels::cuda::GpuBenc
   return run;
 }
 
+kernels::cuda::GpuModelMeasurement cuda_measure_model(const kernels::gpu_plan::ModelPlan &plan,
+                                                      const kernels::cuda::GpuMeasureOptions &opts) {
+  kernels::cuda::GpuModelMeasurement m;
+  rethrow(cuda_backend().measure_model(plan, opts, m));
+  return m;
+}
+
 } // namespace perfmodel::cli

@@ -24,5 +24,7 @@ cuda_plugin::Backend &cuda_backend();
 /// RuntimeFailure, as the CUDA code raised it.
 kernels::cuda::DeviceInfo cuda_query_device(int index);
 cuda_plugin::MicrobenchRun cuda_run_microbenchmarks(const kernels::cuda::GpuBenchOptions &opts);
+kernels::cuda::GpuModelMeasurement cuda_measure_model(const kernels::gpu_plan::ModelPlan &plan,
+                                                      const kernels::cuda::GpuMeasureOptions &opts);
 
 } // namespace perfmodel::cli

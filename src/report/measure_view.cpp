@@ -11,6 +11,7 @@
 #include "perfmodel/error.hpp"
 #include "perfmodel/report/json_text.hpp"
 #include "report/columns.hpp"
+#include "report/measure_energy.hpp"
 
 namespace perfmodel::report {
 
@@ -330,6 +331,7 @@ MeasurementView make_measurement_view(const Prediction &p, const MeasurementRun 
   if (s.measured_total_seconds > 0)
     s.end_to_end_error = s.predicted_total_seconds / s.measured_total_seconds - 1.0;
   v.host = policy::check_host(run);
+  v.energy = compare_energy(p, run);
   return v;
 }
 
@@ -407,6 +409,8 @@ std::string render_measurement(const MeasurementView &v, Format f) {
                     {"predicted_pass_excess_seconds", s.predicted_pass_excess_seconds},
                     {"layers_in_summary", s.layers_in_summary},
                     {"noisy_layers", s.noisy_layers}};
+    if (v.energy || !v.run.energy_unavailable.empty())
+      j["energy"] = energy_json(v);
     j["host_state"] = {{"compute_tolerance", v.host.policy.compute_tolerance},
                        {"cross_core_tolerance", v.host.policy.cross_core_tolerance},
                        {"round_trip_factor", v.host.policy.round_trip_factor},
@@ -434,9 +438,11 @@ std::string render_measurement(const MeasurementView &v, Format f) {
             : "")
     << "), model " << v.model << " batch " << v.batch << "; " << v.run.network.warmup
     << " warm-up + " << (v.run.placement ? v.run.placement->passes_timed : v.run.network.iters)
-    << (v.run.network.cache_state == "in-network" ? " timed passes, every layer timed inside them"
-                                                  : " timed runs per layer")
-    << ", caches " << v.run.network.cache_state << ", buffers " << v.run.buffers << " ("
+    << (!v.run.timing_note.empty() ? " " + v.run.timing_note
+        : v.run.network.cache_state == "in-network"
+            ? " timed passes, every layer timed inside them, caches in-network"
+            : " timed runs per layer, caches " + v.run.network.cache_state)
+    << ", buffers " << v.run.buffers << " ("
     << si(v.run.activation_bytes, "B") << " of activations, " << si(v.run.workspace_bytes, "B")
     << " of workspace)\n";
   if (const auto &pp = v.run.placement)
@@ -449,6 +455,7 @@ std::string render_measurement(const MeasurementView &v, Format f) {
   o << (md ? markdown(g) : table(g));
   o << "\n* not in the MAPE (measured below " << si(v.run.min_layer_seconds, "s") << ")\n";
   o << summary_lines(v);
+  o << energy_line(v);
   return o.str();
 }
 

@@ -2,12 +2,13 @@
 # The CUDA plugin as the perfmodel binary loads it (docs/cuda.md, "Plugin").
 #
 #   cuda_plugin.sh BIN hidden          the binary where no CUDA plugin or library can be found:
-#                                      --version and predict work; calibrate --device cuda exits 1
-#                                      with one line (plugin missing; plugin not loadable) and
-#                                      writes nothing; the binary links no CUDA library (ldd).
-#   cuda_plugin.sh BIN no-gpu PLUGIN   the built plugin, with every GPU hidden: calibrate
-#                                      --device cuda loads it (named by PERFMODEL_CUDA_PLUGIN,
-#                                      and found next to the binary) and exits 1 with the one-line
+#                                      --version and predict work; calibrate and measure --device
+#                                      cuda exit 1 with one line (plugin missing; plugin not
+#                                      loadable) and write nothing; the binary links no CUDA
+#                                      library (ldd).
+#   cuda_plugin.sh BIN no-gpu PLUGIN   the built plugin, with every GPU hidden: calibrate and
+#                                      measure --device cuda load it (named by PERFMODEL_CUDA_PLUGIN,
+#                                      and found next to the binary) and exit 1 with the one-line
 #                                      "no usable device" error, writing nothing. Where a private
 #                                      mount namespace is permitted (unshare -m, as root), then
 #                                      also with the CUDA libraries' folder hidden (libs-hidden).
@@ -30,18 +31,26 @@ run() {
   status=$?
 }
 
-# calibrate --device cuda must exit 1 with exactly one stderr line containing $1, and must not
-# create its output file.
+# calibrate --device cuda and measure --device cuda must each exit 1 with exactly one stderr
+# line containing $1, print nothing, and create none of their output files.
 expect_gpu_refusal() {
-  local want=$1 out="$tmp/written/cal.yaml"
-  mkdir -p "$tmp/written"
-  run calibrate --device cuda --hw v100 --quick -o "$out" --save-samples "$tmp/written/s.csv"
-  [ "$status" = 1 ] || bad "calibrate --device cuda: exit $status, expected 1"
-  [ "$(wc -l <"$tmp/err")" = 1 ] || bad "calibrate --device cuda: stderr is not one line"
-  grep -qF -- "$want" "$tmp/err" || bad "calibrate --device cuda: stderr lacks '$want'"
-  [ -z "$(ls -A "$tmp/written")" ] || bad "calibrate --device cuda wrote $(ls "$tmp/written")"
-  [ -s "$tmp/out" ] && bad "calibrate --device cuda printed to stdout"
-  echo "stderr: $(cat "$tmp/err")"
+  local want=$1 what
+  for what in calibrate measure; do
+    rm -rf "$tmp/written" && mkdir -p "$tmp/written"
+    if [ $what = calibrate ]; then
+      run calibrate --device cuda --hw v100 --quick -o "$tmp/written/cal.yaml" \
+        --save-samples "$tmp/written/s.csv"
+    else
+      run measure --device cuda --hw h100 --model resnet50 --dtype fp16 --channels-last \
+        -o "$tmp/written/m.json" --save-samples "$tmp/written/s.csv"
+    fi
+    [ "$status" = 1 ] || bad "$what --device cuda: exit $status, expected 1"
+    [ "$(wc -l <"$tmp/err")" = 1 ] || bad "$what --device cuda: stderr is not one line"
+    grep -qF -- "$want" "$tmp/err" || bad "$what --device cuda: stderr lacks '$want'"
+    [ -z "$(ls -A "$tmp/written")" ] || bad "$what --device cuda wrote $(ls "$tmp/written")"
+    [ -s "$tmp/out" ] && bad "$what --device cuda printed to stdout"
+    echo "$what stderr: $(cat "$tmp/err")"
+  done
 }
 
 case $mode in

@@ -11,21 +11,21 @@
 using namespace perfmodel;
 namespace cp = perfmodel::cuda_plugin;
 
-extern "C" cp::Backend *perfmodel_cuda_plugin_v1() noexcept;
+extern "C" cp::Backend *perfmodel_cuda_plugin_v2() noexcept;
 
 TEST_CASE("the entry point's name matches kEntryPoint and its backend has this build's key") {
   CHECK(std::string(cp::kEntryPoint) ==
         "perfmodel_cuda_plugin_v" + std::to_string(cp::kAbiVersion));
-  cp::Backend *b = perfmodel_cuda_plugin_v1();
+  cp::Backend *b = perfmodel_cuda_plugin_v2();
   REQUIRE(b != nullptr);
-  CHECK(b == perfmodel_cuda_plugin_v1()); // one backend per process
+  CHECK(b == perfmodel_cuda_plugin_v2()); // one backend per process
   CHECK(std::string(b->build_key()) == cp::build_key());
-  CHECK(cp::build_key().rfind("abi 1, perfmodel " PERFMODEL_VERSION ", sizes ", 0) == 0);
+  CHECK(cp::build_key().rfind("abi 2, perfmodel " PERFMODEL_VERSION ", sizes ", 0) == 0);
 }
 
 TEST_CASE("without a device the backend's calls return runtime_failure instead of throwing") {
   setenv("CUDA_VISIBLE_DEVICES", "", 1); // as device_query_test.cpp: no device, GPU or not
-  cp::Backend &b = *perfmodel_cuda_plugin_v1();
+  cp::Backend &b = *perfmodel_cuda_plugin_v2();
   kernels::cuda::DeviceInfo d;
   const cp::Status q = b.query_device(0, d);
   CHECK(q.kind == cp::Status::Kind::runtime_failure);

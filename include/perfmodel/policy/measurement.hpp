@@ -61,6 +61,14 @@ struct QuietPasses {
   std::vector<double> pass_seconds; // every timed pass, in order
 };
 
+/// The energy a device's counter measured over the timed passes (NVML on a GPU).
+struct MeasuredEnergy {
+  double joules = 0;  // over all the timed passes
+  int passes = 0;     // passes those joules cover
+  double seconds = 0; // their time
+  std::string source; // "NVML total-energy counter"
+};
+
 struct MeasurementRun {
   std::string device;         // "cpu (2 threads)"
   std::string executed_dtype; // the executor's data type
@@ -91,6 +99,13 @@ struct MeasurementRun {
   /// The rules the host's state is checked by (check_host).
   HostStatePolicy host_policy;
   QuietPassPolicy quiet_policy;
+  /// Executors other than the CPU's: how the layers and passes were timed, in place of the CPU's
+  /// "timed passes, every layer timed inside them" (e.g. "10 graph replays per layer, ...").
+  std::string timing_note;
+  /// The measured energy, when the device has a counter; else `energy_unavailable` says why
+  /// (both empty: the executor measures no energy, and the report says nothing of it).
+  std::optional<MeasuredEnergy> energy;
+  std::string energy_unavailable;
 };
 
 /// Whether the host was in its calibrated state (docs/measurement-policy.md).

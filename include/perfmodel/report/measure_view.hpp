@@ -27,6 +27,7 @@ namespace perfmodel::report {
 
 // The measurement's data and its host check are the measurement policy's (policy/measurement.hpp).
 using policy::HostCheck;
+using policy::MeasuredEnergy;
 using policy::MeasuredLayer;
 using policy::MeasuredStats;
 using policy::MeasurementRun;
@@ -63,6 +64,19 @@ struct MeasurementSummary {
   int noisy_layers = 0;
 };
 
+/// Measured energy per pass next to the prediction's (component model), with the rates both
+/// give: J per sample (per batch item) and GF/s/W (FLOPs per joule, over the pass's FLOPs).
+struct EnergyComparison {
+  double measured_joules_per_pass = 0, predicted_joules_per_pass = 0;
+  double measured_joules_per_sample = 0, predicted_joules_per_sample = 0;
+  double measured_gflops_per_watt = 0, predicted_gflops_per_watt = 0;
+  double measured_watts = 0; // mean power over the timed passes
+  double error = 0;          // predicted / measured - 1
+  int passes = 0;
+  double seconds = 0;
+  std::string source;
+};
+
 struct MeasurementView {
   std::string model, hardware;
   int64_t batch = 1;
@@ -72,6 +86,7 @@ struct MeasurementView {
   std::vector<MeasurementRow> rows;
   MeasurementSummary summary;
   HostCheck host;
+  std::optional<EnergyComparison> energy; // with MeasurementRun::energy
 };
 
 /// Joins a prediction with the measured layers (matched by position; names must agree).

@@ -21,13 +21,14 @@
 #include "perfmodel/error.hpp"
 #include "perfmodel/kernels/cpu/microbench.hpp"
 #include "perfmodel/kernels/cuda/gpu_bench.hpp"
+#include "perfmodel/kernels/cuda/gpu_measure.hpp"
 
 namespace perfmodel::cuda_plugin {
 
 /// Raised with every change to Backend or to the types it passes.
-inline constexpr int kAbiVersion = 1;
-/// The entry point's name: `Backend* perfmodel_cuda_plugin_v1()`.
-inline constexpr const char *kEntryPoint = "perfmodel_cuda_plugin_v1";
+inline constexpr int kAbiVersion = 2;
+/// The entry point's name: `Backend* perfmodel_cuda_plugin_v2()`.
+inline constexpr const char *kEntryPoint = "perfmodel_cuda_plugin_v2";
 /// The plugin's file name, searched next to the executable and in the install's lib/perfmodel.
 inline constexpr const char *kFileName = "libperfmodel_cuda.so";
 /// The environment variable that names the plugin (a file, or the folder that holds it).
@@ -61,6 +62,10 @@ public:
   /// The device query of opts.device, then run_gpu_microbenchmarks(opts).
   virtual Status run_microbenchmarks(const kernels::cuda::GpuBenchOptions &opts,
                                      MicrobenchRun &out) noexcept = 0;
+  /// kernels::cuda::measure_model_on_device(plan, opts) (`measure --device cuda`).
+  virtual Status measure_model(const kernels::gpu_plan::ModelPlan &plan,
+                               const kernels::cuda::GpuMeasureOptions &opts,
+                               kernels::cuda::GpuModelMeasurement &out) noexcept = 0;
 
 protected:
   ~Backend() = default; // owned by the plugin
@@ -73,7 +78,11 @@ inline std::string build_key() {
          std::to_string(sizeof(kernels::cuda::DeviceInfo)) + "/" +
          std::to_string(sizeof(kernels::cuda::GpuBenchOptions)) + "/" +
          std::to_string(sizeof(kernels::cuda::GpuBenchResult)) + "/" +
-         std::to_string(sizeof(kernels::cpu::BenchResult));
+         std::to_string(sizeof(kernels::cpu::BenchResult)) + "/" +
+         std::to_string(sizeof(kernels::gpu_plan::ModelPlan)) + "/" +
+         std::to_string(sizeof(kernels::gpu_plan::PlanCall)) + "/" +
+         std::to_string(sizeof(kernels::cuda::GpuMeasureOptions)) + "/" +
+         std::to_string(sizeof(kernels::cuda::GpuModelMeasurement));
 }
 
 /// The entry point's type.
