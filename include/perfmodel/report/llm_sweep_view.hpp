@@ -1,0 +1,34 @@
+// The sweep view of a language model: one row per point of an LlmSweepResult, rendered as
+// table, CSV, JSON ("perfmodel.llm_sweep/1") or Markdown, a chunk of points at a time.
+//
+// Sample (perfmodel sweep --model llama-3-8b --hw h100 --batch 1,64 --prompt 512 --generate 128):
+//
+//   SAMPLE
+//
+// CSV carries raw SI numbers with the unit in the header (`TTFT (s)`); JSON's points[] hold the
+// numbers or `skipped` with its reason (docs/formats.md).
+#pragma once
+
+#include <functional>
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include "perfmodel/llm/sweep.hpp"
+#include "perfmodel/report/format.hpp"
+
+namespace perfmodel::report {
+
+void write_llm_sweep(const llm::LlmSweepResult &r, Format f,
+                     const std::function<void(std::string_view)> &out);
+std::string render_llm_sweep(const llm::LlmSweepResult &r, Format f);
+
+/// The keys of sort_llm_sweep, in the order `--sort` documents them.
+std::vector<std::string> llm_sweep_sort_keys();
+/// Orders the evaluated points best first by `key` (the smallest TTFT, TPOT, end-to-end time,
+/// memory, batch and hardware name; the largest rates and max batch), ties in axis order,
+/// points without a TPOT after the others for `tpot`, skipped points last. False (nothing
+/// changed) for a key that is not one of llm_sweep_sort_keys().
+bool sort_llm_sweep(llm::LlmSweepResult &r, const std::string &key);
+
+} // namespace perfmodel::report
