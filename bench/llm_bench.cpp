@@ -6,6 +6,7 @@
 
 #include "perfmodel/io/hw_yaml.hpp"
 #include "perfmodel/llm/serve.hpp"
+#include "perfmodel/llm/sweep.hpp"
 
 namespace {
 
@@ -40,6 +41,26 @@ BENCHMARK(BM_LlmServe80LayersPerLayer)->Arg(2)->Arg(256)->Unit(benchmark::kMilli
 // one point of a sweep over batch and lengths (a 32-layer model)
 void BM_LlmServe32Layers(benchmark::State &state) { serve_bench(state, "llama-3-8b"); }
 BENCHMARK(BM_LlmServe32Layers)->Arg(2)->Arg(16)->Unit(benchmark::kMillisecond);
+
+// a 10,000-point LLM sweep: batch 1 ... 100 x 100 prompts (16 ... 1600), generate 4, one device
+void BM_LlmSweep10000(benchmark::State &state) {
+  const llm::LlmConfig c = llm::read_llm_config(llm::resolve_llm_config("llama-3-8b"));
+  llm::LlmSweepSpec s;
+  s.hardware.push_back(io::load_hw("h100"));
+  for (int64_t b = 1; b <= 100; ++b)
+    s.batches.push_back(b);
+  for (int64_t p = 16; p <= 1600; p += 16)
+    s.prompts.push_back(p);
+  s.generates = {4};
+  size_t points = 0;
+  for (auto _ : state) {
+    const llm::LlmSweepResult r = llm::run_llm_sweep(c, s);
+    points = size_t(r.evaluated());
+    benchmark::DoNotOptimize(r.points.data());
+  }
+  state.counters["points"] = double(points);
+}
+BENCHMARK(BM_LlmSweep10000)->Unit(benchmark::kMillisecond);
 
 } // namespace
 

@@ -3,7 +3,11 @@
 //
 // Sample (perfmodel sweep --model llama-3-8b --hw h100 --batch 1,64 --prompt 512 --generate 128):
 //
-//   SAMPLE
+//   sweep of llama-3-8b (serving): 2 points, 2 evaluated, 0 skipped
+//   hw    dtype  tp  pp  gpus  prompt  generate  batch  TTFT    TPOT    e2e    tok/s/req  tok/ ...
+//   h100  fp16   1   1   1     512     128       1      12.0ms  7.56ms  972ms  132/s      132/ ...
+//   h100  fp16   1   1   1     512     128       64     552ms   9.25ms  1.73s  74.1/s     4.74 ...
+//   (further columns: tok/s, tok/s/gpu, KV cache, memory, fits, max batch)
 //
 // CSV carries raw SI numbers with the unit in the header (`TTFT (s)`); JSON's points[] hold the
 // numbers or `skipped` with its reason (docs/formats.md).
