@@ -3,6 +3,7 @@
 
 #include <cstdio>
 
+#include "cli/arg_checks.hpp"
 #include "cli/llm_options.hpp"
 #include "perfmodel/app/commands.hpp"
 #include "perfmodel/io/files.hpp"
@@ -46,6 +47,7 @@ void add_sweep_llm_options(CLI::App *cmd, SweepLlmArgs &a) {
       ->group(g);
   cmd->add_option("--group-size", a.group_size,
                   "int8 and int4 weights: weights per fp16 scale along each row (default 128)")
+      ->check(positive(true))
       ->group(g);
   cmd->add_option("--comm-calibration", a.comm_calibration,
                   "Collective figures fitted by calibrate --from-nccl-tests (--tp, --pp above 1)")
