@@ -8,6 +8,7 @@
 #include <cstdint>
 #include <map>
 #include <string>
+#include <unordered_map>
 #include <variant>
 #include <vector>
 
@@ -106,8 +107,10 @@ struct Graph {
   std::vector<TensorDesc> constants; // constant tensors layers read that are not params
                                      // (gather indices, ONNX Constant operands); no batch dim
   std::vector<Layer> layers;         // topological order after infer_shapes()
-  std::map<std::string, TensorDesc> tensors; // every activation tensor, by name (rebuilt by
-                                             // infer_shapes from inputs and layers)
+  /// Every activation tensor, by name (rebuilt by infer_shapes from inputs and layers). Hashed:
+  /// layer names share long prefixes ("layers.31.self_attn."), which an ordered map compares
+  /// over and over; nothing depends on the order of iteration.
+  std::unordered_map<std::string, TensorDesc> tensors;
   SourceLoc loc;
 
   const TensorDesc &tensor(const std::string &name) const;

@@ -1,6 +1,7 @@
 // Whole-model prediction: cost, time, bound and energy per layer, totals and rates.
 #pragma once
 
+#include <cstdint>
 #include <optional>
 #include <string>
 #include <vector>
@@ -80,6 +81,15 @@ Prediction predict(const Graph &g, const HwSpec &hw, const PredictOptions &opts,
 /// Sums a subset of layer predictions (all when `gemm_only` is false).
 Totals sum_totals(const std::vector<LayerPrediction> &layers, bool gemm_only,
                   const PredictOptions &opts, double power_watts);
+/// The same over layers[order[0]], layers[order[1]], ... in that order (a layer may appear more
+/// than once): equal, bit for bit, to sum_totals of the vector of those predictions.
+Totals sum_totals(const std::vector<LayerPrediction> &layers, const std::vector<uint32_t> &order,
+                  bool gemm_only, const PredictOptions &opts, double power_watts);
+
+/// What predict() gives layer `l` of cost `cost` without a calibration: its roofline time and
+/// energy (`power_watts`: the power of the power-x-time energy).
+LayerPrediction roofline_layer(const HwSpec &hw, const Layer &l, const LayerCost &cost,
+                               double power_watts);
 
 /// Sets the data type of every tensor and layer (the --dtype override).
 void set_dtype(Graph &g, DType dtype);

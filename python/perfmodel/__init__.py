@@ -121,12 +121,31 @@ def _axis(values):
 
 
 def sweep(model, hw, batch=(1,), dtype=None, pass_="fwd", calibration=None, *,
-          fusion="none", sort=None, dims=None, calibration_for_other_hardware=False):
+          fusion="none", sort=None, dims=None, calibration_for_other_hardware=False,
+          prompt=None, generate=None, tp=None, pp=None, gpus=None, kv_dtype=None,
+          attention="flash", comm_calibration=None):
     """Every combination of hardware, data type, batch and pass (``perfmodel sweep``).
 
     hw, batch, dtype and pass_ each take one value or a list; dtype None: the model's own.
     sort: a sweep sort key (latency, throughput, energy_per_sample, ...), best first.
+
+    With ``prompt`` (a language model: a config.json or a name in models/llm/) every
+    combination of hardware, dtype (default fp16), split (tp x pp, or gpus), prompt, generate
+    and batch served, as ``perfmodel sweep --prompt``: schema perfmodel.llm_sweep/1; sort:
+    ttft, tpot, e2e, throughput, throughput_request, throughput_per_gpu, memory, max_batch, ...
     """
+    if prompt is not None or generate is not None:
+        if prompt is None or generate is None:
+            raise InputError("the sweep of a language model needs prompt and generate")
+        if pass_ not in ("fwd", None) or fusion != "none" or dims:
+            raise InputError("pass_, fusion and dims: not for the sweep of a language model")
+        return Sweep(_native.llm_sweep(
+            _os.fspath(model), [_hw(h) for h in _axis(hw)], [int(b) for b in _axis(batch)],
+            [int(p) for p in _axis(prompt)], [int(g) for g in _axis(generate)],
+            [int(t) for t in _axis(tp)], [int(p) for p in _axis(pp)],
+            [int(g) for g in _axis(gpus)], _axis(dtype), _opt(kv_dtype), attention,
+            _opt(calibration), calibration_for_other_hardware, _opt(comm_calibration),
+            _opt(sort)))
     spec, data = _model(model)
     text, warns = _native.sweep(spec, data, [_hw(h) for h in _axis(hw)],
                                 [int(b) for b in _axis(batch)], _axis(dtype), _axis(pass_),

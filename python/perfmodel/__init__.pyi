@@ -99,7 +99,11 @@ def sweep(model: ModelArg, hw: HwArg | Sequence[HwArg], batch: int | Sequence[in
           dtype: str | Sequence[str] | None = ..., pass_: str | Sequence[str] = ...,
           calibration: PathLike | None = ..., *, fusion: str = ..., sort: str | None = ...,
           dims: Mapping[str, int] | None = ...,
-          calibration_for_other_hardware: bool = ...) -> Sweep: ...
+          calibration_for_other_hardware: bool = ...,
+          prompt: int | Sequence[int] | None = ..., generate: int | Sequence[int] | None = ...,
+          tp: int | Sequence[int] | None = ..., pp: int | Sequence[int] | None = ...,
+          gpus: int | Sequence[int] | None = ..., kv_dtype: str | None = ...,
+          attention: str = ..., comm_calibration: PathLike | None = ...) -> Sweep: ...
 def llm(model: PathLike, hw: HwArg, prompt: int, generate: int, batch: int = ...,
         dtype: str = ..., *, kv_dtype: str | None = ..., attention: str = ...,
         calibration: PathLike | None = ..., per_layer: bool = ...,

@@ -25,6 +25,7 @@
 #include "perfmodel/printable.hpp"
 #include "perfmodel/report/hw_view.hpp"
 #include "perfmodel/report/kernels_view.hpp"
+#include "perfmodel/report/llm_sweep_view.hpp"
 #include "perfmodel/report/sweep_view.hpp"
 
 namespace py = pybind11;
@@ -272,6 +273,53 @@ std::string py_llm(const std::string &model, const HwArg &hw, int64_t batch, int
                   per_layer);
 }
 
+// `sweep` of a language model: the axes as lists (values below 1 refused, but the batch's:
+// skipped points, as on the command line).
+std::string py_llm_sweep(const std::string &model, const std::vector<HwArg> &hw,
+                         const std::vector<int64_t> &batches, const std::vector<int64_t> &prompts,
+                         const std::vector<int64_t> &generates, const std::vector<int64_t> &tps,
+                         const std::vector<int64_t> &pps, const std::vector<int64_t> &gpus,
+                         const std::vector<std::string> &dtypes, const std::string &kv_dtype,
+                         const std::string &attention, const std::string &calibration,
+                         bool calibration_other_hardware, const std::string &comm_calibration,
+                         const std::string &sort) {
+  py::gil_scoped_release unlocked;
+  app::LlmSweepRequest r;
+  r.model = model;
+  for (const HwArg &h : hw)
+    r.spec.hardware.push_back(load_hw_arg(h));
+  r.spec.batches = batches;
+  for (auto [name, axis] : {std::pair{"prompt", &prompts},
+                            {"generate", &generates},
+                            {"tp", &tps},
+                            {"pp", &pps},
+                            {"gpus", &gpus}})
+    for (int64_t v : *axis)
+      if (v < 1)
+        throw InputError(std::string(name) + ": must be at least 1, got " + std::to_string(v));
+  r.spec.prompts = prompts;
+  r.spec.generates = generates;
+  r.spec.tps = tps;
+  r.spec.pps = pps;
+  r.spec.gpus = gpus;
+  if (!dtypes.empty()) {
+    r.spec.dtypes.clear();
+    for (const std::string &d : dtypes)
+      r.spec.dtypes.push_back(dtype_arg("dtype", d));
+  }
+  if (!kv_dtype.empty())
+    r.spec.serve.kv_dtype = dtype_arg("kv_dtype", kv_dtype);
+  r.spec.serve.attention =
+      choice({{"flash"}, {"eager"}}, "attention", "attention", attention) == "eager"
+          ? llm::Attention::eager
+          : llm::Attention::flash;
+  r.calibration = calibration;
+  r.calibration_other_hardware = calibration_other_hardware;
+  r.comm_calibration = comm_calibration;
+  r.sort = sort;
+  return report::render_llm_sweep(app::llm_sweep(std::move(r)).shown(), report::Format::json);
+}
+
 std::string py_hardware(const HwArg &hw) {
   py::gil_scoped_release unlocked;
   return report::render_hw(load_hw_arg(hw), report::Format::json);
@@ -364,6 +412,10 @@ PYBIND11_MODULE(_perfmodel, m) {
   m.def("llm", &py_llm, py::arg("model"), py::arg("hw"), py::arg("batch"), py::arg("prompt"),
         py::arg("generate"), py::arg("dtype"), py::arg("kv_dtype"), py::arg("attention"),
         py::arg("calibration"), py::arg("calibration_other_hardware"), py::arg("per_layer"));
+  m.def("llm_sweep", &py_llm_sweep, py::arg("model"), py::arg("hw"), py::arg("batches"),
+        py::arg("prompts"), py::arg("generates"), py::arg("tps"), py::arg("pps"), py::arg("gpus"),
+        py::arg("dtypes"), py::arg("kv_dtype"), py::arg("attention"), py::arg("calibration"),
+        py::arg("calibration_other_hardware"), py::arg("comm_calibration"), py::arg("sort"));
   m.def("hardware", &py_hardware, py::arg("hw"));
   m.def("list", &py_list, py::arg("what"), py::arg("model") = "");
   m.def("set_share_root", &io::set_share_root, py::arg("root"));

@@ -72,6 +72,19 @@ def test_sweep_equals_cli(cli_json):
                                    "--batch", "1,8", "--dtype", "fp16", "--sort", "throughput")
 
 
+def test_llm_sweep_equals_cli(cli_json):
+    s = perfmodel.sweep("llama-3-8b", "h100", batch=[0, 1, 8], prompt=[128, 9000],
+                        generate=4, tp=[1, 2], sort="throughput")
+    assert s.schema == "perfmodel.llm_sweep/1"
+    assert s.evaluated == 4  # batch 0 and the 9,003 positions of a 8,192-position model skipped
+    assert s.to_dict() == cli_json("sweep", "--model", "llama-3-8b", "--hw", "h100",
+                                   "--batch", "0,1,8", "--prompt", "128,9000", "--generate", "4",
+                                   "--tp", "1,2", "--sort", "throughput")
+    assert len(s.to_pandas()) == 12
+    with pytest.raises(perfmodel.InputError, match="prompt: must be at least 1"):
+        perfmodel.sweep("llama-3-8b", "h100", prompt=0, generate=4)
+
+
 def test_llm_equals_cli(root, cli_json):
     config = os.path.join(root, "models/llm/llama-2-7b.json")
     r = perfmodel.llm(config, "h200", batch=2, prompt=128, generate=4)

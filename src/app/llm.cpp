@@ -15,6 +15,7 @@ std::string llm(const std::string &model, const HwSpec &hw, llm::ServeOptions op
     cal = io::load_calibration_for(calibration, hw, calibration_other_hardware);
   options.calibration = cal ? &*cal : nullptr;
   options.calibration_name = calibration;
+  options.layer_tables = per_layer; // else the figures alone (far faster)
   const llm::ServeResult r = llm::serve(c, hw, options);
   return report::render_llm(c, hw, r, f, per_layer);
 }

@@ -1,10 +1,12 @@
-// `perfmodel sweep`: a design-space sweep over hardware x dtype x batch x pass, and its plot.
+// `perfmodel sweep`: a design-space sweep over hardware x dtype x batch x pass, and its plot; of a
+// language model, over hardware x dtype x split x prompt x generate x batch (cli/sweep_llm.hpp).
 #include <algorithm>
 #include <cstdio>
 #include <memory>
 
 #include "cli/arg_checks.hpp"
 #include "cli/commands.hpp"
+#include "cli/sweep_llm.hpp"
 #include "perfmodel/app/commands.hpp"
 #include "perfmodel/io/files.hpp"
 #include "perfmodel/io/hw_yaml.hpp"
@@ -33,6 +35,7 @@ struct SweepArgs {
   bool keep_script = false;
   bool print_script = false;
   OutputOptions out;
+  SweepLlmArgs llm; // a language model's axes and options
 };
 
 SweepSpec make_spec(const SweepArgs &a) {
@@ -64,6 +67,11 @@ int run_sweep_cmd(const SweepArgs &a) {
     throw InputError("--plot '" + a.plot + "': the image must end in .svg, .png or .pdf");
   if (a.print_script && !kind)
     throw InputError("--print-script needs --plot FILE.svg|png|pdf");
+  if (a.llm.given() || names_llm_config(a.model))
+    return run_sweep_llm(SweepCommon{a.model, a.hw, a.batch, a.dtype, a.pass, a.fusion, a.dims,
+                                     a.calibration, a.calibration_other_hardware, a.sort, a.plot,
+                                     a.keep_script, a.print_script, a.out},
+                         a.llm);
   app::check_sweep_sort(a.sort);
   app::SweepRequest req;
   req.spec = make_spec(a);
@@ -119,12 +127,20 @@ void register_sweep(CLI::App &app, Runner &run) {
       "fits in DRAM. Points that cannot be evaluated (no unit for the dtype, batch < 1, shapes\n"
       "that fail, the train pass under --fusion inference) are listed as skipped. --sort\n"
       "orders the printed points best first.\n"
+      "A language model (a config.json or a name in models/llm/) is swept over hardware x\n"
+      "dtype x split (--tp x --pp, or --gpus) x --prompt x --generate x batch: per point TTFT,\n"
+      "mean TPOT, end-to-end time, tokens/s (request, batch, per GPU), memory per device, fits\n"
+      "and max batch; its --plot draws tokens/s against TPOT and memory against batch.\n"
       "Examples:\n"
       "  perfmodel sweep --model resnet50 --hw v100,a100,h100 --batch 1:1024:x2 --dtype fp16\n"
       "  perfmodel sweep --model vgg16 --hw a100 --batch 1,8,64 --dtype fp32,fp16 "
       "--pass fwd,train --format csv -o sweep.csv\n"
       "  perfmodel sweep --model resnet50 --hw a100,h100 --batch 1:256:x2 --plot sweep.svg\n"
-      "  perfmodel sweep --model resnet50 --hw t4,a100 --batch 1:512:x2 --sort samples_per_joule");
+      "  perfmodel sweep --model resnet50 --hw t4,a100 --batch 1:512:x2 --sort samples_per_joule\n"
+      "  perfmodel sweep --model llama-3-8b --hw h100 --batch 1,8,32,64 --prompt 512,2048 "
+      "--generate 128 --plot serve.svg\n"
+      "  perfmodel sweep --model llama-2-70b --hw h100 --gpus 8 --batch 1:256:x4 --prompt 2048 "
+      "--generate 256 --sort throughput_per_gpu");
   cmd->add_option("--model,-m", a->model, "Model: a .yaml/.onnx path or a name in models/")
       ->required();
   cmd->add_option("--hw", a->hw, "Hardware list: names in hw_specs/ or .yaml paths, a,b,c")
@@ -133,7 +149,7 @@ void register_sweep(CLI::App &app, Runner &run) {
       ->capture_default_str();
   cmd->add_option("--dtype", a->dtype,
                   "Data type list: fp32,fp16,bf16,... (any case; aliases as --dtype of predict; "
-                  "default: the model's)");
+                  "default: the model's; a language model's: fp16)");
   cmd->add_option("--pass", a->pass, "Pass list: fwd, train or fwd,train")->capture_default_str();
   add_fusion_option(cmd, a->fusion);
   cmd->add_option("--dim", a->dims, "Set a symbolic ONNX dimension: --dim seq=128 (repeatable)");
@@ -143,13 +159,17 @@ void register_sweep(CLI::App &app, Runner &run) {
   cmd->add_option("--sort", a->sort,
                   "Order the points best first by: latency, throughput, flops_per_second, "
                   "energy, energy_per_sample, samples_per_joule, power, "
-                  "flops_per_second_per_watt, memory, batch or hw (default: the axes' order)");
+                  "flops_per_second_per_watt, memory, batch or hw (default: the axes' order); "
+                  "a language model's: ttft, tpot, e2e, throughput, throughput_request, "
+                  "throughput_per_gpu, memory, max_batch, batch or hw");
   cmd->add_option("--plot", a->plot,
-                  "Also draw latency, throughput and energy per sample vs batch: FILE.svg|png|pdf");
+                  "Also draw latency, throughput and energy per sample vs batch (a language "
+                  "model: tokens/s vs TPOT, memory vs batch): FILE.svg|png|pdf");
   cmd->add_flag("--keep-script", a->keep_script,
                 "Keep the plot's gnuplot script (.gp) and data (.dat) beside the image");
   cmd->add_flag("--print-script", a->print_script,
                 "Print the plot's gnuplot script and data to stdout instead of drawing");
+  add_sweep_llm_options(cmd, a->llm);
   add_output_options(cmd, a->out);
   cmd->callback([a, &run] { run = [a] { return run_sweep_cmd(*a); }; });
 }

@@ -135,6 +135,7 @@ int run_llm_parallel(const LlmCommon &c, const LlmParallelArgs &a) {
   o.serve.attention = attention;
   o.serve.calibration = cal ? &*cal : nullptr;
   o.serve.calibration_name = c.calibration;
+  o.serve.layer_tables = false; // the view shows the figures only
   o.split = s;
   o.comm = comm ? &*comm : nullptr;
   o.comm_name = a.comm_calibration;

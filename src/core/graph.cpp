@@ -6,6 +6,9 @@
 #include <charconv>
 #include <cmath>
 #include <set>
+#include <string_view>
+#include <unordered_map>
+#include <unordered_set>
 
 #include "core/shape_rules.hpp"
 
@@ -142,9 +145,11 @@ void set_batch(Graph &g, int64_t batch) {
 namespace {
 
 // Kahn's algorithm over tensor producers; keeps the written order where it is already valid.
+// The layers are moved out of g.layers into the returned order (the caller assigns it back).
 std::vector<Layer> topological_order(Graph &g) {
-  std::map<std::string, size_t> producer;
-  std::set<std::string> names;
+  std::unordered_map<std::string_view, size_t> producer;
+  std::unordered_set<std::string_view> names;
+  producer.reserve(g.layers.size());
   for (const auto *list : {&g.inputs, &g.constants})
     for (const auto &in : *list)
       if (!names.insert(in.name).second)
@@ -153,16 +158,19 @@ std::vector<Layer> topological_order(Graph &g) {
     auto &l = g.layers[i];
     if (l.name.empty())
       throw InputError(l.loc, "layer without a name");
+    // (the views below point into g's strings, which stay in place until the layers are
+    // moved out at the end)
     if (l.outputs.empty())
       l.outputs.push_back(l.name);
     for (const auto &o : l.outputs) {
       if (producer.count(o) || names.count(o))
         throw InputError(l.loc, "layer '" + l.name + "': tensor '" + o +
                                     "' is already produced by another layer or is an input");
-      producer[o] = i;
+      producer.emplace(o, i);
     }
   }
-  std::set<std::string> layer_names;
+  std::unordered_set<std::string_view> layer_names;
+  layer_names.reserve(g.layers.size());
   for (const auto &l : g.layers)
     if (!layer_names.insert(l.name).second)
       throw InputError(l.loc, "duplicate layer name '" + l.name + "'");
@@ -183,30 +191,34 @@ std::vector<Layer> topological_order(Graph &g) {
       consumers[it->second].push_back(i);
     }
   }
-  std::vector<Layer> order;
-  std::vector<bool> done(g.layers.size(), false);
   // Repeatedly take the first ready layer in written order: stable, O(n^2) worst case only
   // for badly ordered files; a ready queue keeps the common case linear.
-  std::vector<size_t> ready;
-  for (size_t i = g.layers.size(); i-- > 0;)
+  std::vector<size_t> sequence;
+  sequence.reserve(g.layers.size());
+  std::vector<bool> done(g.layers.size(), false);
+  std::set<size_t> ready_set;
+  for (size_t i = 0; i < g.layers.size(); ++i)
     if (pending[i] == 0)
-      ready.push_back(i);
-  std::set<size_t> ready_set(ready.begin(), ready.end());
+      ready_set.insert(ready_set.end(), i);
   while (!ready_set.empty()) {
     size_t i = *ready_set.begin();
     ready_set.erase(ready_set.begin());
     done[i] = true;
-    order.push_back(g.layers[i]);
+    sequence.push_back(i);
     for (size_t c : consumers[i])
       if (--pending[c] == 0)
         ready_set.insert(c);
   }
-  if (order.size() != g.layers.size()) {
+  if (sequence.size() != g.layers.size()) {
     for (size_t i = 0; i < g.layers.size(); ++i)
       if (!done[i])
         throw InputError(g.layers[i].loc,
                          "layer '" + g.layers[i].name + "' is part of a cycle in the graph");
   }
+  std::vector<Layer> order;
+  order.reserve(g.layers.size());
+  for (size_t i : sequence)
+    order.push_back(std::move(g.layers[i]));
   return order;
 }
 
@@ -214,6 +226,7 @@ std::vector<Layer> topological_order(Graph &g) {
 
 void infer_shapes(Graph &g) {
   g.tensors.clear();
+  g.tensors.reserve(g.inputs.size() + g.constants.size() + g.layers.size());
   for (const auto &in : g.inputs) {
     for (int64_t d : in.shape)
       if (d <= 0)

@@ -31,10 +31,15 @@ void set_dtype(Graph &g, DType dtype) {
   }
 }
 
-Totals sum_totals(const std::vector<LayerPrediction> &layers, bool gemm_only,
-                  const PredictOptions &opts, double power_watts) {
+namespace {
+
+// The sum over the predictions `at(0)`, `at(1)`, ... `at(n - 1)`, in that order.
+template <class At>
+Totals sum_in_order(size_t n, At at, bool gemm_only, const PredictOptions &opts,
+                    double power_watts) {
   Totals t;
-  for (const auto &lp : layers) {
+  for (size_t i = 0; i < n; ++i) {
+    const LayerPrediction &lp = at(i);
     if (gemm_only && !lp.cost.gemm_like)
       continue;
     t.cost += lp.cost.total;
@@ -66,6 +71,33 @@ Totals sum_totals(const std::vector<LayerPrediction> &layers, bool gemm_only,
   return t;
 }
 
+} // namespace
+
+Totals sum_totals(const std::vector<LayerPrediction> &layers, bool gemm_only,
+                  const PredictOptions &opts, double power_watts) {
+  return sum_in_order(
+      layers.size(), [&](size_t i) -> const LayerPrediction & { return layers[i]; }, gemm_only,
+      opts, power_watts);
+}
+
+Totals sum_totals(const std::vector<LayerPrediction> &layers, const std::vector<uint32_t> &order,
+                  bool gemm_only, const PredictOptions &opts, double power_watts) {
+  return sum_in_order(
+      order.size(), [&](size_t i) -> const LayerPrediction & { return layers.at(order[i]); },
+      gemm_only, opts, power_watts);
+}
+
+LayerPrediction roofline_layer(const HwSpec &hw, const Layer &l, const LayerCost &cost,
+                               double power_watts) {
+  LayerPrediction lp;
+  lp.layer = &l;
+  lp.cost = cost;
+  lp.timing = roofline_time(hw, lp.cost, l.dtype);
+  lp.energy_joules = component_energy_joules(hw, lp.cost, lp.timing);
+  lp.energy_power_time_joules = power_time_energy_joules(power_watts, lp.timing.seconds);
+  return lp;
+}
+
 Prediction predict(const Graph &g, const HwSpec &hw, const PredictOptions &opts) {
   return predict(g, hw, opts, graph_cost(g, opts.pass));
 }
@@ -93,14 +125,16 @@ Prediction predict(const Graph &g, const HwSpec &hw, const PredictOptions &opts,
                        : GraphSchedule{};
   for (size_t i = 0; i < g.layers.size(); ++i) {
     const Layer &l = g.layers[i];
+    // The pure roofline is the uncalibrated baseline; a calibration swaps in its fitted model.
+    if (!opts.calibration) {
+      p.layers.push_back(roofline_layer(hw, l, costs[i], p.power_watts));
+      continue;
+    }
     LayerPrediction lp;
     lp.layer = &l;
     lp.cost = costs[i];
-    // The pure roofline is the uncalibrated baseline; a calibration swaps in its fitted model.
-    lp.timing = opts.calibration
-                    ? calibrated_layer_time(*opts.calibration, hw, g, l, lp.cost, opts.pass,
-                                            schedule.layers[i], schedule.weights_cached)
-                    : roofline_time(hw, lp.cost, l.dtype);
+    lp.timing = calibrated_layer_time(*opts.calibration, hw, g, l, lp.cost, opts.pass,
+                                      schedule.layers[i], schedule.weights_cached);
     lp.energy_joules = component_energy_joules(hw, lp.cost, lp.timing);
     lp.energy_power_time_joules = power_time_energy_joules(p.power_watts, lp.timing.seconds);
     p.layers.push_back(std::move(lp));

@@ -224,24 +224,36 @@ Graph build_graph(const LlmConfig &c, const PassShape &s, DType dt, std::optiona
   return g;
 }
 
-void set_decode_context(Graph &g, const LlmConfig &c, int64_t context) {
-  require(context >= 1, "a decode step needs a KV length of at least 1");
-  const int64_t keys = cached_entries(c, context + 1);
-  auto resize = [&](const std::string &name, size_t dim) {
+DecodeContext::DecodeContext(Graph &g, const LlmConfig &c) : g_(&g), c_(c) {
+  auto find = [&](const std::string &name, size_t dim) {
     auto it = g.tensors.find(name);
     if (it == g.tensors.end() || it->second.shape.size() <= dim)
-      throw std::invalid_argument("set_decode_context: not a decode graph ('" + name + "')");
-    it->second.shape[dim] = keys;
+      throw std::invalid_argument("DecodeContext: not a decode graph ('" + name + "')");
+    resized_.push_back(Resized{&it->second, dim});
   };
+  resized_.reserve(size_t(4 * c.layers));
   for (int64_t i = 0; i < c.layers; ++i) {
     const std::string p = "layers." + std::to_string(i) + ".self_attn.";
-    resize(p + "k_cache", 3);
-    resize(p + "v_cache", 2);
-    resize(p + "scores", 3);
-    resize(p + "softmax", 3);
+    find(p + "k_cache", 3);
+    find(p + "v_cache", 2);
+    find(p + "scores", 3);
+    find(p + "softmax", 3);
   }
-  for (auto &in : g.inputs)
-    in = g.tensors.at(in.name);
+  for (size_t i = 0; i < g.inputs.size(); ++i)
+    inputs_.emplace_back(i, &g.tensors.at(g.inputs[i].name));
+}
+
+void DecodeContext::set(int64_t context) {
+  require(context >= 1, "a decode step needs a KV length of at least 1");
+  const int64_t keys = cached_entries(c_, context + 1);
+  for (const Resized &r : resized_)
+    r.tensor->shape[r.dim] = keys;
+  for (const auto &[i, t] : inputs_)
+    g_->inputs[i].shape = t->shape;
+}
+
+void set_decode_context(Graph &g, const LlmConfig &c, int64_t context) {
+  DecodeContext(g, c).set(context);
 }
 
 namespace {
@@ -250,51 +262,69 @@ int64_t elems(const Graph &g, const std::string &t) { return numel(g.tensor(t).s
 
 } // namespace
 
+namespace {
+
+// Expected distinct experts `rows` tokens touch, each choosing k of E uniformly:
+// E (1 - (1 - k/E)^rows) (docs/llm.md, "Mixture of experts").
+double touched_experts(const LlmConfig &c, int64_t rows) {
+  const double E = double(std::max<int64_t>(c.experts, 1));
+  return c.experts > 0 ? E * (1.0 - std::pow(1.0 - double(c.experts_per_token) / E, double(rows)))
+                       : 0.0;
+}
+
+// Applies the layer's rule (its llm_rule attribute) to `cost`, graph_cost()'s of the layer.
+void apply_rule(const Graph &g, const Layer &l, const LlmConfig &c, const PassShape &s,
+                Attention mode, LayerCost &cost) {
+  const std::string rule = l.attrs.get_string("llm_rule", "");
+  if (rule.empty())
+    return;
+  PassCost &f = cost.fwd;
+  if (rule == "rope") {
+    // x cos + rotate(x) sin on the rotary part of each head (GPT-J: rotary_dim of head_dim),
+    // reading that part of a cos and a sin table
+    const int64_t hd = g.tensor(l.outputs[0]).shape.back();
+    const int64_t rot = c.rotary_dim > 0 ? c.rotary_dim : hd;
+    f.flops = 3 * elems(g, l.outputs[0]) / hd * rot;
+    f.bytes_input = g.tensor(l.inputs[0]).bytes() + 2 * g.tensor(l.inputs[1]).bytes() / hd * rot;
+  } else if (rule == "moe_experts") {
+    const double E = double(std::max<int64_t>(c.experts, 1));
+    f.bytes_weights =
+        int64_t(double(f.bytes_weights) * touched_experts(c, s.batch * s.tokens) / E + 0.5);
+  } else if (mode == Attention::flash) {
+    const int64_t pairs = attended_pairs(s.tokens, s.context, c.sliding_window);
+    const int64_t heads_rows = s.batch * c.heads; // (sequence, query head) pairs
+    if (rule == "attn_scores") {                  // K is [B, KV, dk, S]
+      f.macs = heads_rows * pairs * g.tensor(l.inputs[1]).shape[2];
+      f.flops = 2 * f.macs;
+      f.bytes_output = 0; // scores stay on chip
+    } else if (rule == "attn_softmax") {
+      f.flops = 5 * heads_rows * pairs;
+      f.bytes_input = f.bytes_output = 0;
+    } else if (rule == "attn_values") {
+      f.macs = heads_rows * pairs * g.tensor(l.outputs[0]).shape.back();
+      f.flops = 2 * f.macs;
+      // V; the probabilities stay on chip (MLA: V is the latent the scores read already)
+      f.bytes_input = l.attrs.get_int("llm_v_in_k", 0) ? 0 : g.tensor(l.inputs[1]).bytes();
+    }
+  }
+  cost.total = f;
+}
+
+} // namespace
+
 std::vector<LayerCost> pass_costs(const Graph &g, const LlmConfig &c, const PassShape &s,
                                   Attention mode) {
   std::vector<LayerCost> costs = graph_cost(g, Pass::fwd);
-  const int64_t pairs = attended_pairs(s.tokens, s.context, c.sliding_window);
-  const int64_t rows = s.batch * s.tokens;
-  const double E = double(std::max<int64_t>(c.experts, 1));
-  // Expected distinct experts `rows` tokens touch, each choosing k of E uniformly:
-  // E (1 - (1 - k/E)^rows) (docs/llm.md, "Mixture of experts").
-  const double touched =
-      c.experts > 0 ? E * (1.0 - std::pow(1.0 - double(c.experts_per_token) / E, double(rows)))
-                    : 0.0;
-  for (size_t i = 0; i < g.layers.size(); ++i) {
-    const Layer &l = g.layers[i];
-    const std::string rule = l.attrs.get_string("llm_rule", "");
-    if (rule.empty())
-      continue;
-    PassCost &f = costs[i].fwd;
-    if (rule == "rope") {
-      // x cos + rotate(x) sin on the rotary part of each head (GPT-J: rotary_dim of head_dim),
-      // reading that part of a cos and a sin table
-      const int64_t hd = g.tensor(l.outputs[0]).shape.back();
-      const int64_t rot = c.rotary_dim > 0 ? c.rotary_dim : hd;
-      f.flops = 3 * elems(g, l.outputs[0]) / hd * rot;
-      f.bytes_input = g.tensor(l.inputs[0]).bytes() + 2 * g.tensor(l.inputs[1]).bytes() / hd * rot;
-    } else if (rule == "moe_experts") {
-      f.bytes_weights = int64_t(double(f.bytes_weights) * touched / E + 0.5);
-    } else if (mode == Attention::flash) {
-      const int64_t heads_rows = s.batch * c.heads; // (sequence, query head) pairs
-      if (rule == "attn_scores") { // K is [B, KV, dk, S]
-        f.macs = heads_rows * pairs * g.tensor(l.inputs[1]).shape[2];
-        f.flops = 2 * f.macs;
-        f.bytes_output = 0; // scores stay on chip
-      } else if (rule == "attn_softmax") {
-        f.flops = 5 * heads_rows * pairs;
-        f.bytes_input = f.bytes_output = 0;
-      } else if (rule == "attn_values") {
-        f.macs = heads_rows * pairs * g.tensor(l.outputs[0]).shape.back();
-        f.flops = 2 * f.macs;
-        // V; the probabilities stay on chip (MLA: V is the latent the scores read already)
-        f.bytes_input = l.attrs.get_int("llm_v_in_k", 0) ? 0 : g.tensor(l.inputs[1]).bytes();
-      }
-    }
-    costs[i].total = f;
-  }
+  for (size_t i = 0; i < g.layers.size(); ++i)
+    apply_rule(g, g.layers[i], c, s, mode, costs[i]);
   return costs;
+}
+
+LayerCost pass_layer_cost(const Graph &g, size_t i, const LlmConfig &c, const PassShape &s,
+                          Attention mode) {
+  LayerCost cost = layer_cost(g, g.layers.at(i), Pass::fwd);
+  apply_rule(g, g.layers[i], c, s, mode, cost);
+  return cost;
 }
 
 } // namespace perfmodel::llm

@@ -108,18 +108,23 @@ Matrix weight_matrix(const Layer &l) {
 
 } // namespace
 
+int64_t layer_weight_bytes(const Layer &l, DType dtype, const WeightFormat &f) {
+  int64_t b = 0;
+  const Matrix m = quantized_layer(l) ? weight_matrix(l) : Matrix{};
+  for (size_t i = 0; i < l.params.size(); ++i) {
+    const TensorDesc &p = l.params[i];
+    if (p.buffer)
+      continue;
+    b += int(i) == m.index ? matrix_bytes(f, m.count, m.rows, m.in)
+                           : numel(p.shape) * bytes_of(dtype);
+  }
+  return b;
+}
+
 int64_t weight_bytes(const Graph &g, DType dtype, const WeightFormat &f) {
   int64_t b = 0;
-  for (const auto &l : g.layers) {
-    const Matrix m = quantized_layer(l) ? weight_matrix(l) : Matrix{};
-    for (size_t i = 0; i < l.params.size(); ++i) {
-      const TensorDesc &p = l.params[i];
-      if (p.buffer)
-        continue;
-      b += int(i) == m.index ? matrix_bytes(f, m.count, m.rows, m.in)
-                             : numel(p.shape) * bytes_of(dtype);
-    }
-  }
+  for (const auto &l : g.layers)
+    b += layer_weight_bytes(l, dtype, f);
   return b;
 }
 

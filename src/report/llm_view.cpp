@@ -143,7 +143,7 @@ json to_json(const llm::LlmConfig &c, const HwSpec &hw, const llm::ServeResult &
                  {"capacity_bytes", r.capacity_bytes},
                  {"fits", r.fits},
                  {"max_batch", r.max_batch}};
-  const Totals &pt = r.prefill.prediction.totals;
+  const Totals &pt = r.prefill_totals;
   j["prefill"] = {{"seconds", r.ttft},
                   {"bound", std::string(to_string(r.prefill_bound))},
                   {"flops", pt.cost.flops},

@@ -6,6 +6,7 @@
 
 #include "perfmodel/report/json_text.hpp"
 #include "report/columns.hpp"
+#include "report/points_writer.hpp"
 
 namespace perfmodel::report {
 namespace {
@@ -129,70 +130,16 @@ bool sort_sweep(SweepResult &r, const std::string &key) {
   return true;
 }
 
-namespace {
-
-// Points formatted per chunk: the cells of one chunk live at a time, never the whole text.
-constexpr size_t kChunk = 4096;
-
-template <class Each> void for_each_chunk(const SweepResult &r, Each each) {
-  const std::span<const P> all(r.points);
-  for (size_t at = 0; at < all.size(); at += kChunk)
-    each(grid(all.subspan(at, std::min(kChunk, all.size() - at))), at == 0);
-}
-
-// Every line of `text` indented by `by` spaces.
-std::string indented(const std::string &text, size_t by) {
-  std::string out(by, ' ');
-  for (char c : text) {
-    out += c;
-    if (c == '\n')
-      out.append(by, ' ');
-  }
-  return out;
-}
-
-} // namespace
-
 void write_sweep(const SweepResult &r, Format f, const std::function<void(std::string_view)> &out) {
-  switch (f) {
-  case Format::csv:
-    for_each_chunk(r, [&](const Grid &g, bool first) { out(csv(g, first)); });
-    return;
-  case Format::md:
-    out("**" + md_cell(title(r)) + "**\n\n");
-    for_each_chunk(r, [&](const Grid &g, bool first) { out(markdown(g, first)); });
-    return;
-  case Format::json: {
-    // json_text's layout, written a point at a time: the head without "points", then each
-    // point object at its depth (4 spaces), then the closing brackets.
-    Json head;
-    head["schema"] = "perfmodel.sweep/1";
-    head["model"] = r.model;
-    head["evaluated"] = r.evaluated();
-    head["skipped"] = r.skipped();
-    std::string text = json_text(head);
-    text.erase(text.size() - 3); // "\n}\n"
-    out(text + ",\n  \"points\": [");
-    bool any = false;
-    for_each_chunk(r, [&](const Grid &g, bool) {
-      std::string piece;
-      for (size_t i = 0; i < g.rows.size(); ++i) {
-        const std::string row = json_text(json_row(g, i));
-        piece += (any ? ",\n" : "\n") + indented(row.substr(0, row.size() - 1), 4);
-        any = true;
-      }
-      out(piece);
-    });
-    out(any ? "\n  ]\n}\n" : "]\n}\n");
-    return;
-  }
-  case Format::table:
-    break;
-  }
-  out(title(r) + "\n");
-  std::vector<size_t> w;
-  for_each_chunk(r, [&](const Grid &g, bool first) { widen_table(g, first, w); });
-  for_each_chunk(r, [&](const Grid &g, bool first) { out(table_lines(g, first, w)); });
+  Json head;
+  head["schema"] = "perfmodel.sweep/1";
+  head["model"] = r.model;
+  head["evaluated"] = r.evaluated();
+  head["skipped"] = r.skipped();
+  const std::span<const P> all(r.points);
+  write_points(
+      all.size(), [&](size_t at, size_t n) { return grid(all.subspan(at, n)); }, head, title(r), f,
+      out);
 }
 
 std::string render_sweep(const SweepResult &r, Format f) {

@@ -1,10 +1,11 @@
-// The commands as library functions: what `perfmodel predict`, `sweep`, `trace`, `kernels`,
-// `llm` and `list` compute from their inputs, rendered by the report views. The CLI
-// (src/cli/cmd_*.cpp) and the Python module (python/) are front ends over these, so that both
-// give the same answer (the Python module's to_dict() is the CLI's --format json, byte for
-// byte through the same renderer). Inputs arrive loaded where a front end may load them in more
-// than one way (a hardware spec from a file or from a Python dict, a model from a file or from
-// ONNX bytes); names that only a file can hold (calibrations, traces, CSVs) arrive as names.
+// The commands as library functions: what `perfmodel predict`, `sweep` (of a graph model or of a
+// language model), `trace`, `kernels`, `llm` and `list` compute from their inputs, rendered by
+// the report views. The CLI (src/cli/cmd_*.cpp) and the Python module (python/) are front ends
+// over these, so that both give the same answer (the Python module's to_dict() is the CLI's
+// --format json, byte for byte through the same renderer). Inputs arrive loaded where a front
+// end may load them in more than one way (a hardware spec from a file or from a Python dict, a
+// model from a file or from ONNX bytes); names that only a file can hold (calibrations, traces,
+// CSVs) arrive as names.
 // Errors are InputError (bad input, with its location) or RuntimeFailure.
 #pragma once
 
@@ -19,6 +20,7 @@
 #include "perfmodel/graph.hpp"
 #include "perfmodel/hw_spec.hpp"
 #include "perfmodel/llm/serve.hpp"
+#include "perfmodel/llm/sweep.hpp"
 #include "perfmodel/report/format.hpp"
 #include "perfmodel/report/kernels_view.hpp"
 #include "perfmodel/report/prediction_view.hpp"
@@ -104,6 +106,26 @@ struct SweepRun {
 /// Checks the sort key and that a calibration comes with exactly one hardware spec, loads the
 /// calibration and runs the sweep of `model`.
 SweepRun sweep(const Graph &model, SweepRequest r);
+
+/// `sweep` of a language model (a config.json): the axes and what the points share.
+struct LlmSweepRequest {
+  std::string model;       // a config.json path or a name in models/llm/
+  llm::LlmSweepSpec spec;  // its calibration and comm pointers are set by llm_sweep()
+  std::string calibration; // a path or name ("" = the roofline); needs exactly one hardware
+  bool calibration_other_hardware = false;
+  std::string comm_calibration; // calibrate --from-nccl-tests output ("" = the interconnect's)
+  std::string sort;             // "" = the axes' order
+  bool keep_axes_order = false; // as SweepRequest's
+};
+/// An InputError unless `key` is "" or one of report::llm_sweep_sort_keys().
+void check_llm_sweep_sort(const std::string &key);
+struct LlmSweepRun {
+  llm::LlmSweepResult result;
+  std::optional<llm::LlmSweepResult> sorted;
+  const llm::LlmSweepResult &shown() const { return sorted ? *sorted : result; }
+};
+/// Checks the sort key, reads the config and the calibrations and runs the sweep.
+LlmSweepRun llm_sweep(LlmSweepRequest r);
 
 /// `trace`: a profiler trace and the views asked of it. A hardware spec is given by `hw` (a
 /// name or path) or already loaded in `hw_spec`; the same for the --predict-on target.

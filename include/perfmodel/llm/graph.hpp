@@ -6,6 +6,7 @@
 #include <cstdint>
 #include <optional>
 #include <string_view>
+#include <utility>
 #include <vector>
 
 #include "perfmodel/cost.hpp"
@@ -67,11 +68,38 @@ Graph build_graph(const LlmConfig &c, const PassShape &s, DType dtype,
 /// built again. Decode steps differ only there.
 void set_decode_context(Graph &g, const LlmConfig &c, int64_t context);
 
+/// The tensors of a decode graph of build_graph(c, ...) whose shapes follow the KV length,
+/// found once: set(context) does what set_decode_context does without looking a name up (the
+/// decode steps of one request). Holds pointers into `g`: valid while g lives, uncopied, with
+/// its tensors neither erased nor rebuilt.
+class DecodeContext {
+public:
+  /// Throws std::invalid_argument for a graph that is not a decode graph of `c`.
+  DecodeContext(Graph &g, const LlmConfig &c);
+  void set(int64_t context);
+  /// A tensor set() changes and the dimension it sets (the key count).
+  struct Resized {
+    TensorDesc *tensor;
+    size_t dim;
+  };
+  const std::vector<Resized> &resized() const { return resized_; }
+
+private:
+  Graph *g_;
+  LlmConfig c_;
+  std::vector<Resized> resized_;
+  std::vector<std::pair<size_t, const TensorDesc *>> inputs_; // g.inputs[i] mirrors the tensor
+};
+
 /// The cost of each layer of build_graph(c, s, dtype): graph_cost() of the forward pass with
 /// the rules the IR's ops do not know (docs/llm.md, "Counting"): RoPE at 3 FLOPs per element
 /// reading its cos and sin tables; attention's scores, softmax and AV counted over the
 /// attended pairs with no score bytes (flash), or over the whole rectangle (eager).
 std::vector<LayerCost> pass_costs(const Graph &g, const LlmConfig &c, const PassShape &s,
                                   Attention mode);
+
+/// pass_costs(g, c, s, mode)[i], alone.
+LayerCost pass_layer_cost(const Graph &g, size_t i, const LlmConfig &c, const PassShape &s,
+                          Attention mode);
 
 } // namespace perfmodel::llm

@@ -43,6 +43,8 @@ bool quantized_layer(const Layer &l);
 /// The bytes of every parameter of a graph of llm::build_graph with its block weights in `f`
 /// and everything else in `dtype` (each tensor once: a tied LM head is the embedding table).
 int64_t weight_bytes(const Graph &g, DType dtype, const WeightFormat &f);
+/// One layer's share of weight_bytes (weight_bytes is the sum over the graph's layers).
+int64_t layer_weight_bytes(const Layer &l, DType dtype, const WeightFormat &f);
 
 /// Rescales the weight bytes of the quantized layers of `costs` (pass_costs of `g`, built in
 /// `dtype`) to the format: a dense layer's weight bytes become matrix_bytes exactly; a MoE

@@ -24,6 +24,10 @@ struct ServeOptions {
   Attention attention = Attention::flash;
   const Calibration *calibration = nullptr; // null: the roofline
   std::string calibration_name;             // as the user named it (views)
+  /// Also predict the whole graphs of the prefill and of the last decode step and keep them
+  /// (ServeResult::prefill, last_decode: the layer tables). Without them only the figures are
+  /// computed, on one block of each kind (llm/pass_eval.hpp): the same figures, far faster.
+  bool layer_tables = true;
 };
 
 /// A pass's graph and its prediction (whose layers point into the graph).
@@ -45,8 +49,10 @@ struct ServeResult {
   double capacity_bytes = 0;  // the device's DRAM
   bool fits = false;
   int64_t max_batch = 0; // the largest batch whose weights + KV cache fit (0: not even the weights)
-  PassPrediction prefill;
-  PassPrediction last_decode;       // the last decode step (none when generate is 1)
+  Totals prefill_totals; // the prefill's (the whole model's layers)
+  PassPrediction prefill;           // with options.layer_tables (else empty)
+  PassPrediction last_decode;       // the last decode step, with options.layer_tables (else,
+                                    // and when generate is 1, empty)
   std::vector<double> step_seconds; // decode step j = 1 ... G-1 at KV length P + j - 1
   double ttft = 0;                  // prefill time
   double tpot_first = 0, tpot_last = 0, tpot_mean = 0; // over step_seconds; 0 without steps
@@ -62,6 +68,32 @@ struct ServeResult {
 /// below 1, more positions (P + G - 1) than max_position_embeddings (naming the limit), or hardware
 /// with no unit for the data type.
 ServeResult serve(const LlmConfig &c, const HwSpec &hw, const ServeOptions &o);
+
+class PassEval; // llm/pass_eval.hpp
+
+/// One model served on one device under fixed options (data types, weight format, attention,
+/// calibration, layer tables) at any batch and lengths: what depends on neither is computed
+/// once, and the decode pass of the last batch is kept and moved to the next request's KV
+/// length (a sweep asks for its points batch by batch). Holds `c` and `hw` by reference.
+class Server {
+public:
+  /// `o`'s batch, prompt and generate are not used.
+  Server(const LlmConfig &c, const HwSpec &hw, const ServeOptions &o);
+  ~Server();
+  Server(const Server &) = delete;
+  Server &operator=(const Server &) = delete;
+  /// serve(c, hw, o with this batch, prompt and generate), equal bit for bit (the same errors).
+  ServeResult serve(int64_t batch, int64_t prompt, int64_t generate);
+
+private:
+  const LlmConfig &c_;
+  const HwSpec &hw_;
+  ServeOptions o_;
+  int64_t parameters_ = 0, active_parameters_ = 0;
+  std::optional<int64_t> weight_bytes_; // once known (independent of the batch and lengths)
+  std::unique_ptr<PassEval> decode_;    // the decode pass of batch decode_batch_
+  int64_t decode_batch_ = 0;
+};
 
 /// The mean of the per-step times (the definition of the mean TPOT): 0 for no steps.
 double mean_step_seconds(const std::vector<double> &steps);
