@@ -11,12 +11,23 @@ set(pm_unity_alone
     src/report/parallel_view.cpp      # Row
     src/report/prediction_view.cpp    # json, Row
     test/calibrate/fit_test.cpp       # frame, gemm_samples, check_close
-    test/core/rollup_test.cpp         # gpu
-    test/io/hw_yaml_test.cpp          # error_of
-    test/io/model_yaml_test.cpp       # kGood
+    test/calibrate/gpu_fit_test.cpp   # gemm_samples, check_close
+    test/core/predict_test.cpp        # gpu
+    test/core/rollup_test.cpp         # gpu, net
+    test/io/host_hw_test.cpp          # error_of (in each of these test/io files)
+    test/io/hw_yaml_test.cpp
+    test/io/interconnect_yaml_test.cpp
+    test/io/measurements_csv_test.cpp
+    test/io/model_yaml_test.cpp       # and kGood
+    test/io/nccl_tests_test.cpp
     test/io/shipped_resources_test.cpp # kSource
+    test/llm/graph_test.cpp           # tiny, cost_of
+    test/llm/parallel_test.cpp        # error_of
+    test/llm/quant_test.cpp           # tiny, cost_of
     test/policy/quiet_passes_test.cpp # idx
     test/report/columns_test.cpp      # Layer (a struct of its own)
+    test/report/measure_view_test.cpp # Fixture
+    test/report/plot_roofline_test.cpp # count, data
     test/trace/cross_device_test.cpp) # rel (test_approx.hpp's)
 if(CMAKE_UNITY_BUILD)
   foreach(f ${pm_unity_alone})
