@@ -10,8 +10,11 @@ set(pm_unity_alone
     src/report/measure_view.cpp       # json (ordered_json elsewhere), Row
     src/report/parallel_view.cpp      # Row
     src/report/prediction_view.cpp    # json, Row
+    src/report/plan_infer_view.cpp    # header, title, cells (as plan_view.cpp, prediction_view.cpp)
+    src/cli/measure_cuda.cpp          # device_str, to_view (as cmd_measure.cpp)
     test/calibrate/fit_test.cpp       # frame, gemm_samples, check_close
     test/calibrate/gpu_fit_test.cpp   # gemm_samples, check_close
+    test/calibrate/gpu_streaming_fit_test.cpp # frame, check_close
     test/core/predict_test.cpp        # gpu
     test/core/rollup_test.cpp         # gpu, net
     test/io/host_hw_test.cpp          # error_of (in each of these test/io files)
