@@ -96,6 +96,11 @@ double get_quantity(const YAML::Node &node, const char *unit, const std::string 
 void check_keys(const YAML::Node &map, const std::vector<std::string> &allowed,
                 const std::string &file, const char *where) {
   for (const auto &kv : map) {
+    // A complex key (`? [a, b]`, `{a: 1}: x`) has no string value: as<std::string> would throw
+    // yaml-cpp's BadConversion past the readers' catch (found by fuzz_hw_yaml's smoke run).
+    if (!kv.first.IsScalar())
+      throw InputError(loc_of(file, kv.first), std::string("a key in ") + where +
+                                                   " must be a plain name, not a list or mapping");
     const std::string k = kv.first.as<std::string>();
     if (std::find(allowed.begin(), allowed.end(), k) == allowed.end())
       throw InputError(loc_of(file, kv.first), std::string("unknown key '") + k + "' in " + where);

@@ -81,7 +81,8 @@ void check_sums_to_totals(const std::vector<LayerGroup> &groups, const Predictio
 } // namespace
 
 TEST_CASE("op types: one group per op as written, most time first, summing to the totals") {
-  const Prediction p = predict(net(), gpu(), {});
+  const Graph model = net(); // a Prediction points into its graph: the graph must outlive it
+  const Prediction p = predict(model, gpu(), {});
   const Rollup r = rollup(p);
   REQUIRE(r.op_types.size() == 5);
   CHECK(r.op_types[0].name == "conv2d");
@@ -102,7 +103,8 @@ TEST_CASE("op types: one group per op as written, most time first, summing to th
 }
 
 TEST_CASE("bounds: compute, memory, overhead always, none when a layer does no work") {
-  const Prediction p = predict(net(), gpu(), {});
+  const Graph model = net();
+  const Prediction p = predict(model, gpu(), {});
   const Rollup r = rollup(p);
   REQUIRE(r.bounds.size() == 4);
   CHECK(r.bounds[0].name == "compute");
@@ -127,7 +129,8 @@ TEST_CASE("bounds: compute, memory, overhead always, none when a layer does no w
 TEST_CASE("the train pass: groups hold every pass's counts") {
   PredictOptions o;
   o.pass = Pass::train;
-  const Prediction p = predict(net(), gpu(), o);
+  const Graph model = net();
+  const Prediction p = predict(model, gpu(), o);
   const Rollup r = rollup(p);
   check_sums_to_totals(r.op_types, p);
   check_sums_to_totals(r.bounds, p);

@@ -29,7 +29,9 @@ TEST_CASE("llm config: every shipped config gives its published parameter count"
       {"llama-3-8b", 8030261248},    {"llama-3-70b", 70553706496}, {"mistral-7b-v0.1", 7241732096},
       {"mixtral-8x7b", 46702792704}, {"qwen2.5-7b", 7615616512},   {"gpt2", 124439808},
       {"opt-13b", 12853473280},      {"deepseek-v3", 671026419200}, {"gpt-j-6b", 6050882784}};
-  for (const auto &[name, count] : published) {
+  for (const auto &entry : published) {
+    const char *name = entry.first; // not a structured binding: clang 14's CAPTURE cannot take one
+    const int64_t count = entry.second;
     CAPTURE(name);
     const LlmConfig c = shipped(name);
     CHECK(parameter_count(c) == count);

@@ -94,3 +94,29 @@ TEST_CASE("--dtype applies after import") {
   Graph g = block().load(o);
   CHECK(g.layers[0].dtype == DType::fp16);
 }
+
+TEST_CASE("a node with more or fewer operands than its operator takes is an InputError") {
+  // Found by fuzz_onnx (test/bad_inputs/onnx/fuzz_matmul_one_input.onnx): a MatMul with one
+  // input made the operator mapping read input(1), and protobuf aborted the process.
+  auto model = [](const std::vector<std::string> &ins, const std::vector<std::string> &outs,
+                  const std::string &domain = "") {
+    OnnxBuilder b;
+    b.input("x", {"2", "8"});
+    b.init("w", {8, 4});
+    auto &n = b.node("MatMul", ins, outs, "proj");
+    n.set_domain(domain);
+    b.output("y");
+    return b;
+  };
+  CHECK(model({"x", "w"}, {"y"}).load().tensor("y").shape == Shape{2, 4});
+  CHECK_THROWS_WITH_AS(model({"x"}, {"y"}).load(),
+                       "test.onnx: error: node 'proj' (MatMul): 1 input, opset 13 MatMul takes 2",
+                       InputError);
+  CHECK_THROWS_WITH_AS(model({"x", "w", "w"}, {"y"}).load(),
+                       doctest::Contains("3 inputs, opset 13 MatMul takes 2"), InputError);
+  CHECK_THROWS_WITH_AS(model({"x", "w"}, {}).load(),
+                       doctest::Contains("0 outputs, opset 13 MatMul takes 1"), InputError);
+  // The passes recognise nodes by op_type: another domain's MatMul is held to ONNX's.
+  CHECK_THROWS_WITH_AS(model({"x"}, {"y"}, "com.example").load(),
+                       doctest::Contains("1 input, opset 13 MatMul takes 2"), InputError);
+}

@@ -262,9 +262,14 @@ OnnxFile parse_onnx_bytes(const uint8_t *data, size_t size, const std::string &p
     for (int64_t d : t.dims()) {
       if (d < 0)
         throw InputError(SourceLoc{path}, "initializer '" + t.name() + "' has a negative dim");
-      n *= d;
+      if (__builtin_mul_overflow(n, d, &n))
+        throw InputError(SourceLoc{path},
+                         "initializer '" + t.name() + "' has more than 2^63 - 1 elements");
     }
-    const int64_t need = elem ? n * elem : -1;
+    int64_t need = -1; // bytes its dims need; -1: not a fixed-size element type
+    if (elem && __builtin_mul_overflow(n, elem, &need))
+      throw InputError(SourceLoc{path},
+                       "initializer '" + t.name() + "' needs more than 2^63 - 1 bytes");
     if (t.data_location() == onnx::TensorProto::EXTERNAL) {
       check_external(t, path, dir, need);
       continue;

@@ -2,6 +2,11 @@
 // (shape-only nodes dropped, LayerNorm chains fused, the rest mapped), IR validation.
 #include "perfmodel/onnx/onnx_import.hpp"
 
+#include <onnx/defs/schema.h>
+
+#include <algorithm>
+#include <climits>
+#include <map>
 #include <set>
 
 #include "io/onnx/onnx_batch.hpp"
@@ -33,6 +38,60 @@ void check_defined(const onnx::GraphProto &g, const std::string &path) {
                              "earlier node");
     for (const auto &o : n.output())
       known.insert(o);
+  }
+}
+
+// Every node of the main graph has as many inputs and outputs as its operator's schema
+// allows (ONNX's registry, at the model's opset of the node's domain, else its latest): the
+// operator mapping, the fusions, the constant folding and the batch rule read a node's operands
+// by position (MatMul's input(1), a Constant's output(0)), and protobuf aborts the process on
+// an index past a repeated field's end. Those passes recognise nodes by op_type, so a node of
+// another domain without a schema of its own is held to the ONNX operator of its name, if there
+// is one. A node with no schema at all is counted generically, which reads no operand by
+// position. InputError naming the node otherwise.
+void check_arity(const onnx::ModelProto &m, const std::string &path) {
+  std::map<std::string, int> opset; // domain ("" for ONNX's) -> version
+  for (const auto &os : m.opset_import())
+    opset[os.domain() == "ai.onnx" ? "" : os.domain()] =
+        static_cast<int>(std::clamp<int64_t>(os.version(), 1, INT_MAX));
+  const auto version = [&](const std::string &domain) {
+    auto it = opset.find(domain);
+    return it == opset.end() ? INT_MAX : it->second;
+  };
+  const auto count = [](int least, int most) {
+    if (least == most)
+      return std::to_string(least);
+    if (most == INT_MAX)
+      return "at least " + std::to_string(least);
+    return std::to_string(least) + " to " + std::to_string(most);
+  };
+  const auto &g = m.graph();
+  for (int i = 0; i < g.node_size(); ++i) {
+    const auto &n = g.node(i);
+    const std::string domain = n.domain() == "ai.onnx" ? "" : n.domain();
+    // The schema at the model's opset, else the latest one (an op newer than the opset).
+    const auto schema = [&](const std::string &d) {
+      const onnx::OpSchema *f = onnx::OpSchemaRegistry::Schema(n.op_type(), version(d), d);
+      return f ? f : onnx::OpSchemaRegistry::Schema(n.op_type(), d);
+    };
+    const onnx::OpSchema *s = schema(domain);
+    if (!s && !domain.empty())
+      s = schema("");
+    if (!s)
+      continue;
+    const auto check = [&](int have, int least, int most, const char *what) {
+      if (have >= least && have <= most)
+        return;
+      const std::string node = n.name().empty() ? std::to_string(i) : n.name();
+      const std::string op = n.op_type();
+      throw InputError(SourceLoc{path}, "node '" + node + "' (" + op +
+                                            "): " + std::to_string(have) + " " + what +
+                                            (have == 1 ? "" : "s") + ", opset " +
+                                            std::to_string(s->since_version()) + " " + op +
+                                            " takes " + count(least, most));
+    };
+    check(n.input_size(), s->min_input(), s->max_input(), "input");
+    check(n.output_size(), s->min_output(), s->max_output(), "output");
   }
 }
 
@@ -175,6 +234,7 @@ Graph import_onnx(OnnxFile f, const ModelLoadOptions &opts, const OnnxImportOpti
   OnnxImportReport &rep = report ? *report : local;
   const std::string path = f.path;
   check_defined(f.model.graph(), path);
+  check_arity(f.model, path);
   if (opts.batch && *opts.batch < 1)
     throw InputError("--batch must be at least 1");
   onnx::ModelProto probe;
