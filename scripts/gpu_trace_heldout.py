@@ -2,7 +2,7 @@
 """Held-out accuracy of the GPU model on the two shared ResNet-50 V100 traces (docs/accuracy.md,
 "GPU target: the shared ResNet-50 V100 traces").
 
-The traces (/work/shared/traces/resnet50_v100_num_workers_{0,4}.pt.trace.json.gz) are two runs
+The traces (shared/traces/resnet50_v100_num_workers_{0,4}.pt.trace.json.gz) are two runs
 of one workload: ResNet-50 training at batch 32, fp32, on one V100. Two held-out checks:
 
 - across runs: fit on one trace (`calibrate --from-trace A --hw v100`), predict the other's
@@ -153,7 +153,8 @@ def main():
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument("--perfmodel", default=os.path.join(ROOT, "build", "perfmodel"))
     ap.add_argument("--before", help="a perfmodel build of the model before (its own fit)")
-    ap.add_argument("--traces", default="/work/shared/traces")
+    ap.add_argument("--traces", default=os.path.join(ROOT, "..", "shared", "traces"),
+                    help="the folder of the shared traces (default: shared/traces beside the repository)")
     ap.add_argument("--keep", help="write the fits and reduced traces to this folder")
     ap.add_argument("--ship", action="store_true",
                     help="fit on both traces: calibration/v100-resnet50-trace.yaml")
