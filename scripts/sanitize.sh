@@ -57,7 +57,7 @@ fi
 # runs, the fuzz targets (their smoke runs). test_kernels and test_calibrate are not built: their
 # tests are left out.
 targets=(perfmodel test_core test_targets test_io test_onnx test_trace test_policy test_llm
-  test_report fuzz_model_yaml fuzz_hw_yaml fuzz_calibration_yaml fuzz_onnx fuzz_trace
+  test_report test_gpu_plan fuzz_model_yaml fuzz_hw_yaml fuzz_calibration_yaml fuzz_onnx fuzz_trace
   fuzz_measurements_csv fuzz_samples_csv fuzz_llm_config)
 cmake --build "$build_dir" -j "$jobs" --target "${targets[@]}" >"$build_dir.build.log" 2>&1 \
   || { tail -n 60 "$build_dir.build.log" >&2; exit 1; }

@@ -67,21 +67,6 @@ std::string device_str(int threads) {
          (threads == 1 ? "" : "s") + ")";
 }
 
-report::MeasuredStats to_view(const kernels::cpu::TimingStats &t) {
-  report::MeasuredStats s;
-  s.warmup = t.warmup;
-  s.iters = t.iters;
-  s.median_seconds = t.median_seconds;
-  s.mean_seconds = t.mean_seconds;
-  s.sd_seconds = t.sd_seconds;
-  s.min_seconds = t.min_seconds;
-  s.p20_seconds = t.p20_seconds;
-  s.max_seconds = t.max_seconds;
-  s.cache_state = t.cache_state;
-  s.noisy = t.noisy;
-  return s;
-}
-
 int run_microbench(const MeasureArgs &a) {
   namespace kc = kernels::cpu;
   kc::MicrobenchOptions o;
@@ -114,7 +99,7 @@ int run_microbench(const MeasureArgs &a) {
     b.flops = r.flops;
     b.bytes = r.bytes;
     b.working_set_bytes = double(r.bench.working_set_bytes);
-    b.stats = to_view(r.time);
+    b.stats = measured_stats(r.time);
     rows.push_back(std::move(b));
   }
   kc::ThreadCountScope scope(a.threads);
@@ -296,8 +281,8 @@ int run_measure(const MeasureArgs &a) {
     run.noisy_range_fraction = kc::kNoisyRangeFraction;
     run.noisy_sd_fraction = kc::kNoisySdFraction;
     for (const auto &l : m.layers)
-      run.layers.push_back({l.name, l.path, to_view(l.time)});
-    run.network = to_view(m.network);
+      run.layers.push_back({l.name, l.path, measured_stats(l.time)});
+    run.network = measured_stats(m.network);
     if (m.placement)
       run.placement = pass_placement_view(*m.placement, rules.placement);
     if (m.quiet)

@@ -4,6 +4,7 @@
 #include <cstdio>
 
 #include "cli/cuda_backend.hpp"
+#include "cli/measured_samples.hpp"
 #include "perfmodel/calibrate/calibration_networks.hpp"
 #include "perfmodel/calibrate/fit.hpp"
 #include "perfmodel/calibrate/samples_csv.hpp"
@@ -26,21 +27,6 @@ namespace gp = kernels::gpu_plan;
 
 /// NVML's counter is updated every few to 100 ms: the timed passes last at least this long.
 constexpr double kMinEnergySeconds = 1.0;
-
-report::MeasuredStats to_view(const kernels::cpu::TimingStats &t) {
-  report::MeasuredStats s;
-  s.warmup = t.warmup;
-  s.iters = t.iters;
-  s.median_seconds = t.median_seconds;
-  s.mean_seconds = t.mean_seconds;
-  s.sd_seconds = t.sd_seconds;
-  s.min_seconds = t.min_seconds;
-  s.p20_seconds = t.p20_seconds;
-  s.max_seconds = t.max_seconds;
-  s.cache_state = t.cache_state;
-  s.noisy = t.noisy;
-  return s;
-}
 
 std::string device_str(const kg::DeviceInfo &d) {
   return "cuda: " + d.name + " (" + std::to_string(d.sm_count) + " SMs, compute capability " +
@@ -118,9 +104,9 @@ int run_measure_cuda(const CudaMeasureArgs &a) {
   for (size_t i = 0; i < m.layers.size(); ++i) {
     const kg::GpuLayerResult &l = m.layers[i];
     const std::string path = plan.layers[i].path + (l.algorithm.empty() ? "" : ": " + l.algorithm);
-    run.layers.push_back({l.name, path, to_view(l.time)});
+    run.layers.push_back({l.name, path, measured_stats(l.time)});
   }
-  run.network = to_view(m.pass);
+  run.network = measured_stats(m.pass);
   run.timing_note = "replays of the whole pass (" + std::to_string(m.passes_timed) +
                     " passes in all, " + m.pass_how + "); each layer timed alone from " +
                     std::to_string(a.iters) + " CUDA-graph replays";

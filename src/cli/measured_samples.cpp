@@ -6,6 +6,22 @@
 
 namespace perfmodel::cli {
 
+report::MeasuredStats measured_stats(const kernels::cpu::TimingStats &t) {
+  report::MeasuredStats s;
+  s.warmup = t.warmup;
+  s.iters = t.iters;
+  s.median_seconds = t.median_seconds;
+  s.mean_seconds = t.mean_seconds;
+  s.sd_seconds = t.sd_seconds;
+  s.min_seconds = t.min_seconds;
+  s.p20_seconds = t.p20_seconds;
+  s.max_seconds = t.max_seconds;
+  s.cache_state = t.cache_state;
+  s.noisy = t.noisy;
+  return s;
+}
+
+
 std::vector<calibrate::Sample> measured_layer_samples(const Graph &g,
                                                       const kernels::cpu::GraphMeasurement &m,
                                                       TimeStatistic stat, const std::string &prefix,

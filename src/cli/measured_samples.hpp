@@ -15,6 +15,9 @@
 
 namespace perfmodel::cli {
 
+/// A timed run's statistics as the measure report shows them (CPU and GPU measurements alike).
+report::MeasuredStats measured_stats(const kernels::cpu::TimingStats &t);
+
 /// One sample per timed layer of `m` (a measurement of `g`), timed by `stat`; sources read
 /// "<prefix><graph>:<layer>" (calibrate::samples_from_layer_times). `hw`: the spec the samples
 /// will calibrate (its outermost cache, for the cross-core bytes).

@@ -6,6 +6,7 @@
 #include <algorithm>
 
 #include "perfmodel/report/text_table.hpp"
+#include "report/plan_common.hpp"
 
 namespace perfmodel::report {
 
@@ -91,40 +92,9 @@ std::string render_plan_infer(const llm::LlmConfig &c, const HwSpec &hw,
     j["ranked"] = a;
     return j.dump(2) + "\n";
   }
-  if (f == Format::csv) {
-    std::string out;
-    const auto h = csv_header();
-    for (size_t i = 0; i < h.size(); ++i)
-      out += (i ? "," : "") + csv_field(h[i]);
-    out += "\n";
-    for (size_t i = 0; i < r.ranked.size(); ++i) {
-      const auto row = cells(i, r.ranked[i], true);
-      for (size_t k = 0; k < row.size(); ++k)
-        out += (k ? "," : "") + csv_field(row[k]);
-      out += "\n";
-    }
-    return out;
-  }
-  std::vector<std::vector<std::string>> rows;
-  for (size_t i = 0; i < r.ranked.size() && i < top; ++i)
-    rows.push_back(cells(i, r.ranked[i], false));
-  std::string out = "plan: " + title(c, hw, o) + ": " + std::to_string(r.enumerated) + " splits, " +
-                    std::to_string(r.ranked.size()) + " fit (" + si(r.capacity, "B") +
-                    " per device)\n";
-  for (const auto &[why, n] : r.dropped)
-    out += "  dropped " + std::to_string(n) + ": " + why + "\n";
-  out += "\n";
-  if (f == Format::md) {
-    out += md_table(header(), rows);
-  } else {
-    TextTable t(header());
-    for (auto &row : rows)
-      t.add(row);
-    out += t.str();
-  }
-  if (r.ranked.size() > top)
-    out += "(" + std::to_string(r.ranked.size() - top) + " more: --top N, or --format csv|json)\n";
-  return out;
+  if (f == Format::csv)
+    return plan_common::csv(r, csv_header(), cells);
+  return plan_common::table(title(c, hw, o), r, top, f, header(), cells);
 }
 
 plot::PlotScript plan_infer_plot(const llm::LlmConfig &c, const llm::InferPlanResult &r,
@@ -132,18 +102,8 @@ plot::PlotScript plan_infer_plot(const llm::LlmConfig &c, const llm::InferPlanRe
   if (r.ranked.empty())
     throw InputError("--plot: no split fits, nothing to draw");
   plot::PlotScript p;
-  p.data = "# tpot_seconds tokens_per_second_per_device (block 0: every fitting split; "
-           "block 1: the frontier)\n";
-  for (const auto &k : r.ranked)
-    p.data += plot::gp_num(k.tpot) + " " + plot::gp_num(k.tokens_per_second_per_device) + "\n";
-  p.data += "\n\n";
-  std::vector<const llm::InferCandidate *> front;
-  for (const auto &k : r.ranked)
-    if (k.frontier)
-      front.push_back(&k);
-  std::sort(front.begin(), front.end(), [](auto *a, auto *b) { return a->tpot < b->tpot; });
-  for (const auto *k : front)
-    p.data += plot::gp_num(k->tpot) + " " + plot::gp_num(k->tokens_per_second_per_device) + "\n";
+  p.data = plan_common::frontier_data(
+      r.ranked, [](const auto &k) { return k.tpot; }, "tpot_seconds");
   std::string &s = p.script;
   s += plot::script_header(paths, kind, 900, 600, "serving plan frontier",
                            "plan (serving): " + c.name);

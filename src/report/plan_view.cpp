@@ -6,6 +6,7 @@
 #include <algorithm>
 
 #include "perfmodel/report/text_table.hpp"
+#include "report/plan_common.hpp"
 
 namespace perfmodel::report {
 
@@ -81,42 +82,12 @@ std::string render_plan(const llm::LlmConfig &c, const HwSpec &hw, const llm::Pl
     j["ranked"] = a;
     return j.dump(2) + "\n";
   }
-  if (f == Format::csv) {
-    std::string out;
-    const auto h = header();
-    for (size_t i = 0; i < h.size(); ++i)
-      out += (i ? "," : "") + csv_field(h[i]);
-    out += "\n";
-    for (size_t i = 0; i < r.ranked.size(); ++i) {
-      const auto row = cells(i, r.ranked[i], true);
-      for (size_t k = 0; k < row.size(); ++k)
-        out += (k ? "," : "") + csv_field(row[k]);
-      out += "\n";
-    }
-    return out;
-  }
-  std::vector<std::vector<std::string>> rows;
-  for (size_t i = 0; i < r.ranked.size() && i < top; ++i)
-    rows.push_back(cells(i, r.ranked[i], false));
-  std::string out = "plan: " + c.name + " on " + std::to_string(o.gpus) + " x " + hw.name +
-                    ", global batch " + std::to_string(o.global_batch) + " x " +
-                    std::to_string(o.seq) + " tokens: " + std::to_string(r.enumerated) +
-                    " splits, " + std::to_string(r.ranked.size()) + " fit (" + si(r.capacity, "B") +
-                    " per device)\n";
-  for (const auto &[why, n] : r.dropped)
-    out += "  dropped " + std::to_string(n) + ": " + why + "\n";
-  out += f == Format::md ? "\n" : "\n";
-  if (f == Format::md) {
-    out += md_table(header(), rows);
-  } else {
-    TextTable t(header());
-    for (auto &row : rows)
-      t.add(row);
-    out += t.str();
-  }
-  if (r.ranked.size() > top)
-    out += "(" + std::to_string(r.ranked.size() - top) + " more: --top N, or --format csv|json)\n";
-  return out;
+  if (f == Format::csv)
+    return plan_common::csv(r, header(), cells);
+  return plan_common::table(c.name + " on " + std::to_string(o.gpus) + " x " + hw.name +
+                                ", global batch " + std::to_string(o.global_batch) + " x " +
+                                std::to_string(o.seq) + " tokens",
+                            r, top, f, header(), cells);
 }
 
 plot::PlotScript plan_plot(const llm::LlmConfig &c, const llm::PlanResult &r,
@@ -124,18 +95,8 @@ plot::PlotScript plan_plot(const llm::LlmConfig &c, const llm::PlanResult &r,
   if (r.ranked.empty())
     throw InputError("--plot: no split fits, nothing to draw");
   plot::PlotScript p;
-  p.data = "# memory_bytes tokens_per_second_per_device (block 0: every fitting split; "
-           "block 1: the frontier)\n";
-  for (const auto &k : r.ranked)
-    p.data += plot::gp_num(k.memory) + " " + plot::gp_num(k.tokens_per_second_per_device) + "\n";
-  p.data += "\n\n";
-  std::vector<const llm::PlanCandidate *> front;
-  for (const auto &k : r.ranked)
-    if (k.frontier)
-      front.push_back(&k);
-  std::sort(front.begin(), front.end(), [](auto *a, auto *b) { return a->memory < b->memory; });
-  for (const auto *k : front)
-    p.data += plot::gp_num(k->memory) + " " + plot::gp_num(k->tokens_per_second_per_device) + "\n";
+  p.data = plan_common::frontier_data(
+      r.ranked, [](const auto &k) { return k.memory; }, "memory_bytes");
   std::string &s = p.script;
   s += plot::script_header(paths, kind, 900, 600, "plan frontier", "plan: " + c.name);
   s += "set xlabel 'memory per device (bytes)'\n";

@@ -166,8 +166,10 @@ TEST_CASE("llm serve: each step equals its own whole graph's; figures do not dep
     o.layer_tables = false;
     Server server(c, hw, o);
     using Request = std::tuple<int64_t, int64_t, int64_t>;
-    for (auto [b, p, g] : std::vector<Request>{
+    for (const Request &req : std::vector<Request>{
              {4, 1000, 6}, {4, 10, 3}, {4, 1000, 6}, {1, 7, 1}, {1, 300, 2}, {4, 1000, 6}}) {
+      // named copies, not a structured binding: clang 14 cannot capture one in CAPTURE's lambda
+      const int64_t b = std::get<0>(req), p = std::get<1>(req), g = std::get<2>(req);
       CAPTURE(b);
       CAPTURE(p);
       ServeOptions one = o;
