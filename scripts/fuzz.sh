@@ -14,7 +14,7 @@ shift || true
 build_dir=${BUILD_DIR:-build-asan}
 targets=("$@")
 [ ${#targets[@]} -gt 0 ] || targets=(model_yaml hw_yaml calibration_yaml onnx trace measurements_csv
-  samples_csv llm_config)
+  samples_csv llm_config nccl_tests)
 
 # Configure and build only the fuzzers (scripts/sanitize.sh builds the whole tree).
 if [ ! -f "$build_dir/CMakeCache.txt" ]; then

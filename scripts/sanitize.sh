@@ -58,7 +58,7 @@ fi
 # tests are left out.
 targets=(perfmodel test_core test_targets test_io test_onnx test_trace test_policy test_llm
   test_report test_gpu_plan fuzz_model_yaml fuzz_hw_yaml fuzz_calibration_yaml fuzz_onnx fuzz_trace
-  fuzz_measurements_csv fuzz_samples_csv fuzz_llm_config)
+  fuzz_measurements_csv fuzz_samples_csv fuzz_llm_config fuzz_nccl_tests)
 cmake --build "$build_dir" -j "$jobs" --target "${targets[@]}" >"$build_dir.build.log" 2>&1 \
   || { tail -n 60 "$build_dir.build.log" >&2; exit 1; }
 

@@ -68,7 +68,12 @@ NcclTestsRow parse_row(const std::vector<Field> &f, const std::string &file, int
   NcclTestsRow r;
   r.line = line;
   r.bytes = number(f[0], file, line, "size");
-  r.count = int64_t(number(f[1], file, line, "count"));
+  // a whole number that converts to int64_t exactly (at most 2^53)
+  const double count = number(f[1], file, line, "count");
+  if (!(count <= 9007199254740992.0) || count != std::floor(count))
+    throw InputError(SourceLoc{file, line, f[1].column},
+                     "count must be a whole number of at most 2^53, not '" + f[1].text + "'");
+  r.count = int64_t(count);
   r.type = f[2].text;
   r.redop = f[3].text;
   const size_t b = has_root ? 5 : 4;
@@ -128,12 +133,25 @@ std::vector<NcclTestsRun> parse_nccl_tests(const std::string &text, const std::s
         r.collective = next_collective;
         next_collective.reset();
         const auto h = split(body);
+        // nThread and nGpus: whole numbers from 1 to 2^20 each (so their product, the ranks,
+        // cannot overflow); anything else is an error at the number.
+        const size_t body_at = line.find(body);
+        auto count = [&](const Field &v, const std::string &name) {
+          char *end = nullptr;
+          errno = 0;
+          const long long n = std::strtoll(v.text.c_str(), &end, 10);
+          if (errno || end == v.text.c_str() || *end || n < 1 || n > (1 << 20))
+            throw InputError(
+                SourceLoc{file, no, int(body_at == std::string::npos ? 0 : body_at) + v.column},
+                name + " '" + v.text + "' is not a count from 1 to 1048576");
+          return int64_t(n);
+        };
         int64_t threads = 1, gpus = 1;
         for (size_t i = 0; i + 1 < h.size(); ++i) {
           if (h[i].text == "nThread")
-            threads = std::atoll(h[i + 1].text.c_str());
+            threads = count(h[i + 1], "nThread");
           if (h[i].text == "nGpus")
-            gpus = std::atoll(h[i + 1].text.c_str());
+            gpus = count(h[i + 1], "nGpus");
         }
         r.ranks = threads * gpus;
         runs.push_back(r);

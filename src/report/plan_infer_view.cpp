@@ -53,6 +53,9 @@ std::string title(const llm::LlmConfig &c, const HwSpec &hw, const llm::InferPla
          std::to_string(o.generate) + " generated tokens)";
 }
 
+// cells() as one callable: the unity build may see another file's cells() overloads beside it
+const auto infer_row_cells = [](size_t i, const auto &k, bool csv) { return cells(i, k, csv); };
+
 } // namespace
 
 std::string render_plan_infer(const llm::LlmConfig &c, const HwSpec &hw,
@@ -93,8 +96,8 @@ std::string render_plan_infer(const llm::LlmConfig &c, const HwSpec &hw,
     return j.dump(2) + "\n";
   }
   if (f == Format::csv)
-    return plan_common::csv(r, csv_header(), cells);
-  return plan_common::table(title(c, hw, o), r, top, f, header(), cells);
+    return plan_common::csv(r, csv_header(), infer_row_cells);
+  return plan_common::table(title(c, hw, o), r, top, f, header(), infer_row_cells);
 }
 
 plot::PlotScript plan_infer_plot(const llm::LlmConfig &c, const llm::InferPlanResult &r,

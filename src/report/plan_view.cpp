@@ -41,6 +41,9 @@ std::vector<std::string> cells(size_t i, const llm::PlanCandidate &p, bool raw_n
           p.frontier ? "yes" : ""};
 }
 
+// cells() as one callable: the unity build may see another file's cells() overloads beside it
+const auto train_row_cells = [](size_t i, const auto &k, bool csv) { return cells(i, k, csv); };
+
 } // namespace
 
 std::string render_plan(const llm::LlmConfig &c, const HwSpec &hw, const llm::PlanOptions &o,
@@ -83,11 +86,11 @@ std::string render_plan(const llm::LlmConfig &c, const HwSpec &hw, const llm::Pl
     return j.dump(2) + "\n";
   }
   if (f == Format::csv)
-    return plan_common::csv(r, header(), cells);
+    return plan_common::csv(r, header(), train_row_cells);
   return plan_common::table(c.name + " on " + std::to_string(o.gpus) + " x " + hw.name +
                                 ", global batch " + std::to_string(o.global_batch) + " x " +
                                 std::to_string(o.seq) + " tokens",
-                            r, top, f, header(), cells);
+                            r, top, f, header(), train_row_cells);
 }
 
 plot::PlotScript plan_plot(const llm::LlmConfig &c, const llm::PlanResult &r,

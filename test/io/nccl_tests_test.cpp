@@ -93,3 +93,28 @@ TEST_CASE("nccl-tests: bad and truncated files are located") {
   na.replace(na.find("      0    19"), 7, "    N/A");
   CHECK(error_of(kHead + na + kTail).empty());
 }
+
+TEST_CASE("nccl-tests: nThread and nGpus must be counts (a fuzz find: nThread 0 gave 0 ranks)") {
+  auto head = [&](const std::string &from, const std::string &to) {
+    std::string h = kHead;
+    h.replace(h.find(from), from.size(), to);
+    return h + kRow8 + kTail;
+  };
+  CHECK(error_of(head("nThread 1", "nThread 0")) ==
+        "n.txt:1:11: error: nThread '0' is not a count from 1 to 1048576");
+  CHECK(error_of(head("nGpus 4", "nGpus 99999999999999999999")) ==
+        "n.txt:1:19: error: nGpus '99999999999999999999' is not a count from 1 to 1048576");
+  CHECK(error_of(head("nGpus 4", "nGpus 4x")) ==
+        "n.txt:1:19: error: nGpus '4x' is not a count from 1 to 1048576");
+  CHECK(parse_nccl_tests(head("nGpus 4", "nGpus 1048576"), "n.txt")[0].ranks == 1048576);
+}
+
+TEST_CASE("nccl-tests: a row's count is a whole number within 2^53 (a fuzz find: 1e78)") {
+  std::string big = kRow8;
+  big.replace(big.find("             2"), 14, "          1e78");
+  CHECK(error_of(kHead + big + kTail) ==
+        "n.txt:4:23: error: count must be a whole number of at most 2^53, not '1e78'");
+  std::string frac = kRow8;
+  frac.replace(frac.find("             2"), 14, "           2.5");
+  CHECK(error_of(kHead + frac + kTail).find("count must be a whole number") != std::string::npos);
+}
