@@ -3,6 +3,7 @@
 
 #include <onnx/shape_inference/implementation.h>
 
+#include <map>
 #include <set>
 
 #include "io/onnx/onnx_fold.hpp"
@@ -128,9 +129,48 @@ void check_inference_attributes(const onnx::GraphProto &g, const std::string &pa
   }
 }
 
+/// A convolution without `kernel_shape` takes it from its weight's dims; libonnx's inference
+/// (Debian 12) then indexes the input's spatial dims by the weight's and crashes (SIGSEGV) when
+/// the weight has more. The attribute is written from the weight initializer's dims, as the
+/// ONNX spec defines it, so that ONNX's own check ("kernel_shape ... input dims") refuses a
+/// mismatch instead. Subgraphs alike, with their own initializers.
+void make_kernel_shapes_explicit(onnx::GraphProto &g) {
+  std::map<std::string, const onnx::TensorProto *> inits;
+  for (const auto &t : g.initializer())
+    inits[t.name()] = &t;
+  for (auto &n : *g.mutable_node()) {
+    for (auto &a : *n.mutable_attribute()) {
+      if (a.has_g())
+        make_kernel_shapes_explicit(*a.mutable_g());
+      for (auto &sub : *a.mutable_graphs())
+        make_kernel_shapes_explicit(sub);
+    }
+    if (!(n.domain().empty() || n.domain() == "ai.onnx"))
+      continue;
+    const std::string &op = n.op_type();
+    const int w = op == "QLinearConv" ? 3
+                  : (op == "Conv" || op == "ConvTranspose" || op == "ConvInteger") ? 1
+                                                                                    : -1;
+    if (w < 0 || n.input_size() <= w)
+      continue;
+    bool given = false;
+    for (const auto &a : n.attribute())
+      given = given || a.name() == "kernel_shape";
+    const auto it = inits.find(n.input(w));
+    if (given || it == inits.end())
+      continue;
+    onnx::AttributeProto *k = n.add_attribute();
+    k->set_name("kernel_shape");
+    k->set_type(onnx::AttributeProto::INTS);
+    for (int d = 2; d < it->second->dims_size(); ++d)
+      k->add_ints(it->second->dims(d));
+  }
+}
+
 ShapeResult infer_once(onnx::ModelProto &m, const std::string &path, const std::string &hint) {
   std::unordered_map<std::string, onnx::TensorShapeProto> data;
   check_inference_attributes(m.graph(), path);
+  make_kernel_shapes_explicit(*m.mutable_graph());
   try {
     onnx::ShapeInferenceOptions options(/*check_type=*/false, /*error_mode=*/1,
                                         /*data_propagation=*/true);
