@@ -8,6 +8,7 @@
 
 #include "cli/arg_checks.hpp"
 #include "cli/commands.hpp"
+#include "cli/llm_parallel.hpp"
 #include "perfmodel/io/comm_calibration_yaml.hpp"
 #include "perfmodel/io/hw_yaml.hpp"
 #include "perfmodel/llm/plan.hpp"
@@ -88,13 +89,7 @@ int run_plan(const PlanArgs &a) {
   std::optional<Calibration> cal;
   if (!a.calibration.empty())
     cal = load_calibration_for(a.calibration, hw, a.calibration_other_hardware);
-  std::optional<CommCalibration> comm;
-  if (!a.comm_calibration.empty()) {
-    comm = io::read_comm_calibration_yaml(a.comm_calibration);
-    if (comm->hw != hw.name)
-      throw InputError("--comm-calibration " + a.comm_calibration + " was fitted on '" + comm->hw +
-                       "', not on --hw " + hw.name);
-  }
+  const std::optional<CommCalibration> comm = load_comm_calibration_for(a.comm_calibration, hw);
   const auto attention = a.attention == "eager" ? llm::Attention::eager : llm::Attention::flash;
   if (a.pass == "infer") {
     llm::InferPlanOptions o;

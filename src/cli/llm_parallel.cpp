@@ -78,19 +78,24 @@ void check_gpus(const LlmParallelArgs &a, bool training) {
 
 } // namespace
 
+std::optional<CommCalibration> load_comm_calibration_for(const std::string &path,
+                                                         const HwSpec &hw) {
+  if (path.empty())
+    return std::nullopt;
+  CommCalibration comm = io::read_comm_calibration_yaml(path);
+  if (comm.hw != hw.name)
+    throw InputError("--comm-calibration " + path + " was fitted on '" + comm.hw +
+                     "', not on --hw " + hw.name);
+  return comm;
+}
+
 int run_llm_parallel(const LlmCommon &c, const LlmParallelArgs &a) {
   const HwSpec hw = io::load_hw(c.hw);
   const llm::LlmConfig cfg = llm::read_llm_config(llm::resolve_llm_config(c.model));
   std::optional<Calibration> cal;
   if (!c.calibration.empty())
     cal = load_calibration_for(c.calibration, hw, c.calibration_other_hardware);
-  std::optional<CommCalibration> comm;
-  if (!a.comm_calibration.empty()) {
-    comm = io::read_comm_calibration_yaml(a.comm_calibration);
-    if (comm->hw != hw.name)
-      throw InputError("--comm-calibration " + a.comm_calibration + " was fitted on '" + comm->hw +
-                       "', not on --hw " + hw.name);
-  }
+  const std::optional<CommCalibration> comm = load_comm_calibration_for(a.comm_calibration, hw);
   llm::ParallelSplit s;
   s.tp = a.tp;
   s.pp = a.pp;

@@ -3,9 +3,12 @@
 #pragma once
 
 #include <cstdint>
+#include <optional>
 #include <string>
 
 #include "cli/common.hpp"
+#include "perfmodel/collectives.hpp"
+#include "perfmodel/hw_spec.hpp"
 
 namespace perfmodel::cli {
 
@@ -37,5 +40,10 @@ struct LlmCommon {
 /// (exit 2) for an option that does not fit the model or the others (--gpus not tp x pp x dp,
 /// a batch not divisible, a group the interconnect cannot reach).
 int run_llm_parallel(const LlmCommon &c, const LlmParallelArgs &a);
+
+/// --comm-calibration: none for an empty path; else the file, which must have been fitted on
+/// `hw` (InputError otherwise).
+std::optional<CommCalibration> load_comm_calibration_for(const std::string &path,
+                                                         const HwSpec &hw);
 
 } // namespace perfmodel::cli
