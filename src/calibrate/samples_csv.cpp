@@ -1,9 +1,14 @@
 // Writer and reader of the fit-sample CSV (fixed columns, RFC 4180 quoting of the source).
 #include "perfmodel/calibrate/samples_csv.hpp"
 
+#include <algorithm>
+#include <charconv>
 #include <cmath>
 #include <cstdio>
 #include <cstdlib>
+#include <initializer_list>
+#include <iterator>
+#include <optional>
 #include <sstream>
 
 #include "perfmodel/calibrate/calibration_networks.hpp"
@@ -17,13 +22,42 @@ namespace {
 
 constexpr const char *kHeader =
     "op_class,dtype,pass,flops,bytes,gemm_m,gemm_n,gemm_k,gemm_groups,lowered_bytes,reuse_bytes,"
-    "cross_core_bytes,images,plane,epilogue_sweeps,weight_bytes,strided_lowered_bytes,time (s),"
-    "source";
-constexpr size_t kColumns = 19;
-// Files written before reuse_bytes (12 columns) or cross_core_bytes (13) read them as 0, before
-// images (14) 1 image, before plane (15) no plane, before epilogue_sweeps (16) no epilogue,
-// before weight_bytes (17) no cold weights, before strided_lowered_bytes (18) no strided gather.
-constexpr size_t kColumnsBeforeReuse = 12;
+    "cross_core_bytes,images,plane,epilogue_sweeps,weight_bytes,strided_lowered_bytes,"
+    "parallel_units,conv_batch,conv_in_channels,conv_out_channels,conv_in_h,conv_in_w,conv_out_h,"
+    "conv_out_w,conv_kernel_h,conv_kernel_w,conv_stride_h,conv_stride_w,conv_dilation_h,"
+    "conv_dilation_w,conv_groups,time (s),source";
+// The layouts the reader takes, by field count: each appends columns before "time (s),source"
+// to the one before, and a file in an older layout reads the missing columns at their
+// defaults. 12: up to lowered_bytes; then reuse_bytes (13: 0), cross_core_bytes (14: 0),
+// images (15: 1), plane (16: 0), epilogue_sweeps (17: 0), weight_bytes (18: 0),
+// strided_lowered_bytes (19: 0); 34: parallel_units (0) and the 14 conv_* columns (no
+// geometry). A new column goes at the end of kHeader's features, with its layout here (the
+// last + 1), its value in write_samples_csv and its read in parse_samples_csv (`if (has(N))`).
+constexpr size_t kLayouts[] = {12, 13, 14, 15, 16, 17, 18, 19, 34};
+constexpr size_t header_fields(const char *h) {
+  size_t n = 1;
+  for (; *h; ++h)
+    n += *h == ',';
+  return n;
+}
+static_assert(header_fields(kHeader) == kLayouts[std::size(kLayouts) - 1],
+              "the newest layout is kHeader's");
+// The ConvGeometry fields in their column order (conv_batch ... conv_groups).
+constexpr int64_t ConvGeometry::*kConvFields[] = {
+    &ConvGeometry::batch,      &ConvGeometry::in_channels, &ConvGeometry::out_channels,
+    &ConvGeometry::in_h,       &ConvGeometry::in_w,        &ConvGeometry::out_h,
+    &ConvGeometry::out_w,      &ConvGeometry::kernel_h,    &ConvGeometry::kernel_w,
+    &ConvGeometry::stride_h,   &ConvGeometry::stride_w,    &ConvGeometry::dilation_h,
+    &ConvGeometry::dilation_w, &ConvGeometry::groups};
+constexpr int64_t kMaxCount = int64_t{1} << 50; // the tensor cap (graph.cpp)
+
+// The shortest text that reads back as `v` exactly (a time written with fewer digits would fit
+// another sample than the one measured).
+std::string exact(double v) {
+  char buf[32];
+  const auto r = std::to_chars(buf, buf + sizeof buf, v);
+  return std::string(buf, r.ptr);
+}
 
 // Splits one CSV line (no embedded newlines in these files) into fields with start columns.
 std::vector<std::pair<std::string, int>> fields_of(const std::string &line) {
@@ -63,6 +97,33 @@ std::string quoted(const std::string &s) {
   return out + "\"";
 }
 
+// The conv_* columns from field `at` on: all 0 is no geometry; else every field at least 1 and
+// the input and output tensors within the tensor cap (the GPU rules multiply them in int64).
+template <class Fields, class Bad, class Count>
+std::optional<ConvGeometry> conv_columns(const Fields &f, size_t at, const Bad &bad,
+                                         const Count &count) {
+  ConvGeometry c;
+  bool any = false;
+  for (size_t j = 0; j < std::size(kConvFields); ++j)
+    any = (c.*kConvFields[j] = count(at + j)) != 0 || any;
+  if (!any)
+    return std::nullopt;
+  for (size_t j = 0; j < std::size(kConvFields); ++j)
+    if (c.*kConvFields[j] == 0)
+      throw bad(at + j, "expected a conv geometry of counts from 1 (or all 0: none)");
+  auto within_cap = [](std::initializer_list<int64_t> dims) {
+    int64_t n = 1;
+    for (int64_t d : dims)
+      if (__builtin_mul_overflow(n, d, &n) || n > kMaxCount)
+        return false;
+    return true;
+  };
+  if (!within_cap({c.batch, c.in_channels, c.in_h, c.in_w}) ||
+      !within_cap({c.batch, c.out_channels, c.out_h, c.out_w}))
+    throw bad(at, "expected a conv geometry whose input and output have at most 2^50 elements");
+  return c;
+}
+
 } // namespace
 
 std::string write_samples_csv(const std::vector<Sample> &samples) {
@@ -72,14 +133,17 @@ std::string write_samples_csv(const std::vector<Sample> &samples) {
     const GemmShape g = s.gemm.value_or(GemmShape{0, 0, 0, 0});
     std::snprintf(buf, sizeof buf,
                   "%s,%s,%s,%.17g,%.17g,%lld,%lld,%lld,%lld,%.17g,%.17g,%.17g,%.17g,%.17g,%.17g,"
-                  "%.17g,%.17g,%.9g,",
+                  "%.17g,%.17g,%.17g,",
                   std::string(to_string(s.op_class)).c_str(),
                   std::string(to_string(s.dtype)).c_str(), std::string(to_string(s.pass)).c_str(),
                   s.flops, s.bytes, (long long)g.m, (long long)g.n, (long long)g.k,
                   (long long)g.groups, s.lowered_bytes, s.reuse_bytes, s.cross_core_bytes, s.images,
                   s.plane_elements, s.epilogue_sweeps, s.weight_bytes, s.strided_lowered_bytes,
-                  s.seconds);
-    out += buf + quoted(s.source) + "\n";
+                  s.parallel_units);
+    out += buf;
+    for (auto field : kConvFields) // all 0: no geometry
+      out += std::to_string(s.conv ? (*s.conv).*field : 0) + ",";
+    out += exact(s.seconds) + "," + quoted(s.source) + "\n";
   }
   return out;
 }
@@ -91,11 +155,10 @@ std::vector<Sample> parse_samples_csv(const std::string &text, const std::string
   int lineno = 0;
   const bool header = std::getline(in, line) && (++lineno, line.rfind("op_class,", 0) == 0);
   const size_t columns = header ? fields_of(line).size() : 0;
-  if (columns < kColumnsBeforeReuse || columns > kColumns)
+  if (std::find(std::begin(kLayouts), std::end(kLayouts), columns) == std::end(kLayouts))
     throw InputError(SourceLoc{file, 1, 1}, std::string("expected the header '") + kHeader + "'");
-  // reuse, cross_core_bytes, images, plane, epilogue_sweeps, weight_bytes,
-  // strided_lowered_bytes
-  const size_t r = columns - kColumnsBeforeReuse;
+  // Whether the file's layout has the columns of the layout with n fields (kLayouts).
+  auto has = [&](size_t n) { return columns >= n; };
   std::vector<Sample> out;
   while (std::getline(in, line)) {
     ++lineno;
@@ -116,6 +179,14 @@ std::vector<Sample> parse_samples_csv(const std::string &text, const std::string
         throw bad(i, "expected a non-negative number");
       return v;
     };
+    // Counts (GEMM dimensions, conv geometry, parallel units): whole numbers up to 2^50 (the
+    // tensor cap), so the conversion to int64 is defined and products of two stay exact.
+    auto count = [&](size_t i) {
+      const double v = num(i);
+      if (v != std::trunc(v) || v > double(kMaxCount))
+        throw bad(i, "expected a whole number from 0 to 2^50");
+      return static_cast<int64_t>(v);
+    };
     Sample s;
     auto c = parse_op_class(f[0].first);
     if (!c)
@@ -131,36 +202,34 @@ std::vector<Sample> parse_samples_csv(const std::string &text, const std::string
     s.pass = *p;
     s.flops = num(3);
     s.bytes = num(4);
-    // GEMM dimensions: whole numbers up to 2^50 (the tensor cap), so the conversion to int64
-    // is defined and products of two stay exact.
-    auto dim = [&](size_t i) {
-      const double v = num(i);
-      if (v != std::trunc(v) || v > 0x1p50)
-        throw bad(i, "expected a whole number from 0 to 2^50");
-      return static_cast<int64_t>(v);
-    };
-    const GemmShape g{dim(5), dim(6), dim(7), dim(8)};
+    const GemmShape g{count(5), count(6), count(7), count(8)};
     if (g.m > 0 && g.n > 0 && g.k > 0 && g.groups > 0)
       s.gemm = g;
     s.lowered_bytes = num(9);
-    if (r >= 1)
-      s.reuse_bytes = num(10);
-    if (r >= 2)
-      s.cross_core_bytes = num(11);
-    if (r >= 3 && !((s.images = num(12)) >= 1))
-      throw bad(12, "expected at least 1 image");
-    if (r >= 4)
-      s.plane_elements = num(13);
-    if (r >= 5)
-      s.epilogue_sweeps = num(14);
-    if (r >= 6)
-      s.weight_bytes = num(15);
-    if (r >= 7)
-      s.strided_lowered_bytes = num(16);
-    s.seconds = num(10 + r);
+    size_t at = 10; // the next column
+    if (has(13))
+      s.reuse_bytes = num(at++);
+    if (has(14))
+      s.cross_core_bytes = num(at++);
+    if (has(15) && !((s.images = num(at++)) >= 1))
+      throw bad(at - 1, "expected at least 1 image");
+    if (has(16))
+      s.plane_elements = num(at++);
+    if (has(17))
+      s.epilogue_sweeps = num(at++);
+    if (has(18))
+      s.weight_bytes = num(at++);
+    if (has(19))
+      s.strided_lowered_bytes = num(at++);
+    if (has(34)) {
+      s.parallel_units = double(count(at++));
+      s.conv = conv_columns(f, at, bad, count);
+      at += std::size(kConvFields);
+    }
+    s.seconds = num(at);
     if (!(s.seconds > 0) || !std::isnormal(s.seconds)) // a denormal time gives infinite rates
-      throw bad(10 + r, "expected a positive time");
-    s.source = f[11 + r].first;
+      throw bad(at, "expected a positive time");
+    s.source = f[at + 1].first;
     out.push_back(s);
   }
   return out;

@@ -80,9 +80,16 @@ TEST_CASE("bad sample files name the place") {
     }
     return "";
   };
-  const std::string head = write_samples_csv({});
+  // The layout of 19 fields (before parallel_units and the conv geometry): its columns keep
+  // their places in the newer layouts.
+  const std::string head =
+      "op_class,dtype,pass,flops,bytes,gemm_m,gemm_n,gemm_k,gemm_groups,lowered_bytes,"
+      "reuse_bytes,cross_core_bytes,images,plane,epilogue_sweeps,weight_bytes,"
+      "strided_lowered_bytes,time (s),source\n";
   CHECK(error_of("a,b\n").find("s.csv:1:1: error: expected the header") == 0);
   CHECK(error_of(head + "conv,fp32,fwd,1,2\n") == "s.csv:2:1: error: expected 19 fields, found 5");
+  CHECK(error_of(write_samples_csv({}) + "conv,fp32,fwd,1,2\n") ==
+        "s.csv:2:1: error: expected 34 fields, found 5");
   CHECK(error_of(head + "nope,fp32,fwd,1,2,0,0,0,0,0,0,0,1,0,0,0,0,1e-3,x\n") ==
         "s.csv:2:1: error: unknown op class, not 'nope'");
   CHECK(error_of(head + "pool,fp32,fwd,1,2,0,0,0,0,0,0,0,1,0,0,0,0,0,x\n") ==

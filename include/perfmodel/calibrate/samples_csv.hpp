@@ -2,10 +2,14 @@
 // kept and fitted again later (`calibrate --save-samples` / `--from-samples`).
 //
 //   op_class,dtype,pass,flops,bytes,gemm_m,gemm_n,gemm_k,gemm_groups,lowered_bytes,reuse_bytes,
-//   cross_core_bytes,images,plane,epilogue_sweeps,weight_bytes,strided_lowered_bytes,time (s),
-//   source
-// (one column per Sample field; docs/calibration.md lists them). Files written before a column
-// was added read it at its default.
+//   cross_core_bytes,images,plane,epilogue_sweeps,weight_bytes,strided_lowered_bytes,
+//   parallel_units,conv_batch,conv_in_channels,conv_out_channels,conv_in_h,conv_in_w,conv_out_h,
+//   conv_out_w,conv_kernel_h,conv_kernel_w,conv_stride_h,conv_stride_w,conv_dilation_h,
+//   conv_dilation_w,conv_groups,time (s),source
+// (one column per Sample field, the conv_* columns all 0 for no geometry; docs/calibration.md
+// lists them). A sample written and read back has the same features() and time, exactly, so a
+// refit from the file is the fit of the samples. Files written before a column was added read
+// it at its default.
 #pragma once
 
 #include <string>
