@@ -26,7 +26,9 @@ change, fitted the same way: omitted without it) and this build's.
     /usr/bin/python3 scripts/gpu_trace_heldout.py [--perfmodel build/perfmodel]
         [--before OTHER/build/perfmodel] [--traces DIR] [--keep DIR]
 
-With --ship, fits this build on both traces and writes calibration/v100-resnet50-trace.yaml.
+With --ship, fits this build on both traces and writes calibration/v100-resnet50-trace.yaml
+and the samples it was fitted on beside it (calibration/v100-resnet50-trace-samples.csv, a
+fit-sample CSV: `calibrate --from-samples` refits it without the traces).
 """
 import argparse
 import gzip
@@ -77,8 +79,9 @@ def run(cmd):
     return p.stdout
 
 
-def fit(perfmodel, traces, out, hw="v100"):
-    run([perfmodel, "calibrate", "--from-trace", *traces, "--hw", hw, "-o", out])
+def fit(perfmodel, traces, out, hw="v100", samples=None):
+    run([perfmodel, "calibrate", "--from-trace", *traces, "--hw", hw, "-o", out]
+        + (["--save-samples", samples] if samples else []))
 
 
 def attainment(perfmodel, trace, calibration, hw="v100"):
@@ -162,18 +165,27 @@ def main():
     traces = [os.path.join(a.traces, n) for n in NAMES]
     if a.ship:
         out = os.path.join(ROOT, "calibration", "v100-resnet50-trace.yaml")
+        samples = os.path.join(ROOT, "calibration", "v100-resnet50-trace-samples.csv")
         rel = [os.path.join("/work/shared/traces", n) for n in NAMES]
-        fit(a.perfmodel, traces, out)
+        fit(a.perfmodel, traces, out, samples=samples)
+        shared = a.traces.rstrip("/") + "/"
+        with open(samples) as f:
+            text = f.read()
+        with open(samples, "w") as f:
+            f.write(text.replace(shared, "/work/shared/traces/"))
         with open(out) as f:
             text = f.read()
         note = ("# The GPU target (docs/gpu_model.md) fitted on both shared ResNet-50 V100 training\n"
                 "# traces (batch 32, fp32; two runs of one workload): one sample per operator\n"
-                "# signature of each trace's attainment view (docs/trace.md). Refit with\n"
+                "# signature of each trace's attainment view (docs/trace.md); written with its\n"
+                "# samples by `/usr/bin/python3 scripts/gpu_trace_heldout.py --ship`. Refit with\n"
                 "#   perfmodel calibrate --from-trace " + " ".join(rel) + " --hw v100 -o FILE\n"
-                "# (`/usr/bin/python3 scripts/gpu_trace_heldout.py --ship`). Held-out accuracy\n"
-                "# (fitted on one trace or on half the shapes): docs/accuracy.md.\n")
+                "# or, without the traces, from the samples beside this file:\n"
+                "#   perfmodel calibrate --from-samples calibration/v100-resnet50-trace-samples.csv"
+                " --hw v100 -o FILE\n"
+                "# Held-out accuracy (fitted on one trace or on half the shapes): docs/accuracy.md.\n")
         with open(out, "w") as f:
-            f.write(note + text.replace(a.traces.rstrip("/") + "/", "/work/shared/traces/"))
+            f.write(note + text.replace(shared, "/work/shared/traces/"))
         return
     work = a.keep or tempfile.mkdtemp(prefix="gpu_trace_heldout_")
     os.makedirs(work, exist_ok=True)
