@@ -149,3 +149,75 @@ TEST_CASE("the GPU fit recovers a streaming class's bandwidths, overhead and hal
   check_close(cc.params.overhead_seconds, truth.overhead_seconds, 0.01, "overhead");
   CHECK(cc.stats.mape < 1e-4);
 }
+
+TEST_CASE("the per-CTA start-up term: a streaming call's CTAs per SM at a fitted rate") {
+  const FitOptions o = v100_options();
+  const Calibration cal = frame(o);
+  EfficiencyParams p = norm_truth();
+  p.overhead_seconds = 0;
+  p.m_half = 0;
+  p.term_rates = {0, 2.5e5}; // 4 us per CTA per SM
+  KernelFeatures f;
+  f.op_class = OpClass::norm;
+  f.bytes = 1e8;
+  f.flops = 1;
+  f.parallel_units = 800; // 10 CTAs per SM: 40 us besides the bytes
+  CHECK(gpu::cta_start_count(f, kSms) == doctest::Approx(10));
+  CHECK(model_seconds(cal, p, f) == doctest::Approx(1e8 / 8e11 + 10 / 2.5e5));
+  // The generic target has no such term: its CPU calibrations never see it.
+  Calibration generic = cal;
+  generic.target = nullptr;
+  CHECK(model_seconds(generic, p, f) == doctest::Approx(1e8 / 8e11));
+  // A GEMM has no streaming CTAs.
+  f.op_class = OpClass::gemm;
+  CHECK(gpu::cta_start_count(f, kSms) == 0);
+}
+
+TEST_CASE("the per-CTA start-up term is fitted only where bytes per CTA and CTAs per SM vary") {
+  const FitOptions o = v100_options();
+  EfficiencyParams truth = norm_truth();
+  std::vector<KernelFeatures> calls;
+  for (const Sample &s : norm_samples(truth, o))
+    calls.push_back(s.features());
+  CHECK(gpu::cta_start_visible(calls));
+  // Elementwise calls: every CTA streams 256 elements, whatever the call's size.
+  std::vector<KernelFeatures> relus;
+  for (double n : {1e5, 1e6, 1e7, 1e8, 3e8, 5e8}) {
+    KernelFeatures f;
+    f.op_class = OpClass::elementwise;
+    f.parallel_units = n;
+    f.bytes = 8 * n;
+    relus.push_back(f);
+  }
+  CHECK_FALSE(gpu::cta_start_visible(relus));
+  // Too few calls.
+  calls.resize(gpu::kCtaStartMinCalls - 1);
+  CHECK_FALSE(gpu::cta_start_visible(calls));
+  // Where it is not visible the fit leaves it out: the rate is 0 (no term).
+  std::vector<Sample> samples;
+  const Calibration cal = frame(o);
+  for (const KernelFeatures &f : relus) {
+    Sample s;
+    s.set_features(f);
+    s.flops = f.bytes / 8;
+    s.seconds = model_seconds(cal, truth, s.features());
+    s.source = "synthetic";
+    samples.push_back(s);
+  }
+  const ClassCalibration cc = fit_class(samples, o);
+  CHECK(cc.params.term_rate(gpu::kCtaStart) == 0);
+}
+
+TEST_CASE("the GPU fit recovers the per-CTA start-up rate with the bandwidths and overhead") {
+  const FitOptions o = v100_options();
+  EfficiencyParams truth = norm_truth();
+  truth.term_rates = {0, 2.5e5}; // 4 us per CTA per SM
+  const std::vector<Sample> samples = norm_samples(truth, o);
+  const ClassCalibration cc = fit_class(samples, o);
+  check_close(cc.params.term_rate(gpu::kCtaStart), 2.5e5, 0.01, "CTA starts per SM per second");
+  check_close(cc.params.m_half, truth.m_half, 0.01, "m_half (CTAs per SM)");
+  check_close(cc.params.bytes_per_second[0], truth.bytes_per_second[0], 0.01, "L2 bandwidth");
+  check_close(cc.params.bytes_per_second[1], truth.bytes_per_second[1], 0.01, "DRAM bandwidth");
+  check_close(cc.params.overhead_seconds, truth.overhead_seconds, 0.01, "overhead");
+  CHECK(cc.stats.mape < 1e-4);
+}

@@ -33,4 +33,24 @@ double streaming_plane(const KernelFeatures &f, int sms) {
   return streaming_ctas(f) / double(std::max(1, sms));
 }
 
+double cta_start_count(const KernelFeatures &f, int sms) { return streaming_plane(f, sms); }
+
+bool cta_start_visible(const std::vector<KernelFeatures> &calls) {
+  int n = 0;
+  double bytes_lo = 0, bytes_hi = 0, ctas_lo = 0, ctas_hi = 0;
+  for (const KernelFeatures &f : calls) {
+    const double ctas = streaming_ctas(f);
+    if (!(ctas > 0) || !(f.bytes > 0))
+      continue;
+    const double per_cta = f.bytes / ctas;
+    bytes_lo = n ? std::min(bytes_lo, per_cta) : per_cta;
+    bytes_hi = n ? std::max(bytes_hi, per_cta) : per_cta;
+    ctas_lo = n ? std::min(ctas_lo, ctas) : ctas;
+    ctas_hi = n ? std::max(ctas_hi, ctas) : ctas;
+    ++n;
+  }
+  return n >= kCtaStartMinCalls && bytes_hi >= kCtaStartMinSpan * bytes_lo &&
+         ctas_hi >= kCtaStartMinSpan * ctas_lo;
+}
+
 } // namespace perfmodel::gpu
