@@ -113,6 +113,8 @@ struct KernelFeatures {
                                      // independent reductions of a norm (batch norm: channels;
                                      // layer norm, softmax: rows) or a reduction (its outputs);
                                      // 0 for other calls or when unknown
+  double channel_elements = 0;       // a batch norm's elements per channel (N*H*W: what one
+                                     // statistic reduces), 0 for other calls or when unknown
 };
 
 /// The op class of a layer (depthwise needs the graph to know the input channels). Layers

@@ -104,9 +104,10 @@ public:
   virtual GraphSchedule schedule(const Graph &g, const std::vector<LayerCost> &costs,
                                  const Calibration &cal) const;
 
-  /// The call the model times for `f`, and how many of them run one after another (`*calls`).
-  /// Default: `f` itself, once.
-  virtual KernelFeatures one_call(const KernelFeatures &f, double *calls) const;
+  /// The call the model times for `f` on `cal`'s device, and how many of them run one after
+  /// another (`*calls`). Default: `f` itself, once.
+  virtual KernelFeatures one_call(const Calibration &cal, const KernelFeatures &f,
+                                  double *calls) const;
 
   /// What one GEMM dimension of `extent` costs, in rows, under tiles of `tile` rows for a call of
   /// class `c`. Default: whole tiles, ceil(extent/tile)*tile (a partial tile costs a whole one);

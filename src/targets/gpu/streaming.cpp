@@ -53,4 +53,15 @@ bool cta_start_visible(const std::vector<KernelFeatures> &calls) {
          ctas_hi >= kCtaStartMinSpan * ctas_lo;
 }
 
+double batch_norm_reread_bytes(const KernelFeatures &f, double single_read_bytes) {
+  if (f.op_class != OpClass::norm || f.dtype != DType::fp32 || !(f.channel_elements > 0) ||
+      !(f.parallel_units > 0))
+    return 0;
+  const double tensors = f.pass == KernelPart::fwd ? 1 : 2; // x; backward x and dy
+  const double channel_bytes = tensors * f.channel_elements * double(bytes_of(f.dtype));
+  if (channel_bytes <= single_read_bytes)
+    return 0;
+  return channel_bytes * f.parallel_units;
+}
+
 } // namespace perfmodel::gpu

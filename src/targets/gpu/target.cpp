@@ -39,13 +39,15 @@ public:
     return t;
   }
 
-  KernelFeatures one_call(const KernelFeatures &f, double *calls) const override {
+  KernelFeatures one_call(const Calibration &cal, const KernelFeatures &f,
+                          double *calls) const override {
     *calls = 1;
     KernelFeatures one = f;
     one.images = 1;
     one.lowered_bytes = 0; // implicit GEMM: the im2col matrix is never written
     one.strided_lowered_bytes = 0;
-    one.bytes = std::max(0.0, f.bytes - strided_1x1_unread_bytes(f));
+    one.bytes = std::max(0.0, f.bytes - strided_1x1_unread_bytes(f)) +
+                batch_norm_reread_bytes(f, arch_of(cal).bn_single_read_bytes);
     return one;
   }
 

@@ -47,4 +47,15 @@ inline constexpr int kCtaStartMinCalls = 6;
 inline constexpr double kCtaStartMinSpan = 4;
 bool cta_start_visible(const std::vector<KernelFeatures> &calls);
 
+/// The bytes an fp32 batch norm reads beyond the one read of its input (and, backward, of its
+/// output gradient) that the layer's counts hold: cuDNN's one-read kernels
+/// (bn_fw_tr_1C11_singleread, bn_bw_1C11_singleread) keep a channel on chip where its bytes
+/// (forward: the input's N*H*W elements; backward: those of the input and the output gradient)
+/// are at most `single_read_bytes` (GpuArch::bn_single_read_bytes), and add nothing; the
+/// two-pass kernels of larger channels (bn_fw_tr_1C11_kernel_NCHW, bn_bw_1C11_kernel_new)
+/// read them again: the input's bytes forward, the input's and the gradient's backward. 0 for
+/// other calls, other dtypes (half precision runs cuDNN's NHWC semi-persistent kernels) and
+/// calls without channel_elements.
+double batch_norm_reread_bytes(const KernelFeatures &f, double single_read_bytes);
+
 } // namespace perfmodel::gpu
