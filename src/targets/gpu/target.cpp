@@ -34,7 +34,8 @@ public:
          "rate at which a split-K call writes its partial sums and reads them back"},
         {"cta_starts_per_second", "CTA starts", TermJoin::serial,
          "rate at which each SM runs a streaming kernel's CTAs besides their bytes (its count: "
-         "the call's CTAs per SM)"},
+         "the call's CTAs per SM)",
+         "/s"},
     };
     return t;
   }
