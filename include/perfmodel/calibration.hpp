@@ -15,7 +15,8 @@
 //   lowering_factor         traffic of a lowered (im2col) operand, in passes over its bytes
 //   overlap                 0: compute and memory overlap perfectly (max), 1: they add up
 //   overhead_seconds        fixed cost of one call (dispatch, thread start, synchronisation)
-//   term_rates[j]           the rate of the target's term j (bytes per second; 0: no term)
+//   term_rates[j]           the rate of the target's term j (bytes, or its count, per second;
+//                           0: no term)
 //   (pool class) m_half     Hockney size of the input plane: a windowed pool takes its planes
 //                           one at a time, each with a start-up cost. Under a target that sets
 //                           the plane itself (ExecutionTarget::plane_of: the GPU's streaming
@@ -113,6 +114,8 @@ struct KernelFeatures {
                                      // independent reductions of a norm (batch norm: channels;
                                      // layer norm, softmax: rows) or a reduction (its outputs);
                                      // 0 for other calls or when unknown
+  double channel_elements = 0;       // a batch norm's elements per channel (N*H*W: what one
+                                     // statistic reduces), 0 for other calls or when unknown
 };
 
 /// The op class of a layer (depthwise needs the graph to know the input channels). Layers

@@ -37,13 +37,15 @@ enum class OpClass;
 /// the product like any traffic) or after the product (it adds to the call's time).
 enum class TermJoin { memory, serial };
 
-/// One term a target adds: `key` names its rate (bytes per second) in the calibration YAML and
-/// in views; its bytes come from ExecutionTarget::term_bytes.
+/// One term a target adds: `key` names its rate (bytes per second, or a count per second where
+/// the term counts something else) in the calibration YAML and in views; its bytes (or count)
+/// come from ExecutionTarget::term_bytes.
 struct TargetTerm {
   std::string key;
   std::string header; // a short column header for views ("epilogue")
   TermJoin join = TermJoin::serial;
-  std::string description; // one line, for docs and views
+  std::string description;  // one line, for docs and views
+  std::string unit = "B/s"; // the rate's unit in views ("/s" for a count's rate)
 };
 
 /// What the executor's schedule of a forward pass gives one layer.
@@ -104,9 +106,10 @@ public:
   virtual GraphSchedule schedule(const Graph &g, const std::vector<LayerCost> &costs,
                                  const Calibration &cal) const;
 
-  /// The call the model times for `f`, and how many of them run one after another (`*calls`).
-  /// Default: `f` itself, once.
-  virtual KernelFeatures one_call(const KernelFeatures &f, double *calls) const;
+  /// The call the model times for `f` on `cal`'s device, and how many of them run one after
+  /// another (`*calls`). Default: `f` itself, once.
+  virtual KernelFeatures one_call(const Calibration &cal, const KernelFeatures &f,
+                                  double *calls) const;
 
   /// What one GEMM dimension of `extent` costs, in rows, under tiles of `tile` rows for a call of
   /// class `c`. Default: whole tiles, ceil(extent/tile)*tile (a partial tile costs a whole one);

@@ -333,6 +333,8 @@ KernelFeatures layer_features(const Graph &g, const Layer &layer, const LayerCos
   if (layer.op == OpKind::conv2d)
     f.conv = conv_geometry(g, layer);
   f.parallel_units = parallel_units_of(g, layer, f.op_class, pass);
+  if (layer.op == OpKind::batch_norm && in && in->size() >= 2 && (*in)[1] > 0)
+    f.channel_elements = double(numel(*in) / (*in)[1]);
   if (pass == KernelPart::fwd) {
     f.epilogue_sweeps = double(epilogue_sweeps(layer));
     if ((f.op_class == OpClass::conv || f.op_class == OpClass::pointwise) && !weights_cached)
@@ -465,7 +467,7 @@ size_t memory_level_for(const Calibration &cal, double working_set_bytes) {
 }
 
 KernelFeatures one_call(const Calibration &cal, const KernelFeatures &f, double *calls) {
-  return cal.execution_target().one_call(f, calls);
+  return cal.execution_target().one_call(cal, f, calls);
 }
 
 EfficiencyTerms efficiency_terms(const Calibration &cal, double tile_m, double tile_n,

@@ -31,7 +31,8 @@ GraphSchedule ExecutionTarget::schedule(const Graph &g, const std::vector<LayerC
   return s;
 }
 
-KernelFeatures ExecutionTarget::one_call(const KernelFeatures &f, double *calls) const {
+KernelFeatures ExecutionTarget::one_call(const Calibration &, const KernelFeatures &f,
+                                         double *calls) const {
   *calls = 1;
   return f;
 }

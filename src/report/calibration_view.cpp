@@ -39,7 +39,7 @@ std::vector<Column<K>> summary_columns(const Calibration &cal) {
   // A rate of a target's term (0, shown "-", where the calibration's target has no such term).
   auto rate = [&cal](const TargetTerm &t) {
     const std::string key = t.key;
-    return C(key, t.header, hint::si("B/s").unset_when_zero(),
+    return C(key, t.header, hint::si(t.unit).unset_when_zero(),
              [&cal, key](const K &c) { return cal.term_rate(c.params, key); })
         .missing_as("-");
   };

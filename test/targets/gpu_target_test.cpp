@@ -166,7 +166,7 @@ TEST_CASE("the GPU target tiles GEMM-like calls itself and charges split-K's par
   CHECK(t.per_pass_classes());
   KernelFeatures f = conv_call(DType::fp32, KernelPart::fwd, 64, 64, 56, 3, 1);
   double calls = 0;
-  const KernelFeatures one = t.one_call(f, &calls);
+  const KernelFeatures one = t.one_call(cal, f, &calls);
   CHECK(calls == 1);
   CHECK(one.lowered_bytes == 0);
   const EfficiencyTerms e = efficiency_terms(cal, 1, 1, one);
@@ -176,8 +176,9 @@ TEST_CASE("the GPU target tiles GEMM-like calls itself and charges split-K's par
   CHECK(e.m == c.tile.m);
   CHECK(e.n == c.tile.n);
   CHECK(e.splits == 1);
-  CHECK(e.term_bytes.size() == 1);
+  CHECK(e.term_bytes.size() == t.terms().size());
   CHECK(e.term_bytes[kSplitK] == 0);
+  CHECK(e.term_bytes[kCtaStart] == 0); // not a streaming call
   // A deep product with few tiles: split, and its partial sums are the term's bytes.
   KernelFeatures g;
   g.op_class = OpClass::gemm;

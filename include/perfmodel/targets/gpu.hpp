@@ -11,7 +11,9 @@
 //               at the class's rates. The work is scaled by Winograd's saving (fp32 3x3 / 5x5,
 //               stride 1), by the SIMT path's cost for half-precision operands the tensor cores
 //               cannot take (channels not a multiple of 8) (gpu/conv_rules.hpp)
-//   terms       split_k_bytes_per_second (memory): the partial sums of a split-K call
+//   terms       split_k_bytes_per_second (memory): the partial sums of a split-K call;
+//               cta_starts_per_second (serial): a streaming call's per-CTA start-up time, its
+//               count the call's CTAs per SM (gpu/streaming.hpp)
 //   classes     one per pass part (fwd, bwd_data, bwd_weight) where the samples have several:
 //               cuDNN runs other kernels for each
 #pragma once
@@ -22,7 +24,7 @@ namespace perfmodel::gpu {
 
 /// The indices of the target's terms in ExecutionTarget::terms() and EfficiencyParams::
 /// term_rates.
-enum Term : size_t { kSplitK = 0 };
+enum Term : size_t { kSplitK = 0, kCtaStart = 1 };
 
 /// The target (`target: gpu` in a calibration file).
 const ExecutionTarget &target();

@@ -65,7 +65,8 @@ public:
                         cal.has_term(terms()[kCrossCore].key));
   }
 
-  KernelFeatures one_call(const KernelFeatures &f, double *calls) const override {
+  KernelFeatures one_call(const Calibration &, const KernelFeatures &f,
+                          double *calls) const override {
     *calls = 1;
     const bool per_image =
         f.images > 1 && (f.op_class == OpClass::conv || f.op_class == OpClass::pointwise);

@@ -14,27 +14,38 @@ namespace {
 const std::vector<CtaTile> kSimtTiles = {{128, 128}, {128, 64}, {64, 128}, {64, 64},
                                          {128, 32},  {32, 128}, {32, 32}};
 
+// The batch norm's one-read limit per channel (GpuArch::bn_single_read_bytes), bracketed by
+// the kernels the traces run (docs/gpu_model.md, "Which batch-norm kernel runs"): the V100's
+// at 25 KB (fwd 32x*x14x14) and 12.5 KB (bwd 7x7) but not 50 KB (bwd 14x14): 32 KiB; the
+// H200's at 100 KB (fwd 28x28) and 50 KB (bwd 14x14) but not 200 KB (bwd 28x28): 128 KiB.
+// Turing is taken as Volta, Ampere (sm80, whose kernels the H200 ran) as Hopper.
+constexpr double kBnSingleReadOld = 32768, kBnSingleReadNew = 131072;
+
 // The ratios are the hardware specs' dense fp16 tensor peak over their fp16 SIMT peak
 // (hw_specs/*.yaml): V100 125 / 31.4, T4 65 / 16.3 (Turing: 2x fp32), A100 312 / 78,
 // H100 and H200 989 / 133.8.
 const GpuArch kVolta{"volta",
                      {{256, 128}, {128, 256}, {128, 128}, {128, 64}, {64, 128}, {64, 64}},
                      kSimtTiles,
-                     125.0 / 31.4};
+                     125.0 / 31.4,
+                     kBnSingleReadOld};
 const GpuArch kTuring{"turing",
                       {{256, 128}, {128, 256}, {128, 128}, {128, 64}, {64, 128}, {64, 64}},
                       kSimtTiles,
-                      65.0 / 16.3};
+                      65.0 / 16.3,
+                      kBnSingleReadOld};
 const GpuArch kAmpere{
     "ampere",
     {{256, 128}, {128, 256}, {128, 128}, {256, 64}, {64, 256}, {128, 64}, {64, 128}, {64, 64}},
     kSimtTiles,
-    312.0 / 78.0};
+    312.0 / 78.0,
+    kBnSingleReadNew};
 const GpuArch kHopper{
     "hopper",
     {{256, 128}, {128, 256}, {128, 128}, {256, 64}, {64, 256}, {128, 64}, {64, 128}, {64, 64}},
     kSimtTiles,
-    989.0 / 133.8};
+    989.0 / 133.8,
+    kBnSingleReadNew};
 
 std::string lower(std::string_view s) {
   std::string l(s);

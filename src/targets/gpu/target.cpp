@@ -16,6 +16,9 @@ namespace {
 // The split-K partial sums' rate when the fit is given none (bytes per second) and its bounds
 // as factors around it: the sums of a call that does not fill the SMs stay in L2 or reach DRAM.
 constexpr double kSplitKStart = 2e12, kSplitKBelow = 20, kSplitKAbove = 20;
+// The per-CTA start-up rate's start (CTAs per SM per second: 1 us per CTA per SM) and its
+// bounds (0.1 ns to 100 us per CTA per SM).
+constexpr double kCtaStartStart = 1e6, kCtaStartMin = 1e4, kCtaStartMax = 1e10;
 
 const GpuArch &arch_of(const Calibration &cal) {
   return arch_for(cal.hardware.empty() ? cal.device.name : cal.hardware);
@@ -29,17 +32,23 @@ public:
     static const std::vector<TargetTerm> t = {
         {"split_k_bytes_per_second", "split-K", TermJoin::memory,
          "rate at which a split-K call writes its partial sums and reads them back"},
+        {"cta_starts_per_second", "CTA starts", TermJoin::serial,
+         "rate at which each SM runs a streaming kernel's CTAs besides their bytes (its count: "
+         "the call's CTAs per SM)",
+         "/s"},
     };
     return t;
   }
 
-  KernelFeatures one_call(const KernelFeatures &f, double *calls) const override {
+  KernelFeatures one_call(const Calibration &cal, const KernelFeatures &f,
+                          double *calls) const override {
     *calls = 1;
     KernelFeatures one = f;
     one.images = 1;
     one.lowered_bytes = 0; // implicit GEMM: the im2col matrix is never written
     one.strided_lowered_bytes = 0;
-    one.bytes = std::max(0.0, f.bytes - strided_1x1_unread_bytes(f));
+    one.bytes = std::max(0.0, f.bytes - strided_1x1_unread_bytes(f)) +
+                batch_norm_reread_bytes(f, arch_of(cal).bn_single_read_bytes);
     return one;
   }
 
@@ -77,11 +86,12 @@ public:
 
   bool per_pass_classes() const override { return true; }
 
-  void term_bytes(const Calibration &, const KernelFeatures &f, const EfficiencyTerms &e,
+  void term_bytes(const Calibration &cal, const KernelFeatures &f, const EfficiencyTerms &e,
                   double *out) const override {
     if (e.splits > 1 && f.gemm)
       out[kSplitK] =
           8.0 * double(f.gemm->m) * double(f.gemm->n) * double(f.gemm->groups) * e.splits;
+    out[kCtaStart] = cta_start_count(f, cal.cores);
   }
 
   std::vector<TermFitRule> fit_rules(const TermFitInputs &in) const override {
@@ -96,6 +106,10 @@ public:
       r[kSplitK] = {Kind::fitted, kSplitKStart, 0, 0, true, kSplitKBelow, kSplitKAbove};
     else if (split)
       r[kSplitK] = {Kind::given, kSplitKStart, 0, 0, false};
+    // Fitted where the calls' bytes per CTA and CTAs per SM both vary (streaming.hpp); else
+    // absent, and the class keeps the formula it had without the term.
+    if (cta_start_visible(*in.calls))
+      r[kCtaStart] = {Kind::fitted, kCtaStartStart, kCtaStartMin, kCtaStartMax, false};
     return r;
   }
 };

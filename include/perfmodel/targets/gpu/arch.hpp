@@ -23,6 +23,12 @@ struct GpuArch {
   /// The tensor-core fp16 peak over the SIMT fp16 peak (the hardware specs' dense figures): what a
   /// half-precision product costs more when it cannot run on the tensor cores.
   double tensor_over_simt = 4;
+  /// The most bytes per channel cuDNN's fp32 training batch norm (bn_fw_tr_1C11_singleread,
+  /// bn_bw_1C11_singleread) keeps on chip: a forward pass whose input channel (N*H*W elements),
+  /// a backward pass whose input and output gradient channels fit reads them once, a larger
+  /// one runs the two-pass kernel and reads them twice (gpu/streaming.hpp,
+  /// batch_norm_reread_bytes; docs/gpu_model.md, "Which batch-norm kernel runs").
+  double bn_single_read_bytes = 32768;
 };
 
 /// The architecture of a GPU named by its hardware spec (v100, t4, a100, h100, h200, ...) or

@@ -3,6 +3,8 @@
 // "Streaming kernels").
 #pragma once
 
+#include <vector>
+
 #include "perfmodel/calibration.hpp"
 
 namespace perfmodel::gpu {
@@ -27,5 +29,33 @@ double streaming_ctas(const KernelFeatures &f);
 /// bw * u / (u + m_half), and one with too few CTAs to fill the SMs (a batch norm over 64
 /// channels on 80 SMs) streams below the bandwidth a large one reaches.
 double streaming_plane(const KernelFeatures &f, int sms);
+
+/// The count of the per-CTA start-up term (the target's `cta_starts_per_second`): the call's
+/// CTAs per SM, streaming_plane (0: not a streaming call). Each CTA costs a fixed time besides its
+/// bytes (it reads its first lines from DRAM, reduces across its threads, writes its results):
+/// with u CTAs per SM and R of them resident at once an SM spends u * t_cta / R on it, so the
+/// term adds u / rate, rate = R / t_cta (CTAs per SM per second). A batch norm over 960
+/// channels of a 7x7 plane runs 7.3 CTAs per SM on 132 SMs, each streaming 12.5 KB.
+double cta_start_count(const KernelFeatures &f, int sms);
+
+/// Whether a class's calls (one call each, as the fit sees them) can tell the per-CTA start-up
+/// time from the overhead, the bandwidth and the parallelism factor: at least
+/// kCtaStartMinCalls streaming calls whose bytes per CTA and whose CTAs per SM each span a
+/// factor of kCtaStartMinSpan. Calls whose CTAs all stream the same bytes (an elementwise
+/// kernel's 256 elements) make the term proportional to the bytes: it is then left out.
+inline constexpr int kCtaStartMinCalls = 6;
+inline constexpr double kCtaStartMinSpan = 4;
+bool cta_start_visible(const std::vector<KernelFeatures> &calls);
+
+/// The bytes an fp32 batch norm reads beyond the one read of its input (and, backward, of its
+/// output gradient) that the layer's counts hold: cuDNN's one-read kernels
+/// (bn_fw_tr_1C11_singleread, bn_bw_1C11_singleread) keep a channel on chip where its bytes
+/// (forward: the input's N*H*W elements; backward: those of the input and the output gradient)
+/// are at most `single_read_bytes` (GpuArch::bn_single_read_bytes), and add nothing; the
+/// two-pass kernels of larger channels (bn_fw_tr_1C11_kernel_NCHW, bn_bw_1C11_kernel_new)
+/// read them again: the input's bytes forward, the input's and the gradient's backward. 0 for
+/// other calls, other dtypes (half precision runs cuDNN's NHWC semi-persistent kernels) and
+/// calls without channel_elements.
+double batch_norm_reread_bytes(const KernelFeatures &f, double single_read_bytes);
 
 } // namespace perfmodel::gpu
