@@ -134,8 +134,13 @@ def main():
     names = {"roofline": "roofline", "generic": "before (generic fit)", "gpu": "GPU target"}
     print("| class | kernels | " + " | ".join(f"{names[m]} median / mean" for m in preds) + " |")
     print("|---|---|" + "---|" * len(preds))
-    for c in classes + ["all"]:
-        idx = [i for i, r in enumerate(test) if c == "all" or kernel_class(r) == c]
+    # Two kinds inside the classes, whose kernels are not CTA tiles of a product: depthwise
+    # convolutions (every pass) and GEMVs (m or n = 1).
+    kinds = {"(of which depthwise)": lambda r: r["op"] != "gemm" and int(r["groups"] or 1) > 1,
+             "(of which GEMV)": lambda r: r["op"] == "gemm" and "1" in (r["m"], r["n"])}
+    for c in classes + ["all"] + list(kinds):
+        idx = [i for i, r in enumerate(test)
+               if (kinds[c](r) if c in kinds else c == "all" or kernel_class(r) == c)]
         cells = []
         for m, p in preds.items():
             errs = [abs(p[i] / float(test[i]["seconds"]) - 1) for i in idx]

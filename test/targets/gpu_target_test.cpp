@@ -189,12 +189,14 @@ TEST_CASE("the GPU target tiles GEMM-like calls itself and charges split-K's par
   const EfficiencyTerms s = efficiency_terms(cal, 1, 1, g);
   CHECK(s.splits > 1);
   CHECK(s.term_bytes[kSplitK] == doctest::Approx(8.0 * 256 * 256 * s.splits));
-  // Streaming calls and depthwise convolutions keep the generic rule.
-  KernelFeatures dw = f;
-  dw.op_class = OpClass::depthwise;
-  const double tiles = double(f.gemm->m) * double(f.gemm->n); // 1x1 tiles over 132 SMs
-  CHECK(efficiency_terms(cal, 1, 1, dw).quantized_flops ==
-        doctest::Approx(f.flops * std::ceil(tiles / 132) * 132 / tiles));
+  // Matrix-vector products keep the generic rule (1x1 tiles over 132 SMs).
+  KernelFeatures mv = g;
+  mv.op_class = OpClass::gemv;
+  mv.gemm = GemmShape{1, 4096, 4096, 1};
+  mv.flops = 2.0 * 4096 * 4096;
+  const double tiles = 4096;
+  CHECK(efficiency_terms(cal, 1, 1, mv).quantized_flops ==
+        doctest::Approx(mv.flops * std::ceil(tiles / 132) * 132 / tiles));
 }
 
 TEST_CASE("a class fitted on one pass part times that part; others fall back") {

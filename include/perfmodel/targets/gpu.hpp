@@ -11,6 +11,10 @@
 //               at the class's rates. The work is scaled by Winograd's saving (fp32 3x3 / 5x5,
 //               stride 1), by the SIMT path's cost for half-precision operands the tensor cores
 //               cannot take (channels not a multiple of 8) (gpu/conv_rules.hpp)
+//               A depthwise convolution runs PyTorch's direct kernels: its counted work,
+//               no tiles (gpu/direct.hpp)
+//   plane_of    the streaming kernels' and depthwise kernels' CTAs per SM (gpu/streaming.hpp,
+//               gpu/direct.hpp): the parallelism factor u / (u + m_half)
 //   terms       split_k_bytes_per_second (memory): the partial sums of a split-K call;
 //               cta_starts_per_second (serial): a streaming call's per-CTA start-up time, its
 //               count the call's CTAs per SM (gpu/streaming.hpp)

@@ -6,6 +6,7 @@
 #include "perfmodel/calibration.hpp"
 #include "perfmodel/targets/gpu/arch.hpp"
 #include "perfmodel/targets/gpu/conv_rules.hpp"
+#include "perfmodel/targets/gpu/direct.hpp"
 #include "perfmodel/targets/gpu/streaming.hpp"
 #include "perfmodel/targets/gpu/tiles.hpp"
 
@@ -54,8 +55,16 @@ public:
 
   bool tile_call(const Calibration &cal, const KernelFeatures &f, const EfficiencyParams *p,
                  EfficiencyTerms *e) const override {
-    // A matrix-vector product runs cuBLAS's GEMV kernels and a depthwise convolution a direct
-    // kernel, neither in CTA tiles of a product: the generic tiles of their classes.
+    // A depthwise convolution runs PyTorch's direct kernels (direct.hpp): their work, no CTA
+    // tiles and no Hockney factor but the parallelism factor of its CTAs (plane_of).
+    if (is_depthwise(f.op_class)) {
+      e->quantized_flops = f.flops * depthwise_work_factor(f);
+      e->m = e->n = e->k = 0;
+      e->splits = 1;
+      return true;
+    }
+    // A matrix-vector product runs cuBLAS's GEMV kernels, not CTA tiles of a product: the
+    // generic tiles of its class.
     if (f.op_class != OpClass::gemm && f.op_class != OpClass::conv &&
         f.op_class != OpClass::pointwise)
       return false;
@@ -78,9 +87,11 @@ public:
     return true;
   }
 
-  // The streaming classes' parallelism: CTAs per SM (streaming.hpp); a windowed pool's
-  // plane of the generic model gives way to it.
+  // The streaming classes' and the depthwise kernels' parallelism: CTAs per SM (streaming.hpp,
+  // direct.hpp); a windowed pool's plane of the generic model gives way to it.
   double plane_of(const Calibration &cal, const KernelFeatures &f) const override {
+    if (is_depthwise(f.op_class))
+      return depthwise_plane(f, cal.cores);
     return streaming_plane(f, cal.cores);
   }
 
