@@ -176,7 +176,7 @@ TEST_CASE("the GPU target tiles GEMM-like calls itself and charges split-K's par
   CHECK(e.m == c.tile.m);
   CHECK(e.n == c.tile.n);
   CHECK(e.splits == 1);
-  CHECK(e.term_bytes.size() == 1);
+  CHECK(e.term_bytes.size() == 2); // split-K, layout
   CHECK(e.term_bytes[kSplitK] == 0);
   // A deep product with few tiles: split, and its partial sums are the term's bytes.
   KernelFeatures g;

@@ -32,6 +32,7 @@ struct Sample {
   double strided_lowered_bytes = 0; // an im2col matrix gathered with a stride (KernelFeatures)
   std::optional<ConvGeometry> conv; // a conv2d's geometry (KernelFeatures)
   double parallel_units = 0;        // a streaming call's independent work items (KernelFeatures)
+  Layout layout = Layout::nchw;     // the activations' layout it ran in (KernelFeatures)
   double seconds = 0;               // measured time of the call(s) (median of the runs)
   std::string source;               // "microbench:gemm/fp32/256x256x256", "file.csv:12", ...
 
@@ -53,6 +54,7 @@ struct Sample {
     pass = f.pass;
     conv = f.conv;
     parallel_units = f.parallel_units;
+    layout = f.layout;
   }
 
   KernelFeatures features() const {
@@ -71,7 +73,8 @@ struct Sample {
                           strided_lowered_bytes,
                           pass,
                           conv,
-                          parallel_units};
+                          parallel_units,
+                          layout};
   }
 };
 

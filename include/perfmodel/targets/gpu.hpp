@@ -11,7 +11,9 @@
 //               at the class's rates. The work is scaled by Winograd's saving (fp32 3x3 / 5x5,
 //               stride 1), by the SIMT path's cost for half-precision operands the tensor cores
 //               cannot take (channels not a multiple of 8) (gpu/conv_rules.hpp)
-//   terms       split_k_bytes_per_second (memory): the partial sums of a split-K call
+//   terms       split_k_bytes_per_second (memory): the partial sums of a split-K call;
+//               layout_bytes_per_second (serial): the layout conversions around a convolution
+//               run in a layout other than its kernel's (gpu/layout.hpp)
 //   classes     one per pass part (fwd, bwd_data, bwd_weight) where the samples have several:
 //               cuDNN runs other kernels for each
 #pragma once
@@ -22,7 +24,7 @@ namespace perfmodel::gpu {
 
 /// The indices of the target's terms in ExecutionTarget::terms() and EfficiencyParams::
 /// term_rates.
-enum Term : size_t { kSplitK = 0 };
+enum Term : size_t { kSplitK = 0, kLayout = 1 };
 
 /// The target (`target: gpu` in a calibration file).
 const ExecutionTarget &target();

@@ -6,6 +6,7 @@
 #include "perfmodel/calibration.hpp"
 #include "perfmodel/targets/gpu/arch.hpp"
 #include "perfmodel/targets/gpu/conv_rules.hpp"
+#include "perfmodel/targets/gpu/layout.hpp"
 #include "perfmodel/targets/gpu/streaming.hpp"
 #include "perfmodel/targets/gpu/tiles.hpp"
 
@@ -16,6 +17,8 @@ namespace {
 // The split-K partial sums' rate when the fit is given none (bytes per second) and its bounds
 // as factors around it: the sums of a call that does not fill the SMs stay in L2 or reach DRAM.
 constexpr double kSplitKStart = 2e12, kSplitKBelow = 20, kSplitKAbove = 20;
+// The layout conversions' rate's bounds as factors around its start (gpu/layout.hpp).
+constexpr double kLayoutBelow = 20, kLayoutAbove = 4;
 
 const GpuArch &arch_of(const Calibration &cal) {
   return arch_for(cal.hardware.empty() ? cal.device.name : cal.hardware);
@@ -29,6 +32,9 @@ public:
     static const std::vector<TargetTerm> t = {
         {"split_k_bytes_per_second", "split-K", TermJoin::memory,
          "rate at which a split-K call writes its partial sums and reads them back"},
+        {"layout_bytes_per_second", "layout", TermJoin::serial,
+         "rate of the layout conversions around a convolution run in a layout other than its "
+         "kernel's"},
     };
     return t;
   }
@@ -82,6 +88,12 @@ public:
     if (e.splits > 1 && f.gemm)
       out[kSplitK] =
           8.0 * double(f.gemm->m) * double(f.gemm->n) * double(f.gemm->groups) * e.splits;
+    out[kLayout] = layout_conversion_bytes(f);
+  }
+
+  double unfitted_term_rate(const Calibration &cal, const KernelFeatures &f,
+                            size_t j) const override {
+    return j == kLayout ? layout_unfitted_rate(cal, f, j) : 0.0;
   }
 
   std::vector<TermFitRule> fit_rules(const TermFitInputs &in) const override {
@@ -96,6 +108,16 @@ public:
       r[kSplitK] = {Kind::fitted, kSplitKStart, 0, 0, true, kSplitKBelow, kSplitKAbove};
     else if (split)
       r[kSplitK] = {Kind::given, kSplitKStart, 0, 0, false};
+    // The conversions: fitted where some calls convert and others do not (the same shapes in
+    // both layouts tell them apart); held at the start where all convert (written as 0: a
+    // prediction then takes layout_unfitted_rate).
+    bool converted = false, native = false;
+    for (const EfficiencyTerms &e : *in.terms)
+      (e.term_bytes[kLayout] > 0 ? converted : native) = true;
+    if (converted && native)
+      r[kLayout] = {Kind::fitted, kLayoutStart, 0, 0, true, kLayoutBelow, kLayoutAbove};
+    else if (converted)
+      r[kLayout] = {Kind::held, kLayoutStart, 0, 0, false};
     return r;
   }
 };
