@@ -8,11 +8,11 @@ namespace perfmodel::gpu {
 std::optional<Layout> native_layout(const KernelFeatures &f) {
   if (!f.conv || f.conv->groups != 1)
     return std::nullopt;
-  if (!tensor_dtype(f.dtype))
-    return Layout::nchw;
   const ConvGeometry &g = *f.conv;
+  if (!tensor_dtype(f.dtype))
+    return g.in_channels < kSimtMinChannels ? std::nullopt : std::optional(Layout::nchw);
   if (f.op_class == OpClass::pointwise && g.in_h * g.in_w >= kNchwGemmMinPlane)
-    return Layout::nchw;
+    return std::nullopt;
   return Layout::nhwc;
 }
 

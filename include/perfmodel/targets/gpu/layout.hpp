@@ -8,15 +8,17 @@ namespace perfmodel::gpu {
 
 /// The layout a convolution call's kernel reads and writes, from the H200's measured kernels
 /// (reference/gpu/h200/torch_kernels.csv against torch_kernels_cl.csv):
-///   - fp32 and fp64 (SIMT kernels): NCHW;
+///   - fp32 and fp64 (SIMT kernels): NCHW, but for fewer than kSimtMinChannels input channels
+///     (the 3-channel first layers run in either layout at the same time);
 ///   - tensor-core dtypes (tf32, fp16, bf16, fp8, int8): NHWC, unaligned channels included (the
-///     3-channel first layers pay the conversion as the others do), except a plain 1x1
+///     3-channel first layers pay the conversion as the others do), but a plain 1x1
 ///     convolution (stride 1, no padding: the pointwise class) over a plane of at least
-///     kNchwGemmMinPlane pixels, which cuDNN runs as a batched GEMM on the NCHW planes.
-/// nullopt where both layouts run their own kernels without a conversion: grouped and
+///     kNchwGemmMinPlane pixels runs in either layout (a batched GEMM on the NCHW planes).
+/// nullopt where both layouts run their own kernels without a conversion: those, grouped and
 /// depthwise convolutions, and every call that is not a convolution.
 std::optional<Layout> native_layout(const KernelFeatures &f);
 inline constexpr int64_t kNchwGemmMinPlane = 28 * 28;
+inline constexpr int64_t kSimtMinChannels = 8;
 
 /// The bytes the conversions of a call run in a layout (f.layout) other than its kernel's native
 /// one move: each activation tensor the call reads or writes is read and written once more in
