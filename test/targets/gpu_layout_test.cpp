@@ -89,12 +89,19 @@ TEST_CASE("fp32 convolutions are NCHW-native, the tensor-core dtypes NHWC-native
     CHECK_FALSE(native_layout(conv(d, Layout::nhwc, 128, 512, 28, 1)).has_value());
     CHECK(native_layout(conv(d, Layout::nchw, 256, 1024, 14, 1)) == Layout::nhwc);
   }
-  // Grouped and depthwise convolutions, and non-convolutions, have no conversion either way.
-  KernelFeatures dw = conv(DType::fp16, Layout::nchw, 96, 96, 56, 3);
-  dw.conv->groups = 96;
-  dw.op_class = OpClass::depthwise;
-  CHECK_FALSE(native_layout(dw).has_value());
-  CHECK(layout_conversion_bytes(dw) == 0);
+  // Depthwise convolutions are NHWC-native in every dtype; other grouped convolutions and
+  // non-convolutions have no conversion either way.
+  for (DType d : {DType::fp32, DType::fp16}) {
+    KernelFeatures dw = conv(d, Layout::nchw, 96, 96, 56, 3);
+    dw.conv->groups = 96;
+    dw.op_class = OpClass::depthwise;
+    CHECK(native_layout(dw) == Layout::nhwc);
+    CHECK(layout_conversion_bytes(dw) == doctest::Approx(activations_twice(dw)));
+  }
+  KernelFeatures grouped = conv(DType::fp16, Layout::nchw, 96, 96, 56, 3);
+  grouped.conv->groups = 4;
+  CHECK_FALSE(native_layout(grouped).has_value());
+  CHECK(layout_conversion_bytes(grouped) == 0);
   KernelFeatures gemm;
   gemm.op_class = OpClass::gemm;
   gemm.dtype = DType::fp16;

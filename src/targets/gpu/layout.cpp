@@ -6,9 +6,13 @@
 namespace perfmodel::gpu {
 
 std::optional<Layout> native_layout(const KernelFeatures &f) {
-  if (!f.conv || f.conv->groups != 1)
+  if (!f.conv)
     return std::nullopt;
   const ConvGeometry &g = *f.conv;
+  if (f.op_class == OpClass::depthwise || f.op_class == OpClass::depthwise_strided)
+    return Layout::nhwc;
+  if (g.groups != 1)
+    return std::nullopt;
   if (!tensor_dtype(f.dtype))
     return g.in_channels < kSimtMinChannels ? std::nullopt : std::optional(Layout::nchw);
   if (f.op_class == OpClass::pointwise && g.in_h * g.in_w >= kNchwGemmMinPlane)

@@ -14,8 +14,11 @@ namespace perfmodel::gpu {
 ///     3-channel first layers pay the conversion as the others do), but a plain 1x1
 ///     convolution (stride 1, no padding: the pointwise class) over a plane of at least
 ///     kNchwGemmMinPlane pixels runs in either layout (a batched GEMM on the NCHW planes).
-/// nullopt where both layouts run their own kernels without a conversion: those, grouped and
-/// depthwise convolutions, and every call that is not a convolution.
+///   - depthwise convolutions, every dtype: NHWC. PyTorch runs its own NCHW depthwise kernels
+///     and cuDNN's NHWC ones for channels-last; the NCHW ones take longer by the time of a
+///     conversion at 2.3-2.8 TB/s (stride 1, fp32), so the model charges them one.
+/// nullopt where both layouts run at the same cost: those above, other grouped convolutions,
+/// and every call that is not a convolution.
 std::optional<Layout> native_layout(const KernelFeatures &f);
 inline constexpr int64_t kNchwGemmMinPlane = 28 * 28;
 inline constexpr int64_t kSimtMinChannels = 8;
