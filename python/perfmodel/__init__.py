@@ -216,7 +216,7 @@ def from_torch(module, example_inputs, hw, **predict_args):
         _opt(predict_args.pop("calibration", None)),
         predict_args.pop("calibration_for_other_hardware", False),
         predict_args.pop("power", None), predict_args.pop("runtime", None),
-        dict(predict_args.pop("dims", None) or {}))
+        dict(predict_args.pop("dims", None) or {}), predict_args.pop("layout", "nchw"))
     if predict_args:
         raise TypeError(f"from_torch: unexpected arguments {', '.join(predict_args)}")
     _warn("predict", warns)
