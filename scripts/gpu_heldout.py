@@ -2,16 +2,21 @@
 """Held-out accuracy of the GPU model on the H200's measured kernels (docs/accuracy.md,
 "GPU target: held-out H200 kernels").
 
-The kernels are reference/gpu/h200's, each in the layout PyTorch runs natively for its dtype:
-fp32 convolutions NCHW (torch_kernels.csv forward, torch_kernels_bwd.csv backward), tf32 and
-fp16 convolutions channels-last (torch_kernels_cl.csv, torch_kernels_bwd_cl.csv), the GEMMs of
-torch_kernels.csv and of both Llama decoders (llm/*/llm_gemms.csv). A shape (its sizes, not its
-dtype or pass) is held out when the CRC-32 of its sizes is odd: every dtype and pass of it is
-then predicted by calibrations fitted on the other shapes only. Three predictions per held-out
-kernel: the roofline, the efficiency model fitted as before the GPU target (`--target generic`)
-and the GPU target (`--target gpu`). Prints median and mean |error| per class and model.
+The kernels are every row of reference/gpu/h200's PyTorch files, in both layouts, each with
+the measurement CSV's `layout` column set from its file: torch_kernels.csv (GEMMs; forward
+convolutions on NCHW tensors, fp32, tf32 and fp16) and torch_kernels_cl.csv (the same
+convolutions channels-last), torch_kernels_bwd.csv (backward-data and backward-filter, fp32
+NCHW) and torch_kernels_bwd_cl.csv (fp16 channels-last), and the GEMMs of both Llama decoders
+(llm/*/llm_gemms.csv). A shape (its sizes, not its dtype, pass or layout) is held out when the
+CRC-32 of its sizes is odd: every dtype, pass and layout of it is then predicted by calibrations
+fitted on the other shapes only. Predictions per held-out kernel: the roofline, the efficiency
+model fitted as before the GPU target (`--target generic`), with --before the GPU target of
+another build (one without layouts: it ignores the `layout` column) and the GPU target of this
+one (`--target gpu`). Prints median and mean |error| per class, then per dtype and layout of
+the convolutions.
 
-    python3 scripts/gpu_heldout.py [--perfmodel build/perfmodel] [--keep DIR]
+    python3 scripts/gpu_heldout.py [--perfmodel build/perfmodel] [--before OTHER/perfmodel]
+                                   [--keep DIR]
 
 With --ship, fits the GPU target on every kernel instead and writes the shipped calibration
 calibration/h200-kernels.yaml with its samples beside it (calibration/h200-kernels.csv, a
@@ -34,21 +39,23 @@ SIZE_COLS = ["m", "n", "k", "batch", "c", "h", "w", "out_channels", "kernel_h", 
 
 
 def rows():
-    """The kernels, each in its dtype's native layout (module docstring)."""
+    """The kernels of every file, with their layout (module docstring)."""
     out = []
 
-    def take(name, keep):
+    def take(name, layout):
         with open(os.path.join(REF, name)) as f:
-            out.extend(r for r in csv.DictReader(f) if keep(r))
-    take("torch_kernels.csv", lambda r: r["op"] == "gemm" or r["dtype"] == "fp32")
-    take("torch_kernels_cl.csv", lambda r: r["dtype"] in ("tf32", "fp16"))
-    take("torch_kernels_bwd.csv", lambda r: True)
-    take("torch_kernels_bwd_cl.csv", lambda r: True)
-    take(os.path.join("llm", "llama-3-8b", "llm_gemms.csv"), lambda r: True)
-    take(os.path.join("llm", "llama-2-7b", "llm_gemms.csv"), lambda r: True)
+            for r in csv.DictReader(f):
+                r["layout"] = layout if r["op"] == "conv2d" else ""
+                out.append(r)
+    take("torch_kernels.csv", "nchw")
+    take("torch_kernels_cl.csv", "nhwc")
+    take("torch_kernels_bwd.csv", "nchw")
+    take("torch_kernels_bwd_cl.csv", "nhwc")
+    take(os.path.join("llm", "llama-3-8b", "llm_gemms.csv"), "")
+    take(os.path.join("llm", "llama-2-7b", "llm_gemms.csv"), "")
     seen, unique = set(), []
     for r in out:  # the two Llamas share shapes: each kernel once
-        key = (r["op"], r["dtype"], r["pass"], *[r[c] for c in SIZE_COLS])
+        key = (r["op"], r["dtype"], r["pass"], r["layout"], *[r[c] for c in SIZE_COLS])
         if key not in seen:
             seen.add(key)
             unique.append(r)
@@ -67,8 +74,15 @@ def kernel_class(r):
             "bwd_filter": "conv bwd-filter", "bwd_weight": "conv bwd-filter"}[p]
 
 
+def layout_group(r):
+    """A convolution's dtype and layout ("fp16 NCHW"); None for a GEMM."""
+    if r["op"] != "conv2d":
+        return None
+    return f'{r["dtype"]} {"NCHW" if r["layout"] == "nchw" else "channels-last"}'
+
+
 def write_csv(path, rs):
-    cols = ["op", "dtype", "pass"] + SIZE_COLS + ["seconds"]
+    cols = ["op", "dtype", "pass"] + SIZE_COLS + ["seconds", "layout"]
     with open(path, "w", newline="") as f:
         w = csv.DictWriter(f, cols, extrasaction="ignore")
         w.writeheader()
@@ -99,8 +113,9 @@ def ship(perfmodel):
         text = f.read()
     note = ("# The GPU target (docs/gpu_model.md) fitted on every H200 kernel of\n"
             "# calibration/h200-kernels.csv: reference/gpu/h200's GEMMs (torch_kernels.csv, both\n"
-            "# Llama decoders' llm_gemms.csv) and convolutions, fp32 NCHW, tf32 and fp16\n"
-            "# channels-last, forward, backward-data and backward-filter. Written by\n"
+            "# Llama decoders' llm_gemms.csv) and convolutions in both layouts (the `layout`\n"
+            "# column): forward fp32, tf32 and fp16 NCHW and channels-last, backward-data and\n"
+            "# backward-filter fp32 NCHW and fp16 channels-last. Written by\n"
             "# `python3 scripts/gpu_heldout.py --ship`; held-out accuracy: docs/accuracy.md.\n")
     with open(out, "w") as f:
         f.write(note + text)
@@ -110,6 +125,8 @@ def main():
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument("--perfmodel", default=os.path.join(ROOT, "build", "perfmodel"))
     ap.add_argument("--keep", help="write the CSVs and calibrations to this folder")
+    ap.add_argument("--before", help="another build's perfmodel (e.g. one without layouts): "
+                    "its GPU target fitted and predicting the same kernels, a column of its own")
     ap.add_argument("--ship", action="store_true",
                     help="fit on every kernel: calibration/h200-kernels.{csv,yaml}")
     a = ap.parse_args()
@@ -124,28 +141,44 @@ def main():
     write_csv(os.path.join(work, "fit.csv"), fit)
     write_csv(os.path.join(work, "held_out.csv"), test)
     preds = {"roofline": predictions(a.perfmodel, os.path.join(work, "held_out.csv"), None)}
-    for target in ("generic", "gpu"):
-        cal = os.path.join(work, f"h200-half-{target}.yaml")
-        run([a.perfmodel, "calibrate", "--from-measurements", os.path.join(work, "fit.csv"),
+    fits = [("generic", a.perfmodel, "generic")]
+    if a.before:
+        fits.append(("before", a.before, "gpu"))
+    fits.append(("gpu", a.perfmodel, "gpu"))
+    for name, binary, target in fits:
+        cal = os.path.join(work, f"h200-half-{name}.yaml")
+        run([binary, "calibrate", "--from-measurements", os.path.join(work, "fit.csv"),
              "--hw", "h200", "--target", target, "-o", cal])
-        preds[target] = predictions(a.perfmodel, os.path.join(work, "held_out.csv"), cal)
+        preds[name] = predictions(binary, os.path.join(work, "held_out.csv"), cal)
     print(f"fitted on {len(fit)} kernels, held out {len(test)} ({work})")
-    classes = ["GEMM", "conv fwd", "conv bwd-data", "conv bwd-filter"]
-    names = {"roofline": "roofline", "generic": "before (generic fit)", "gpu": "GPU target"}
-    print("| class | kernels | " + " | ".join(f"{names[m]} median / mean" for m in preds) + " |")
-    print("|---|---|" + "---|" * len(preds))
+    names = {"roofline": "roofline", "generic": "generic fit", "before": "GPU target (--before)",
+             "gpu": "GPU target"}
     # Two kinds inside the classes, whose kernels are not CTA tiles of a product: depthwise
     # convolutions (every pass) and GEMVs (m or n = 1).
     kinds = {"(of which depthwise)": lambda r: r["op"] != "gemm" and int(r["groups"] or 1) > 1,
              "(of which GEMV)": lambda r: r["op"] == "gemm" and "1" in (r["m"], r["n"])}
-    for c in classes + ["all"] + list(kinds):
-        idx = [i for i, r in enumerate(test)
-               if (kinds[c](r) if c in kinds else c == "all" or kernel_class(r) == c)]
-        cells = []
-        for m, p in preds.items():
-            errs = [abs(p[i] / float(test[i]["seconds"]) - 1) for i in idx]
-            cells.append(f"{st.median(errs):.1%} / {st.mean(errs):.1%}")
-        print(f"| {c} | {len(idx)} | " + " | ".join(cells) + " |")
+
+    def table(title, groups, group_of, extra=None):
+        extra = extra or {}
+        print()
+        print(f"| {title} | kernels | " +
+              " | ".join(f"{names[m]} median / mean" for m in preds) + " |")
+        print("|---|---|" + "---|" * len(preds))
+        for g in groups + ["all"] + list(extra):
+            idx = [i for i, r in enumerate(test)
+                   if (extra[g](r) if g in extra else
+                       group_of(r) is not None and (g == "all" or group_of(r) == g))]
+            if not idx:
+                continue
+            cells = []
+            for m, p in preds.items():
+                errs = [abs(p[i] / float(test[i]["seconds"]) - 1) for i in idx]
+                cells.append(f"{st.median(errs):.1%} / {st.mean(errs):.1%}")
+            print(f"| {g} | {len(idx)} | " + " | ".join(cells) + " |")
+
+    table("class", ["GEMM", "conv fwd", "conv bwd-data", "conv bwd-filter"], kernel_class, kinds)
+    table("convolutions", [f"{d} {l}" for d in ("fp32", "tf32", "fp16")
+                           for l in ("NCHW", "channels-last")], layout_group)
 
 
 if __name__ == "__main__":

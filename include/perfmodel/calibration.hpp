@@ -116,6 +116,8 @@ struct KernelFeatures {
                                      // 0 for other calls or when unknown
   double channel_elements = 0;       // a batch norm's elements per channel (N*H*W: what one
                                      // statistic reduces), 0 for other calls or when unknown
+  Layout layout = Layout::nchw;      // the activations' layout the caller runs in (Graph::layout;
+                                     // the GPU target's conversions read it)
 };
 
 /// The op class of a layer (depthwise needs the graph to know the input channels). Layers
@@ -290,6 +292,9 @@ struct EfficiencyTerms {
   std::vector<double> term_bytes; // per target term (ExecutionTarget::term_bytes)
   std::vector<TermJoin> term_joins; // per target term: where its time goes
   double splits = 1; // the K dimension split over this many tiles (a target's split-K; 1: none)
+  /// Per target term: the rate the call takes where its class has none
+  /// (ExecutionTarget::unfitted_term_rate; 0: the term is then absent).
+  std::vector<double> term_unfitted_rates;
 };
 /// The terms of one call at the class's tiles (tile_m x tile_n over `cores`), unless the target
 /// chooses its own tiles per call (ExecutionTarget::tile_call), which it may do by the rates of

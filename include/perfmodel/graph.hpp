@@ -14,6 +14,7 @@
 
 #include "perfmodel/dtype.hpp"
 #include "perfmodel/error.hpp"
+#include "perfmodel/layout.hpp"
 #include "perfmodel/ops.hpp"
 
 namespace perfmodel {
@@ -103,6 +104,9 @@ struct Layer {
 struct Graph {
   std::string name;
   DType dtype = DType::fp32;
+  /// The activations' layout the graph runs in (`--layout`; layer_features passes it to each
+  /// call): the GPU target's layout conversions read it, the CPU targets ignore it.
+  Layout layout = Layout::nchw;
   std::vector<TensorDesc> inputs;    // graph inputs (dim 0 is the batch)
   std::vector<TensorDesc> constants; // constant tensors layers read that are not params
                                      // (gather indices, ONNX Constant operands); no batch dim

@@ -30,5 +30,7 @@ std::string unknown_name_message(const std::string &what, const std::vector<Name
 const std::vector<NameChoice> &dtype_choices();
 const std::vector<NameChoice> &pass_choices();
 const std::vector<NameChoice> &format_choices();
+/// The spellings of an activation layout (perfmodel/layout.hpp): nchw, nhwc (channels-last).
+const std::vector<NameChoice> &layout_choices();
 
 } // namespace perfmodel

@@ -138,6 +138,12 @@ public:
   virtual void term_bytes(const Calibration &cal, const KernelFeatures &f, const EfficiencyTerms &e,
                           double *out) const;
 
+  /// The rate of term j (index in terms()) for a call `f` with bytes in it whose class has no
+  /// rate of its own (a class fitted without such calls, or the term held in its fit). Default
+  /// 0: the term is absent there.
+  virtual double unfitted_term_rate(const Calibration &cal, const KernelFeatures &f,
+                                    size_t j) const;
+
   /// How the fit treats each of terms() (one rule per term) for one class's solve.
   virtual std::vector<TermFitRule> fit_rules(const TermFitInputs &in) const;
 

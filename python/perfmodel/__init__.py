@@ -75,7 +75,7 @@ def _opt(value):
 
 def predict(model, hw, batch=None, dtype=None, pass_="fwd", calibration=None, *,
             fusion="none", power=None, runtime=None, dims=None,
-            calibration_for_other_hardware=False):
+            calibration_for_other_hardware=False, layout="nchw"):
     """Per-layer FLOPs, bytes, time, bound and energy of ``model`` on ``hw``
     (``perfmodel predict``).
 
@@ -83,12 +83,13 @@ def predict(model, hw, batch=None, dtype=None, pass_="fwd", calibration=None, *,
     "fp8", "int8", "fp64" or an alias, any case (None: the model's own). pass_: "fwd" or
     "train". calibration: a path or name in calibration/ (None: the roofline). fusion: "none"
     or "inference". power (W) and runtime (s): as --power and --runtime. dims: symbolic ONNX
-    dims, {"seq": 128}.
+    dims, {"seq": 128}. layout: "nchw" or "nhwc" ("channels-last"), as --layout: the layout
+    conversions a GPU calibration charges (CPU calibrations ignore it).
     """
     spec, data = _model(model)
     text, warns = _native.predict(spec, data, _hw(hw), batch, _opt(dtype), pass_, fusion,
                                   _opt(calibration), calibration_for_other_hardware, power,
-                                  runtime, dict(dims or {}))
+                                  runtime, dict(dims or {}), layout)
     _warn("predict", warns)
     return Prediction(text)
 
@@ -215,7 +216,7 @@ def from_torch(module, example_inputs, hw, **predict_args):
         _opt(predict_args.pop("calibration", None)),
         predict_args.pop("calibration_for_other_hardware", False),
         predict_args.pop("power", None), predict_args.pop("runtime", None),
-        dict(predict_args.pop("dims", None) or {}))
+        dict(predict_args.pop("dims", None) or {}), predict_args.pop("layout", "nchw"))
     if predict_args:
         raise TypeError(f"from_torch: unexpected arguments {', '.join(predict_args)}")
     _warn("predict", warns)

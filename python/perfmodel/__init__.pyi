@@ -89,7 +89,7 @@ def predict(model: ModelArg, hw: HwArg, batch: int | None = ..., dtype: str | No
             pass_: str = ..., calibration: PathLike | None = ..., *, fusion: str = ...,
             power: float | None = ..., runtime: float | None = ...,
             dims: Mapping[str, int] | None = ...,
-            calibration_for_other_hardware: bool = ...) -> Prediction: ...
+            calibration_for_other_hardware: bool = ..., layout: str = ...) -> Prediction: ...
 def report(model: ModelArg, hw: HwArg, output: PathLike | None = ..., *,
            batch: int | None = ..., dtype: str | None = ..., pass_: str = ...,
            calibration: PathLike | None = ..., fusion: str = ..., power: float | None = ...,

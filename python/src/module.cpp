@@ -85,6 +85,10 @@ Pass pass_arg(const std::string &typed) {
   return *parse_pass(choice(pass_choices(), "pass", "pass_", typed));
 }
 
+Layout layout_arg(const std::string &typed) {
+  return *parse_layout(choice(layout_choices(), "layout", "layout", typed));
+}
+
 Fusion fusion_arg(const std::string &typed) {
   const auto f = parse_fusion(typed);
   if (!f)
@@ -119,6 +123,7 @@ struct PredictArgs {
   bool calibration_other_hardware = false;
   std::optional<double> power, runtime;
   std::map<std::string, int64_t> dims;
+  std::string layout;
 };
 
 // As `perfmodel predict --format json`: the hardware, then the pass and fusion, then the model.
@@ -128,6 +133,7 @@ JsonAndWarnings run_predict(const PredictArgs &a) {
   r.pass = pass_arg(a.pass);
   r.fusion = fusion_arg(a.fusion);
   Graph g = load_model_arg(a.model, load_options(a.batch, a.dtype, a.dims));
+  g.layout = layout_arg(a.layout);
   if (a.power && !(*a.power > 0))
     throw InputError("power: must be greater than 0");
   if (a.runtime && !(*a.runtime > 0))
@@ -180,10 +186,10 @@ JsonAndWarnings py_predict(const std::string &model, const std::optional<py::byt
                            const std::string &pass, const std::string &fusion,
                            const std::string &calibration, bool calibration_other_hardware,
                            std::optional<double> power, std::optional<double> runtime,
-                           const std::map<std::string, int64_t> &dims) {
+                           const std::map<std::string, int64_t> &dims, const std::string &layout) {
   const PredictArgs a{
-      model_arg(model, model_bytes), hw,    batch,   dtype, pass, fusion, calibration,
-      calibration_other_hardware,    power, runtime, dims};
+      model_arg(model, model_bytes), hw,    batch,   dtype, pass,  fusion, calibration,
+      calibration_other_hardware,    power, runtime, dims,  layout};
   py::gil_scoped_release unlocked;
   return run_predict(a);
 }
@@ -382,7 +388,7 @@ PYBIND11_MODULE(_perfmodel, m) {
   m.def("predict", &py_predict, py::arg("model"), py::arg("model_bytes"), py::arg("hw"),
         py::arg("batch"), py::arg("dtype"), py::arg("pass_"), py::arg("fusion"),
         py::arg("calibration"), py::arg("calibration_other_hardware"), py::arg("power"),
-        py::arg("runtime"), py::arg("dims"));
+        py::arg("runtime"), py::arg("dims"), py::arg("layout"));
   m.def(
       "report",
       [](const std::string &model, const std::optional<py::bytes> &model_bytes, const HwArg &hw,

@@ -38,6 +38,25 @@ def test_predict_calibrated_equals_cli(cli_json):
                                    "--batch", "5", "--calibration", "xeon-emr-2c")
 
 
+def test_predict_layout_equals_cli(cli_json):
+    # fp16 convolutions are NHWC-native on the GPU target: NCHW pays cuDNN's conversions.
+    nchw = perfmodel.predict("resnet50", "h200", batch=32, dtype="fp16",
+                             calibration="h200-kernels")
+    cl = perfmodel.predict("resnet50", "h200", batch=32, dtype="fp16",
+                           calibration="h200-kernels", layout="channels-last")
+    assert cl.totals.predicted_seconds < nchw.totals.predicted_seconds
+    assert cl.to_dict() == cli_json("predict", "--model", "resnet50", "--hw", "h200", "--batch",
+                                    "32", "--dtype", "fp16", "--calibration", "h200-kernels",
+                                    "--layout", "nhwc")
+    # A CPU calibration ignores the layout.
+    cpu = perfmodel.predict("nin", "xeon-emr-2c", batch=5, calibration="xeon-emr-2c")
+    cpu_cl = perfmodel.predict("nin", "xeon-emr-2c", batch=5, calibration="xeon-emr-2c",
+                               layout="nhwc")
+    assert cpu_cl.to_dict() == cpu.to_dict()
+    with pytest.raises(perfmodel.InputError, match="layout: unknown layout 'nwhc'"):
+        perfmodel.predict("nin", "h200", layout="nwhc")
+
+
 def test_predict_onnx_path_and_bytes(root, cli_json):
     path = os.path.join(root, "test/data/onnx/tiny_cnn.onnx")
     by_path = perfmodel.predict(path, "v100", batch=2)

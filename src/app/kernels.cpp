@@ -23,6 +23,8 @@ std::string shape_of(const io::MeasurementRow &r) {
     out += " d" + s(r.dilation_h) + "x" + s(r.dilation_w);
   if (r.groups != 1)
     out += " g" + s(r.groups);
+  if (r.layout != Layout::nchw)
+    out += " " + std::string(to_string(r.layout)); // the default layout is not named
   return out;
 }
 

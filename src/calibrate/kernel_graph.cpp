@@ -7,6 +7,7 @@ Graph kernel_graph(const io::MeasurementRow &row) {
   Graph g;
   g.name = "kernel";
   g.dtype = row.dtype;
+  g.layout = row.layout;
   g.loc = row.loc;
   Layer l;
   l.name = "kernel";

@@ -4,6 +4,7 @@
 
 #include "cli/arg_checks.hpp"
 #include "cli/commands.hpp"
+#include "cli/layout_option.hpp"
 #include "cli/llm_options.hpp"
 #include "perfmodel/app/commands.hpp"
 #include "perfmodel/io/hw_yaml.hpp"
@@ -21,6 +22,7 @@ struct PredictArgs {
   LlmPhaseOptions llm; // --phase: a language model's pass
   std::string pass = "fwd";
   std::string fusion = "none";
+  std::string layout; // "" = nchw
   std::optional<double> power, runtime;
   bool rollup = false, per_layer = false, profile = false, wide = false;
   int top = 0;
@@ -40,6 +42,7 @@ int run_predict(const PredictArgs &a) {
   po.fusion = r.fusion;
   std::optional<LlmPhasePass> lp = llm_phase_pass(a.llm, a.model, po);
   Graph g = lp ? std::move(lp->graph) : io::load_model(a.model.model, load_options(a.model));
+  g.layout = layout_option(a.layout);
   if (lp)
     r.layer_costs = std::move(lp->costs);
   r.power_watts = a.power;
@@ -87,6 +90,7 @@ void register_predict(CLI::App &app, Runner &run) {
       ->transform(one_of("pass", pass_choices()))
       ->capture_default_str();
   add_fusion_option(cmd, a->fusion);
+  add_layout_option(cmd, a->layout);
   cmd->add_option("--power", a->power, "Power in W for the power x time energy (default: TDP)")
       ->check(positive(false));
   cmd->add_option("--runtime", a->runtime,

@@ -5,6 +5,7 @@
 
 #include "cli/arg_checks.hpp"
 #include "cli/commands.hpp"
+#include "cli/layout_option.hpp"
 #include "perfmodel/app/commands.hpp"
 #include "perfmodel/io/hw_yaml.hpp"
 #include "perfmodel/onnx/load_model.hpp"
@@ -18,6 +19,7 @@ struct ReportArgs {
   ModelOptions model;
   std::string pass = "fwd";
   std::string fusion = "none";
+  std::string layout; // "" = nchw
   std::string calibration;
   bool calibration_other_hardware = false;
   std::optional<double> power;
@@ -39,9 +41,10 @@ int run_report(const ReportArgs &a) {
   r.power_watts = a.power;
   r.calibration = a.calibration;
   r.calibration_other_hardware = a.calibration_other_hardware;
+  Graph g = io::load_model(a.model.model, load_options(a.model));
+  g.layout = layout_option(a.layout);
   const app::ReportPage page =
-      app::report(io::load_model(a.model.model, load_options(a.model)), hw, r,
-                  app::ReportRequest{a.measured, a.trace, a.top, a.trace_top});
+      app::report(std::move(g), hw, r, app::ReportRequest{a.measured, a.trace, a.top, a.trace_top});
   warn_extrapolation("report", page.extrapolated);
   if (!page.unmatched_measurements.empty())
     std::fprintf(stderr,
@@ -77,6 +80,7 @@ void register_report(CLI::App &app, Runner &run) {
       ->transform(one_of("pass", pass_choices()))
       ->capture_default_str();
   add_fusion_option(cmd, a->fusion);
+  add_layout_option(cmd, a->layout);
   cmd->add_option("--calibration", a->calibration,
                   "Calibration (a .yaml path or a name in calibration/): time layers with the "
                   "fitted efficiency model instead of the roofline");

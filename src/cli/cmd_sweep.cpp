@@ -6,6 +6,7 @@
 
 #include "cli/arg_checks.hpp"
 #include "cli/commands.hpp"
+#include "cli/layout_option.hpp"
 #include "cli/sweep_llm.hpp"
 #include "perfmodel/app/commands.hpp"
 #include "perfmodel/io/files.hpp"
@@ -27,6 +28,7 @@ struct SweepArgs {
   std::string dtype; // "" = the model's own
   std::string pass = "fwd";
   std::string fusion = "none";
+  std::string layout; // "" = nchw
   std::vector<std::string> dims;
   std::string calibration;
   bool calibration_other_hardware = false; // --calibration-for-other-hardware
@@ -83,7 +85,8 @@ int run_sweep_cmd(const SweepArgs &a) {
   ModelOptions mo;
   mo.model = a.model;
   mo.dims = a.dims;
-  const Graph g = io::load_model(a.model, load_options(mo));
+  Graph g = io::load_model(a.model, load_options(mo));
+  g.layout = layout_option(a.layout);
   req.keep_axes_order = kind.has_value(); // the plot draws the axes' order
   const app::SweepRun run = app::sweep(g, std::move(req));
   const SweepResult &r = run.result;
@@ -152,6 +155,7 @@ void register_sweep(CLI::App &app, Runner &run) {
                   "default: the model's; a language model's: fp16)");
   cmd->add_option("--pass", a->pass, "Pass list: fwd, train or fwd,train")->capture_default_str();
   add_fusion_option(cmd, a->fusion);
+  add_layout_option(cmd, a->layout);
   cmd->add_option("--dim", a->dims, "Set a symbolic ONNX dimension: --dim seq=128 (repeatable)");
   cmd->add_option("--calibration", a->calibration,
                   "Calibration (.yaml path or name in calibration/); needs exactly one --hw");

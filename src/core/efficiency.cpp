@@ -278,6 +278,7 @@ KernelFeatures layer_features(const Graph &g, const Layer &layer, const LayerCos
   f.cross_core_bytes = pass == KernelPart::fwd ? cross_core_bytes : 0;
   f.op_class = op_class_of(g, layer);
   f.dtype = layer.dtype;
+  f.layout = g.layout;
   const Shape *in = first_input_shape(g, layer);
   if (f.op_class == OpClass::pool && in && in->size() == 4)
     f.plane_elements = double((*in)[2] * (*in)[3]);
@@ -503,16 +504,24 @@ EfficiencyTerms efficiency_terms(const Calibration &cal, double tile_m, double t
     e.term_joins.push_back(t.join);
   if (!terms.empty())
     target.term_bytes(cal, f, e, e.term_bytes.data());
+  e.term_unfitted_rates.assign(terms.size(), 0.0);
+  for (size_t j = 0; j < terms.size(); ++j)
+    if (e.term_bytes[j] > 0)
+      e.term_unfitted_rates[j] = target.unfitted_term_rate(cal, f, j);
   return e;
 }
 
 namespace {
 
-// p's rate of each of the terms e carries (absent ones 0).
+// p's rate of each of the terms e carries; where p has none, the call's unfitted rate (absent
+// ones 0).
 std::vector<double> term_rate_vector(const EfficiencyTerms &e, const EfficiencyParams &p) {
   std::vector<double> rates(e.term_bytes.size(), 0.0);
-  for (size_t j = 0; j < rates.size(); ++j)
+  for (size_t j = 0; j < rates.size(); ++j) {
     rates[j] = p.term_rate(j);
+    if (rates[j] <= 0 && j < e.term_unfitted_rates.size())
+      rates[j] = e.term_unfitted_rates[j];
+  }
   return rates;
 }
 

@@ -57,6 +57,12 @@ const std::vector<NameChoice> &pass_choices() {
   return c;
 }
 
+const std::vector<NameChoice> &layout_choices() {
+  static const std::vector<NameChoice> c{{"nchw", {}},
+                                         {"nhwc", {"channels-last", "channels_last"}}};
+  return c;
+}
+
 const std::vector<NameChoice> &format_choices() {
   static const std::vector<NameChoice> c{
       {"table", {"text", "txt"}}, {"csv", {}}, {"json", {}}, {"md", {"markdown"}}};

@@ -59,6 +59,11 @@ double ExecutionTarget::plane_of(const Calibration &, const KernelFeatures &f) c
 void ExecutionTarget::term_bytes(const Calibration &, const KernelFeatures &,
                                  const EfficiencyTerms &, double *) const {}
 
+double ExecutionTarget::unfitted_term_rate(const Calibration &, const KernelFeatures &,
+                                           size_t) const {
+  return 0.0;
+}
+
 std::vector<TermFitRule> ExecutionTarget::fit_rules(const TermFitInputs &) const {
   return std::vector<TermFitRule>(terms().size());
 }

@@ -112,7 +112,7 @@ const std::vector<std::string> &measurement_columns() {
       "h",        "w",          "out_channels", "kernel_h",
       "kernel_w", "stride_h",   "stride_w",     "pad_h",
       "pad_w",    "dilation_h", "dilation_w",   "groups",
-      "seconds",  "bias",       "activation"};
+      "seconds",  "bias",       "activation",   "layout"};
   return cols;
 }
 
@@ -265,6 +265,15 @@ std::vector<MeasurementRow> parse_measurements_csv(const std::string &text,
                          "the kernel does not fit the padded input (output " +
                              std::to_string(*oh) + "x" + std::to_string(*ow) + ")");
     }
+    const std::string lay = cell("layout", &at);
+    if (!lay.empty()) {
+      const auto l = parse_layout(lay);
+      if (!l)
+        throw InputError(at, "unknown layout '" + lay + "' (nchw, nhwc or channels-last)");
+      if (row.op == KernelOp::gemm && *l != Layout::nchw)
+        throw InputError(at, "layout '" + lay + "' applies to conv2d rows only");
+      row.layout = *l;
+    }
     const std::string sec = cell("seconds", &at);
     if (!sec.empty()) {
       double v = 0;
@@ -315,6 +324,7 @@ std::string measurements_csv_line(const MeasurementRow &r) {
   }
   n(r.bias ? 1 : 0, conv);
   o << ',' << (conv && !r.activation.empty() ? r.activation : "");
+  o << ',' << (conv && r.layout != Layout::nchw ? to_string(r.layout) : "");
   o << '\n';
   return o.str();
 }

@@ -136,6 +136,7 @@ TEST_CASE("a written line reads back") {
   r.seconds = 2.5e-4;
   r.bias = true;
   r.activation = "relu6";
+  r.layout = Layout::nhwc;
   const auto back =
       parse_measurements_csv(measurements_csv_header() + measurements_csv_line(r), "r.csv");
   REQUIRE(back.size() == 1);
@@ -147,4 +148,23 @@ TEST_CASE("a written line reads back") {
   CHECK(*back[0].seconds == rel(2.5e-4));
   CHECK(back[0].bias);
   CHECK(back[0].activation == "relu6");
+  CHECK(back[0].layout == Layout::nhwc);
+}
+
+TEST_CASE("the layout column: empty is nchw, channels-last is nhwc") {
+  const auto rows = parse_measurements_csv("op,c,h,w,out_channels,kernel_h,kernel_w,layout\n"
+                                           "conv2d,8,7,7,8,3,3,\n"
+                                           "conv2d,8,7,7,8,3,3,NCHW\n"
+                                           "conv2d,8,7,7,8,3,3,channels-last\n"
+                                           "conv2d,8,7,7,8,3,3,nhwc\n",
+                                           "l.csv");
+  REQUIRE(rows.size() == 4);
+  CHECK(rows[0].layout == Layout::nchw);
+  CHECK(rows[1].layout == Layout::nchw);
+  CHECK(rows[2].layout == Layout::nhwc);
+  CHECK(rows[3].layout == Layout::nhwc);
+  CHECK(error_of("op,c,h,w,out_channels,kernel_h,kernel_w,layout\nconv2d,8,7,7,8,3,3,hwcn\n") ==
+        "m.csv:2:20: error: unknown layout 'hwcn' (nchw, nhwc or channels-last)");
+  CHECK(error_of("op,m,n,k,layout\ngemm,8,8,8,nhwc\n") ==
+        "m.csv:2:12: error: layout 'nhwc' applies to conv2d rows only");
 }

@@ -33,6 +33,7 @@ struct Sample {
   std::optional<ConvGeometry> conv; // a conv2d's geometry (KernelFeatures)
   double parallel_units = 0;        // a streaming call's independent work items (KernelFeatures)
   double channel_elements = 0;      // a batch norm's elements per channel (KernelFeatures)
+  Layout layout = Layout::nchw;     // the activations' layout it ran in (KernelFeatures)
   double seconds = 0;               // measured time of the call(s) (median of the runs)
   std::string source;               // "microbench:gemm/fp32/256x256x256", "file.csv:12", ...
 
@@ -55,6 +56,7 @@ struct Sample {
     conv = f.conv;
     parallel_units = f.parallel_units;
     channel_elements = f.channel_elements;
+    layout = f.layout;
   }
 
   KernelFeatures features() const {
@@ -74,7 +76,7 @@ struct Sample {
                           pass,
                           conv,
                           parallel_units,
-                          channel_elements};
+                          channel_elements, layout};
   }
 };
 

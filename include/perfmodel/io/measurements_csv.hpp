@@ -13,6 +13,7 @@
 #include "perfmodel/calibration.hpp"
 #include "perfmodel/dtype.hpp"
 #include "perfmodel/error.hpp"
+#include "perfmodel/layout.hpp"
 
 namespace perfmodel::io {
 
@@ -34,6 +35,9 @@ struct MeasurementRow {
   // beyond the issue's: `bias` 0|1 (default 0), `activation` none|relu|relu6 (default none).
   bool bias = false;
   std::string activation; // "" = none
+  // conv2d: the activations' layout the kernel was timed in, optional column `layout`
+  // (nchw, nhwc or channels-last; default nchw). The GPU target's layout conversions read it.
+  Layout layout = Layout::nchw;
 };
 
 /// The column names the reader understands, in the order.

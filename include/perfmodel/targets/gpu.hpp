@@ -18,6 +18,8 @@
 //   terms       split_k_bytes_per_second (memory): the partial sums of a split-K call;
 //               cta_starts_per_second (serial): a streaming call's per-CTA start-up time, its
 //               count the call's CTAs per SM (gpu/streaming.hpp)
+//               layout_bytes_per_second (serial): the layout conversions around a convolution
+//               run in a layout other than its kernel's (gpu/layout.hpp)
 //   classes     one per pass part (fwd, bwd_data, bwd_weight) where the samples have several:
 //               cuDNN runs other kernels for each
 #pragma once
@@ -28,7 +30,7 @@ namespace perfmodel::gpu {
 
 /// The indices of the target's terms in ExecutionTarget::terms() and EfficiencyParams::
 /// term_rates.
-enum Term : size_t { kSplitK = 0, kCtaStart = 1 };
+enum Term : size_t { kSplitK = 0, kCtaStart = 1, kLayout = 2 };
 
 /// The target (`target: gpu` in a calibration file).
 const ExecutionTarget &target();

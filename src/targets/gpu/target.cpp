@@ -7,6 +7,7 @@
 #include "perfmodel/targets/gpu/arch.hpp"
 #include "perfmodel/targets/gpu/conv_rules.hpp"
 #include "perfmodel/targets/gpu/direct.hpp"
+#include "perfmodel/targets/gpu/layout.hpp"
 #include "perfmodel/targets/gpu/streaming.hpp"
 #include "perfmodel/targets/gpu/tiles.hpp"
 
@@ -20,6 +21,8 @@ constexpr double kSplitKStart = 2e12, kSplitKBelow = 20, kSplitKAbove = 20;
 // The per-CTA start-up rate's start (CTAs per SM per second: 1 us per CTA per SM) and its
 // bounds (0.1 ns to 100 us per CTA per SM).
 constexpr double kCtaStartStart = 1e6, kCtaStartMin = 1e4, kCtaStartMax = 1e10;
+// The layout conversions' rate's bounds as factors around its start (gpu/layout.hpp).
+constexpr double kLayoutBelow = 20, kLayoutAbove = 4;
 
 const GpuArch &arch_of(const Calibration &cal) {
   return arch_for(cal.hardware.empty() ? cal.device.name : cal.hardware);
@@ -37,6 +40,9 @@ public:
          "rate at which each SM runs a streaming kernel's CTAs besides their bytes (its count: "
          "the call's CTAs per SM)",
          "/s"},
+        {"layout_bytes_per_second", "layout", TermJoin::serial,
+         "rate of the layout conversions around a convolution run in a layout other than its "
+         "kernel's"},
     };
     return t;
   }
@@ -103,6 +109,12 @@ public:
       out[kSplitK] =
           8.0 * double(f.gemm->m) * double(f.gemm->n) * double(f.gemm->groups) * e.splits;
     out[kCtaStart] = cta_start_count(f, cal.cores);
+    out[kLayout] = layout_conversion_bytes(f);
+  }
+
+  double unfitted_term_rate(const Calibration &cal, const KernelFeatures &f,
+                            size_t j) const override {
+    return j == kLayout ? layout_unfitted_rate(cal, f, j) : 0.0;
   }
 
   std::vector<TermFitRule> fit_rules(const TermFitInputs &in) const override {
@@ -121,6 +133,16 @@ public:
     // absent, and the class keeps the formula it had without the term.
     if (cta_start_visible(*in.calls))
       r[kCtaStart] = {Kind::fitted, kCtaStartStart, kCtaStartMin, kCtaStartMax, false};
+    // The conversions: fitted where some calls convert and others do not (the same shapes in
+    // both layouts tell them apart); held at the start where all convert (written as 0: a
+    // prediction then takes layout_unfitted_rate).
+    bool converted = false, native = false;
+    for (const EfficiencyTerms &e : *in.terms)
+      (e.term_bytes[kLayout] > 0 ? converted : native) = true;
+    if (converted && native)
+      r[kLayout] = {Kind::fitted, kLayoutStart, 0, 0, true, kLayoutBelow, kLayoutAbove};
+    else if (converted)
+      r[kLayout] = {Kind::held, kLayoutStart, 0, 0, false};
     return r;
   }
 };
