@@ -14,6 +14,7 @@
 #include "perfmodel/calibrate/calibration_networks.hpp"
 #include "perfmodel/calibrate/fit.hpp"
 #include "perfmodel/io/files.hpp"
+#include "perfmodel/layout.hpp"
 #include "perfmodel/printable.hpp"
 
 namespace perfmodel::calibrate {
@@ -25,15 +26,15 @@ constexpr const char *kHeader =
     "cross_core_bytes,images,plane,epilogue_sweeps,weight_bytes,strided_lowered_bytes,"
     "parallel_units,conv_batch,conv_in_channels,conv_out_channels,conv_in_h,conv_in_w,conv_out_h,"
     "conv_out_w,conv_kernel_h,conv_kernel_w,conv_stride_h,conv_stride_w,conv_dilation_h,"
-    "conv_dilation_w,conv_groups,time (s),source";
+    "conv_dilation_w,conv_groups,channel_elements,layout,time (s),source";
 // The layouts the reader takes, by field count: each appends columns before "time (s),source"
 // to the one before, and a file in an older layout reads the missing columns at their
 // defaults. 12: up to lowered_bytes; then reuse_bytes (13: 0), cross_core_bytes (14: 0),
 // images (15: 1), plane (16: 0), epilogue_sweeps (17: 0), weight_bytes (18: 0),
 // strided_lowered_bytes (19: 0); 34: parallel_units (0) and the 14 conv_* columns (no
-// geometry). A new column goes at the end of kHeader's features, with its layout here (the
+// geometry); 36: channel_elements (0) and layout (nchw). A new column goes at the end of kHeader's features, with its layout here (the
 // last + 1), its value in write_samples_csv and its read in parse_samples_csv (`if (has(N))`).
-constexpr size_t kLayouts[] = {12, 13, 14, 15, 16, 17, 18, 19, 34};
+constexpr size_t kLayouts[] = {12, 13, 14, 15, 16, 17, 18, 19, 34, 36};
 constexpr size_t header_fields(const char *h) {
   size_t n = 1;
   for (; *h; ++h)
@@ -143,6 +144,8 @@ std::string write_samples_csv(const std::vector<Sample> &samples) {
     out += buf;
     for (auto field : kConvFields) // all 0: no geometry
       out += std::to_string(s.conv ? (*s.conv).*field : 0) + ",";
+    std::snprintf(buf, sizeof buf, "%.17g,", s.channel_elements);
+    out += buf + std::string(to_string(s.layout)) + ",";
     out += exact(s.seconds) + "," + quoted(s.source) + "\n";
   }
   return out;
@@ -225,6 +228,14 @@ std::vector<Sample> parse_samples_csv(const std::string &text, const std::string
       s.parallel_units = double(count(at++));
       s.conv = conv_columns(f, at, bad, count);
       at += std::size(kConvFields);
+    }
+    if (has(36)) {
+      s.channel_elements = double(count(at++));
+      const auto l = parse_layout(f[at].first);
+      if (!l)
+        throw bad(at, std::string("expected a layout (") + std::string(layout_choices_text()) + ")");
+      s.layout = *l;
+      ++at;
     }
     s.seconds = num(at);
     if (!(s.seconds > 0) || !std::isnormal(s.seconds)) // a denormal time gives infinite rates

@@ -51,6 +51,7 @@ KernelFeatures depthwise_call(KernelPart pass, int64_t c, int64_t hw, int64_t ke
   f.op_class = stride > 1 ? OpClass::depthwise_strided : OpClass::depthwise;
   f.dtype = DType::fp32;
   f.pass = pass;
+  f.layout = Layout::nhwc; // the kernels' native layout: no conversions (gpu/layout.hpp)
   f.conv = g;
   const double in = 32.0 * double(c * hw * hw), out = 32.0 * double(c * g.out_h * g.out_w);
   f.gemm = GemmShape{g.out_w, 32 * g.out_h * c, kernel * kernel, 1};

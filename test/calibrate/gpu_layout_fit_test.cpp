@@ -39,7 +39,7 @@ EfficiencyParams truth() {
   p.bytes_per_second = {3e12};
   p.overlap = 0.2;
   p.overhead_seconds = 3e-6;
-  p.term_rates = {1.5e12, 2.5e12}; // split-K, layout
+  p.term_rates = {1.5e12, 0, 2.5e12}; // split-K, CTA starts, layout
   return p;
 }
 

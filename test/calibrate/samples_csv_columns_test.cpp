@@ -38,6 +38,8 @@ void check_same_features(const KernelFeatures &a, const KernelFeatures &b) {
   CHECK(a.weight_bytes == b.weight_bytes);
   CHECK(a.strided_lowered_bytes == b.strided_lowered_bytes);
   CHECK(a.parallel_units == b.parallel_units);
+  CHECK(a.channel_elements == b.channel_elements);
+  CHECK(a.layout == b.layout);
   REQUIRE(a.conv.has_value() == b.conv.has_value());
   if (a.conv) {
     const ConvGeometry &x = *a.conv, &y = *b.conv;
@@ -114,6 +116,8 @@ TEST_CASE("conv, streaming and GEMM samples keep every feature through the CSV")
   CHECK(samples[3].parallel_units == 3 * 5 * 7 * 9); // relu: its outputs
   CHECK(samples[4].parallel_units == 5);             // batch norm: its channels
   CHECK(samples[5].parallel_units > 0);              // pool: its outputs
+  CHECK(samples[4].channel_elements == 3 * 7 * 9);   // batch norm: N*H*W per channel
+  samples[1].layout = Layout::nhwc;                  // a channels-last call
 
   const std::string text = write_samples_csv(samples);
   const auto back = parse_samples_csv(text, "s.csv");
@@ -182,4 +186,24 @@ TEST_CASE("the newest layout's columns are checked, each error at its field") {
   // The time and source follow the geometry.
   CHECK(error_of(head + "conv,fp32,fwd,1,2,4,4,4,1,0,0,0,1,0,0,0,0,0," + none + ",0,x\n") ==
         "s.csv:2:73: error: expected a positive time, not '0'");
+}
+
+TEST_CASE("a 34-field sample file reads no channel elements and the nchw layout; a bad layout is "
+          "located") {
+  const auto back = parse_samples_csv(kHead34 + row("5", "1,2,3,4,4,2,2,3,3,2,2,1,1,1"), "s.csv");
+  REQUIRE(back.size() == 1);
+  CHECK(back[0].channel_elements == 0);
+  CHECK(back[0].layout == Layout::nchw);
+  const std::string head36 = std::string(kHead34).replace(
+      kHead34.find(",time (s)"), 0, ",channel_elements,layout");
+  const std::string good = "conv,fp32,fwd,1,2,4,4,4,1,0,0,0,1,0,0,0,0,5,"
+                           "1,2,3,4,4,2,2,3,3,2,2,1,1,1,0,nhwc,1e-3,x\n";
+  const auto cl = parse_samples_csv(head36 + good, "s.csv");
+  REQUIRE(cl.size() == 1);
+  CHECK(cl[0].layout == Layout::nhwc);
+  std::string bad = good;
+  bad.replace(bad.find("nhwc"), 4, "nhcw");
+  const std::string e = error_of(head36 + bad);
+  CHECK(e.find("s.csv:2:") == 0);
+  CHECK(e.find("expected a layout") != std::string::npos);
 }

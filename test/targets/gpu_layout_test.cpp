@@ -50,7 +50,7 @@ EfficiencyParams params(double layout_rate) {
   p.peak_flops_per_second = 5e14;
   p.bytes_per_second = {4e12};
   p.overhead_seconds = 2e-6;
-  p.term_rates = {0.0, layout_rate};
+  p.term_rates = {0.0, 0.0, layout_rate}; // split-K, CTA starts, layout
   return p;
 }
 
