@@ -6,16 +6,12 @@
 
 #include "report/columns.hpp"
 #include "report/points_writer.hpp"
+#include "report/sweep_points.hpp"
 
 namespace perfmodel::report {
 namespace {
 
 using P = llm::LlmSweepPoint;
-
-// A measure of an evaluated point (none for a skipped one).
-template <class T> std::function<Value(const P &)> of(T P::*f) {
-  return [f](const P &p) { return p.skipped ? Value() : to_value(p.*f); };
-}
 
 const std::vector<Column<P>> &columns() {
   using C = Column<P>;
@@ -54,35 +50,16 @@ const std::vector<Column<P>> &columns() {
   return cols;
 }
 
-// CSV numbers to 6 significant digits; Markdown rules spaced (as the other sweep).
-Grid grid(std::span<const P> points) {
-  return make_grid(columns(), points, Style{6, true, true},
-                   std::function<std::string(const P &)>([](const P &p) {
-                     return p.skipped ? "skipped: " + *p.skipped : std::string();
-                   }));
-}
+Grid grid(std::span<const P> points) { return points_grid(columns(), points); }
 
 std::string title(const llm::LlmSweepResult &r) {
   return "sweep of " + r.model + " (serving): " + std::to_string(r.points.size()) + " points, " +
          std::to_string(r.evaluated()) + " evaluated, " + std::to_string(r.skipped()) + " skipped";
 }
 
-// A sort key: how two evaluated points compare (true: `a` goes first).
-struct SortKey {
-  const char *name;
-  std::function<bool(const P &, const P &)> before;
-};
-
-template <class T> SortKey ascending(const char *name, T P::*f) {
-  return {name, [f](const P &a, const P &b) { return a.*f < b.*f; }};
-}
-template <class T> SortKey descending(const char *name, T P::*f) {
-  return {name, [f](const P &a, const P &b) { return a.*f > b.*f; }};
-}
-
 // Best first: the shortest times, the smallest memory; the largest rates and max batch.
-const std::vector<SortKey> &sort_keys() {
-  static const std::vector<SortKey> k = {
+const std::vector<SortKey<P>> &sort_keys() {
+  static const std::vector<SortKey<P>> k = {
       ascending("ttft", &P::ttft_seconds),
       {"tpot",
        [](const P &a, const P &b) { // points without a decode step after those with one
@@ -104,25 +81,10 @@ const std::vector<SortKey> &sort_keys() {
 
 } // namespace
 
-std::vector<std::string> llm_sweep_sort_keys() {
-  std::vector<std::string> names;
-  for (const SortKey &k : sort_keys())
-    names.push_back(k.name);
-  return names;
-}
+std::vector<std::string> llm_sweep_sort_keys() { return sort_key_names(sort_keys()); }
 
 bool sort_llm_sweep(llm::LlmSweepResult &r, const std::string &key) {
-  const auto &keys = sort_keys();
-  const auto it =
-      std::find_if(keys.begin(), keys.end(), [&](const SortKey &k) { return key == k.name; });
-  if (it == keys.end())
-    return false;
-  std::stable_sort(r.points.begin(), r.points.end(), [&](const P &a, const P &b) {
-    if (a.skipped || b.skipped)
-      return !a.skipped && b.skipped; // skipped points last, in axis order
-    return it->before(a, b);
-  });
-  return true;
+  return sort_points(r.points, sort_keys(), key);
 }
 
 void write_llm_sweep(const llm::LlmSweepResult &r, Format f,

@@ -6,11 +6,13 @@
 #include <algorithm>
 #include <cmath>
 
+#include "fit_fixtures.hpp"
 #include "perfmodel/calibrate/bounds.hpp"
 #include "perfmodel/calibrate/fit.hpp"
 
 using namespace perfmodel;
 using namespace perfmodel::calibrate;
+using namespace perfmodel::test;
 
 namespace {
 
@@ -34,13 +36,6 @@ FitOptions options(const HwSpec *hw) {
   o.cores = 2;
   o.hw = hw;
   return o;
-}
-
-Calibration frame(const FitOptions &o) {
-  Calibration c;
-  c.memory_levels = o.memory_levels;
-  c.cores = o.cores;
-  return c;
 }
 
 EfficiencyParams truth() {
@@ -83,11 +78,6 @@ const ParameterAtBound *on_bound(const ClassCalibration &cc, const std::string &
     if (b.parameter == parameter)
       return &b;
   return nullptr;
-}
-
-void check_close(double fitted, double want, double tol, const char *what) {
-  INFO(what << ": fitted " << fitted << ", want " << want);
-  CHECK(std::abs(fitted - want) <= tol * std::abs(want));
 }
 
 } // namespace

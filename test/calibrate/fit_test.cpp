@@ -5,11 +5,13 @@
 #include <functional>
 #include <random>
 
+#include "fit_fixtures.hpp"
 #include "perfmodel/calibrate/fit.hpp"
 #include "perfmodel/targets/cpu_eigen.hpp"
 
 using namespace perfmodel;
 using namespace perfmodel::calibrate;
+using namespace perfmodel::test;
 
 namespace {
 
@@ -36,14 +38,6 @@ double &rate(EfficiencyParams &p, size_t j) {
   return p.term_rates[j];
 }
 double rate(const EfficiencyParams &p, size_t j) { return p.term_rate(j); }
-
-Calibration frame(const FitOptions &o) {
-  Calibration c;
-  c.memory_levels = o.memory_levels;
-  c.cores = o.cores;
-  c.target = o.target;
-  return c;
-}
 
 EfficiencyParams true_gemm_params() {
   EfficiencyParams p;
@@ -88,11 +82,6 @@ std::vector<Sample> gemm_samples(const EfficiencyParams &p, const FitOptions &o,
         out.push_back(s);
       }
   return out;
-}
-
-void check_close(double fitted, double truth, double tol, const char *what) {
-  INFO(what << ": fitted " << fitted << ", true " << truth);
-  CHECK(std::abs(fitted - truth) <= tol * std::abs(truth));
 }
 
 } // namespace

@@ -5,30 +5,19 @@
 
 #include <cmath>
 
+#include "fit_fixtures.hpp"
 #include "perfmodel/calibrate/fit.hpp"
 #include "perfmodel/targets/gpu.hpp"
 #include "perfmodel/targets/gpu/conv_rules.hpp"
 
 using namespace perfmodel;
 using namespace perfmodel::calibrate;
+using namespace perfmodel::test;
 
 namespace {
 
-FitOptions gpu_options() {
-  FitOptions o;
-  o.memory_levels = {{"dram", 0}};
-  o.cores = 132;
-  o.target = &gpu::target();
-  return o;
-}
-
-Calibration gpu_frame(const FitOptions &o) {
-  Calibration c;
-  c.memory_levels = o.memory_levels;
-  c.cores = o.cores;
-  c.target = o.target;
-  return c;
-}
+// 132 SMs (an H100's), DRAM only.
+FitOptions gpu_options() { return gpu_fit_options({{"dram", 0}}, 132); }
 
 EfficiencyParams gpu_truth() {
   EfficiencyParams p;
@@ -46,7 +35,7 @@ EfficiencyParams gpu_truth() {
 // fp16 GEMMs from skinny to large, shallow to deep: some split along K, some fill the SMs in
 // several waves, some stream from L2 or DRAM.
 std::vector<Sample> gemm_samples(const EfficiencyParams &truth, const FitOptions &o) {
-  const Calibration cal = gpu_frame(o);
+  const Calibration cal = frame(o);
   std::vector<Sample> out;
   const int64_t sizes[] = {16, 96, 256, 640, 1536, 4096, 8192};
   const int64_t depths[] = {32, 256, 1024, 4096, 16384};
@@ -69,7 +58,7 @@ std::vector<Sample> gemm_samples(const EfficiencyParams &truth, const FitOptions
 // fp32 convolutions over NCHW batches of 32: 3x3 at stride 1 (Winograd) and 2, 1x1 at stride 2.
 std::vector<Sample> conv_samples(const EfficiencyParams &truth, const FitOptions &o,
                                  KernelPart pass) {
-  const Calibration cal = gpu_frame(o);
+  const Calibration cal = frame(o);
   std::vector<Sample> out;
   for (int64_t c : {16, 64, 128, 256, 512})
     for (int64_t hw : {7, 14, 28, 56})
@@ -102,11 +91,6 @@ std::vector<Sample> conv_samples(const EfficiencyParams &truth, const FitOptions
   return out;
 }
 
-void check_close(double fitted, double truth, double tol, const char *what) {
-  INFO(what << ": fitted " << fitted << ", true " << truth);
-  CHECK(std::abs(fitted - truth) <= tol * std::abs(truth));
-}
-
 void check_params(const EfficiencyParams &p, const EfficiencyParams &truth, bool split) {
   check_close(p.peak_flops_per_second, truth.peak_flops_per_second, 0.01, "peak");
   check_close(p.m_half, truth.m_half, 0.01, "m_half");
@@ -126,7 +110,7 @@ TEST_CASE("the GPU fit recovers known GEMM parameters through tiles, waves and s
   const FitOptions o = gpu_options();
   const EfficiencyParams truth = gpu_truth();
   const std::vector<Sample> samples = gemm_samples(truth, o);
-  const Calibration cal = gpu_frame(o);
+  const Calibration cal = frame(o);
   int split = 0;
   for (const Sample &s : samples)
     split += efficiency_terms(cal, 1, 1, s.features(), &truth).splits > 1;

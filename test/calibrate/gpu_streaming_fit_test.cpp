@@ -7,6 +7,7 @@
 
 #include <cmath>
 
+#include "fit_fixtures.hpp"
 #include "perfmodel/calibrate/fit.hpp"
 #include "perfmodel/calibrate/sample.hpp"
 #include "perfmodel/graph.hpp"
@@ -16,26 +17,13 @@
 
 using namespace perfmodel;
 using namespace perfmodel::calibrate;
+using namespace perfmodel::test;
 
 namespace {
 
 constexpr int kSms = 80;
 
-FitOptions v100_options() {
-  FitOptions o;
-  o.memory_levels = {{"l2", 6291456}, {"dram", 0}};
-  o.cores = kSms;
-  o.target = &gpu::target();
-  return o;
-}
-
-Calibration frame(const FitOptions &o) {
-  Calibration c;
-  c.memory_levels = o.memory_levels;
-  c.cores = o.cores;
-  c.target = o.target;
-  return c;
-}
+FitOptions v100_options() { return gpu_fit_options({{"l2", 6291456}, {"dram", 0}}, kSms); }
 
 EfficiencyParams norm_truth() {
   EfficiencyParams p;
@@ -67,11 +55,6 @@ std::vector<Sample> norm_samples(const EfficiencyParams &truth, const FitOptions
       out.push_back(s);
     }
   return out;
-}
-
-void check_close(double fitted, double truth, double tol, const char *what) {
-  INFO(what << ": fitted " << fitted << ", true " << truth);
-  CHECK(std::abs(fitted - truth) <= tol * std::abs(truth));
 }
 
 } // namespace

@@ -7,6 +7,7 @@
 #include <set>
 
 #include "io/onnx/onnx_fold.hpp"
+#include "io/onnx/onnx_schemas.hpp"
 #include "perfmodel/error.hpp"
 
 namespace perfmodel::io::onnx_import {
@@ -171,10 +172,11 @@ ShapeResult infer_once(onnx::ModelProto &m, const std::string &path, const std::
   std::unordered_map<std::string, onnx::TensorShapeProto> data;
   check_inference_attributes(m.graph(), path);
   make_kernel_shapes_explicit(*m.mutable_graph());
+  take_failed_checks(); // none left from an earlier run on this thread
   try {
     onnx::ShapeInferenceOptions options(/*check_type=*/false, /*error_mode=*/1,
                                         /*data_propagation=*/true);
-    onnx::shape_inference::InferShapes(m, onnx::OpSchemaRegistry::Instance(), options, &data);
+    onnx::shape_inference::InferShapes(m, checked_schemas(), options, &data);
   } catch (const std::exception &e) {
     std::string msg = e.what();
     while (!msg.empty() && (msg.back() == '\n' || msg.back() == ' '))
@@ -185,6 +187,10 @@ ShapeResult infer_once(onnx::ModelProto &m, const std::string &path, const std::
     throw InputError(SourceLoc{path},
                      "ONNX shape inference failed: " + msg + (hint.empty() ? "" : "; " + hint));
   }
+  if (const std::vector<FailedCheck> failed = take_failed_checks(); !failed.empty())
+    throw InputError(SourceLoc{path}, "ONNX shape inference failed: (op_type:" + failed[0].op +
+                                          ", inside a subgraph): " + failed[0].why +
+                                          (hint.empty() ? "" : "; " + hint));
   ShapeResult r;
   const auto &g = m.graph();
   for (const auto &v : g.input())

@@ -3,7 +3,8 @@
 
 #include <algorithm>
 #include <cmath>
-#include <map>
+
+#include "report/plot/sweep_series.hpp"
 
 namespace perfmodel::report::plot {
 
@@ -20,23 +21,13 @@ std::string series_name(const llm::LlmSweepPoint &p) {
 
 PlotScript llm_sweep_plot(const llm::LlmSweepResult &r, const PlotPaths &paths, ImageKind kind,
                           const LlmSweepPlotOptions &opts) {
-  // Series in order of first appearance; points of a series sorted by batch.
-  std::vector<std::string> series;
-  std::map<std::string, std::vector<const llm::LlmSweepPoint *>> points;
+  const Series<llm::LlmSweepPoint> series = sweep_series(r.points, series_name);
   std::vector<std::pair<std::string, double>> capacities; // per hardware, first appearance
-  for (const llm::LlmSweepPoint &p : r.points) {
-    if (p.skipped)
-      continue;
-    const std::string key = series_name(p);
-    if (!points.count(key))
-      series.push_back(key);
-    points[key].push_back(&p);
-    if (p.memory_capacity_bytes > 0 && std::none_of(capacities.begin(), capacities.end(),
-                                                    [&](const auto &c) { return c.first == p.hw; }))
+  for (const llm::LlmSweepPoint &p : r.points)
+    if (!p.skipped && p.memory_capacity_bytes > 0 &&
+        std::none_of(capacities.begin(), capacities.end(),
+                     [&](const auto &c) { return c.first == p.hw; }))
       capacities.emplace_back(p.hw, p.memory_capacity_bytes);
-  }
-  if (series.empty())
-    throw InputError("sweep plot: every point was skipped; nothing to draw");
   bool any_unfit = false, any_tpot = false;
 
   PlotScript out;
@@ -44,11 +35,9 @@ PlotScript llm_sweep_plot(const llm::LlmSweepResult &r, const PlotPaths &paths, 
   dat += "# LLM sweep data: " + gp_comment(r.model) + "\n";
   dat += "# columns: batch tpot_mean(s) tokens_per_second_batch(1/s) memory_per_device(B) "
          "fits_in_memory(1/0)\n";
-  for (size_t k = 0; k < series.size(); ++k) {
-    auto &ps = points[series[k]];
-    std::stable_sort(ps.begin(), ps.end(), [](auto *a, auto *b) { return a->batch < b->batch; });
-    dat += "\n\n# block " + std::to_string(k) + ": " + gp_comment(series[k]) + "\n";
-    for (const llm::LlmSweepPoint *p : ps) {
+  for (size_t k = 0; k < series.names.size(); ++k) {
+    dat += block_line(k, series.names[k]);
+    for (const llm::LlmSweepPoint *p : series.points[k]) {
       dat += std::to_string(p->batch) + " " + gp_num(p->tpot_mean_seconds.value_or(NAN)) + " " +
              gp_num(p->tokens_per_second_batch) + " " + gp_num(double(p->memory_bytes)) + " " +
              (p->fits_in_memory ? "1" : "0") + "\n";
@@ -62,31 +51,22 @@ PlotScript llm_sweep_plot(const llm::LlmSweepResult &r, const PlotPaths &paths, 
   s += script_header(paths, kind, opts.width_px, opts.height_px, "LLM sweep plot", title);
   // Two panels side by side above one legend for the figure (as the sweep plot).
   constexpr size_t kKeyColumns = 3;
-  const size_t entries = series.size() + capacities.size() + (any_unfit ? 1 : 0);
-  const size_t key_rows = (entries + kKeyColumns - 1) / kKeyColumns;
-  const double key_height = 0.03 + 0.045 * double(key_rows);
+  const double key_h =
+      key_height(series.names.size() + capacities.size() + (any_unfit ? 1 : 0), kKeyColumns);
   const double title_height = 0.07;
-  const double panel_height = std::max(0.3, 1 - key_height - title_height);
+  const double panel_height = std::max(0.3, 1 - key_h - title_height);
   s += "unset title\n";
   s += "set multiplot title " + gp_quote(title) + "\n";
   s += "set grid lc rgb '#dddddd'\n";
   s += "unset key\n";
   s += "set offsets graph 0.05, graph 0.05, graph 0.05, graph 0.05\n";
   s += "set size 0.5, " + gp_num(panel_height) + "\n";
-  auto series_style = [&](size_t k) {
-    return "with linespoints pt 7 ps 0.8 lw 2 lc rgb '" + std::string(palette_color(k)) + "'";
-  };
-  const std::string unfit_style = "with points pt 6 ps 2 lw 2 lc rgb '#000000'";
   auto capacity_style = [&](size_t i) {
-    return "with lines dt 2 lw 2 lc rgb '" + std::string(palette_color(series.size() + i)) + "'";
-  };
-  auto emit_plot = [&](const std::vector<std::string> &clauses) {
-    s += "plot \\\n";
-    for (size_t i = 0; i < clauses.size(); ++i)
-      s += "  " + clauses[i] + (i + 1 < clauses.size() ? ", \\\n" : "\n");
+    return "with lines dt 2 lw 2 lc rgb '" + std::string(palette_color(series.names.size() + i)) +
+           "'";
   };
   // Throughput against latency: each curve runs over the batch, each point labelled with it.
-  s += "set origin 0, " + gp_num(key_height) + "\n";
+  s += "set origin 0, " + gp_num(key_h) + "\n";
   s += "set title 'throughput vs latency (each point: its batch)'\n";
   s += "set logscale xy\n";
   s += "set format x '%.0s%cs'\n";
@@ -95,7 +75,7 @@ PlotScript llm_sweep_plot(const llm::LlmSweepResult &r, const PlotPaths &paths, 
   s += "set ylabel 'output tokens/s (batch)'\n";
   {
     std::vector<std::string> clauses;
-    for (size_t k = 0; k < series.size(); ++k) {
+    for (size_t k = 0; k < series.names.size(); ++k) {
       const std::string idx = "datafile index " + std::to_string(k);
       clauses.push_back(idx + " using 2:3 " + series_style(k) + " notitle");
       clauses.push_back(idx +
@@ -103,17 +83,17 @@ PlotScript llm_sweep_plot(const llm::LlmSweepResult &r, const PlotPaths &paths, 
                         "font ',8' tc rgb '" +
                         std::string(palette_color(k)) + "' notitle");
       if (any_unfit)
-        clauses.push_back(idx + " using 2:($5 == 0 ? $3 : 1/0) " + unfit_style + " notitle");
+        clauses.push_back(idx + " using 2:($5 == 0 ? $3 : 1/0) " + kUnfitStyle + " notitle");
     }
     if (!any_tpot) // generate 1 everywhere: no decode step, nothing to draw here
       s += "set label 1 'no decode step (generate 1)' at graph 0.5, graph 0.5 center\n"
            "set xrange [1e-3:1]\nset yrange [1:10]\n";
-    emit_plot(any_tpot ? clauses : std::vector<std::string>{"1/0 notitle"});
+    s += plot_command(any_tpot ? clauses : std::vector<std::string>{"1/0 notitle"});
     if (!any_tpot)
       s += "unset label 1\nset autoscale xy\n";
   }
   // Memory per device against the batch, with each device's capacity.
-  s += "set origin 0.5, " + gp_num(key_height) + "\n";
+  s += "set origin 0.5, " + gp_num(key_h) + "\n";
   s += "set title 'memory per device vs batch'\n";
   s += "unset logscale\n";
   s += "set logscale x 2\n";
@@ -124,32 +104,27 @@ PlotScript llm_sweep_plot(const llm::LlmSweepResult &r, const PlotPaths &paths, 
   s += "set yrange [0:*]\n";
   {
     std::vector<std::string> clauses;
-    for (size_t k = 0; k < series.size(); ++k) {
+    for (size_t k = 0; k < series.names.size(); ++k) {
       const std::string idx = "datafile index " + std::to_string(k);
       clauses.push_back(idx + " using 1:4 " + series_style(k) + " notitle");
       if (any_unfit)
-        clauses.push_back(idx + " using 1:($5 == 0 ? $4 : 1/0) " + unfit_style + " notitle");
+        clauses.push_back(idx + " using 1:($5 == 0 ? $4 : 1/0) " + kUnfitStyle + " notitle");
     }
     for (size_t i = 0; i < capacities.size(); ++i)
       clauses.push_back(gp_num(capacities[i].second) + " " + capacity_style(i) + " notitle");
-    emit_plot(clauses);
+    s += plot_command(clauses);
   }
   // The legend: the same styles, drawn out of an empty frame's range so only the key shows.
-  s += "set origin 0, 0\n";
-  s += "set size 1, " + gp_num(key_height) + "\n";
-  s += "unset title\nunset xlabel\nunset ylabel\nunset border\nunset tics\nunset grid\n";
-  s += "unset logscale\nset offsets 0, 0, 0, 0\nset xrange [0:1]\nset yrange [0:1]\n";
-  s += "set key at screen 0.5, screen " + gp_num(key_height / 2) +
-       " center center horizontal maxcols " + std::to_string(kKeyColumns) + " font ',10'\n";
+  s += legend_frame(key_h, kKeyColumns);
   std::vector<std::string> legend;
-  for (size_t k = 0; k < series.size(); ++k)
-    legend.push_back("2 " + series_style(k) + " title " + gp_quote(series[k]));
+  for (size_t k = 0; k < series.names.size(); ++k)
+    legend.push_back("2 " + series_style(k) + " title " + gp_quote(series.names[k]));
   for (size_t i = 0; i < capacities.size(); ++i)
     legend.push_back("2 " + capacity_style(i) + " title " +
                      gp_quote(capacities[i].first + " capacity"));
   if (any_unfit)
-    legend.push_back("2 " + unfit_style + " title 'does not fit in memory'");
-  emit_plot(legend);
+    legend.push_back("2 " + kUnfitStyle + " title 'does not fit in memory'");
+  s += plot_command(legend);
   s += "unset multiplot\n";
   return out;
 }
