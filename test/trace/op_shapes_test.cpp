@@ -147,3 +147,19 @@ TEST_CASE("Concrete Inputs (PyTorch >= 2.1) give stride, padding and windows dir
   CHECK(ap->flops == 128.0 * 4);
   CHECK(ap->bytes == (512.0 + 128) * 4);
 }
+
+TEST_CASE("an operator's layout is its first rank-4 argument's recorded strides") {
+  trace::TraceEvent e;
+  e.input_dims = {{32, 64, 56, 56}, {64, 64, 1, 1}};
+  CHECK(trace::recorded_layout(e) == Layout::nchw); // no strides recorded
+  e.input_strides = {{200704, 3136, 56, 1}, {64, 1, 1, 1}};
+  CHECK(trace::recorded_layout(e) == Layout::nchw); // contiguous NCHW
+  e.input_strides = {{200704, 1, 3584, 64}, {64, 1, 64, 64}};
+  CHECK(trace::recorded_layout(e) == Layout::nhwc); // channels_last
+  e.input_dims = {{32, 1, 28, 28}};
+  e.input_strides = {{784, 1, 28, 1}};
+  CHECK(trace::recorded_layout(e) == Layout::nchw); // one channel: the layouts coincide
+  e.input_dims = {{}, {32, 3, 224, 224}};
+  e.input_strides = {{}, {150528, 1, 672, 3}};
+  CHECK(trace::recorded_layout(e) == Layout::nhwc); // the first rank-4 argument
+}

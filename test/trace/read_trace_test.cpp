@@ -152,3 +152,21 @@ TEST_CASE("absurd trace values are input errors at their event") {
       error_of_text(op("[[[4, 9223372036854775807]]]")).find("must hold integers from 0 to 2^50") !=
       std::string::npos);
 }
+
+TEST_CASE("Input Strides are read per argument; a TensorList's or a non-integer entry is empty") {
+  const std::string text =
+      R"({"traceEvents": [{"ph": "X", "name": "aten::cudnn_convolution", "cat": "cpu_op", )"
+      R"("pid": 0, "tid": 1, "ts": 1, "dur": 1, "args": {"Input Dims": [[32, 64, 56, 56], )"
+      R"([64, 64, 1, 1], [], [[2, 3]]], "Input Strides": [[200704, 1, 3584, 64], )"
+      R"([64, 1, 64, 64], [], [[3, 1]], "x", [-2, 1]]}}]})";
+  const trace::Trace t = io::parse_trace(text, "s.json");
+  REQUIRE(t.events.size() == 1);
+  const auto &st = t.events[0].input_strides;
+  REQUIRE(st.size() == 6);
+  CHECK(st[0] == trace::Dims{200704, 1, 3584, 64});
+  CHECK(st[1] == trace::Dims{64, 1, 64, 64});
+  CHECK(st[2].empty());
+  CHECK(st[3].empty()); // a TensorList: no single tensor's strides
+  CHECK(st[4].empty());
+  CHECK(st[5].empty()); // not strides of a tensor
+}

@@ -44,6 +44,12 @@ struct ShapeHints {
 };
 ShapeHints collect_shape_hints(const Trace &t);
 
+/// The layout of the operator's first rank-4 tensor argument whose strides the trace recorded
+/// ("Input Strides"): nhwc when its channels are adjacent (PyTorch's channels_last), else nchw;
+/// nchw when none was recorded. model_op gives it to the op's graph (Graph::layout), so the GPU
+/// target charges layout conversions only to calls that ran in the other layout.
+Layout recorded_layout(const TraceEvent &e);
+
 /// True when `name` is an operator this file has a rule for (shapes may still be missing).
 bool has_shape_rule(const std::string &name);
 

@@ -47,6 +47,8 @@ struct TraceEvent {
   int64_t correlation = -1;                 // args "correlation"; -1 = absent
   int step = -1;                            // N of "ProfilerStep#N"
   std::vector<Dims> input_dims;             // args "Input Dims" / "Input dims"
+  std::vector<Dims> input_strides;          // args "Input Strides" (PyTorch >= 2.1; an entry
+                                            // empty when not one tensor's integer strides)
   std::vector<std::string> input_types;     // args "Input type"
   std::vector<std::string> concrete_inputs; // args "Concrete Inputs" (PyTorch >= 2.1)
   std::optional<std::array<int64_t, 3>> grid, block; // kernels

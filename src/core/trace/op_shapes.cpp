@@ -443,6 +443,19 @@ ShapeHints collect_shape_hints(const Trace &t) {
 
 bool has_shape_rule(const std::string &name) { return rules().count(name) != 0; }
 
+Layout recorded_layout(const TraceEvent &e) {
+  for (size_t i = 0; i < e.input_dims.size() && i < e.input_strides.size(); ++i) {
+    const Dims &d = e.input_dims[i], &st = e.input_strides[i];
+    if (d.size() != 4 || st.size() != 4)
+      continue;
+    // Channels-last: the channels adjacent (stride 1) and a pixel C elements on. With one
+    // channel, or one pixel and stride C along W as NCHW has too, both layouts are the same.
+    return d[1] > 1 && st[1] == 1 && st[3] == d[1] && d[2] * d[3] > 1 ? Layout::nhwc
+                                                                      : Layout::nchw;
+  }
+  return Layout::nchw;
+}
+
 std::optional<OpModel> model_op(const Trace &t, const OpTree &tree, int n, const ShapeHints &hints,
                                 std::string *why) {
   const TraceEvent &e = t.events[tree.nodes[n].event];
@@ -454,7 +467,10 @@ std::optional<OpModel> model_op(const Trace &t, const OpTree &tree, int n, const
   }
   Ctx c{t, tree, n, hints, e, why};
   try {
-    return it->second(c, e.input_dims);
+    std::optional<OpModel> m = it->second(c, e.input_dims);
+    if (m)
+      m->graph.layout = recorded_layout(e);
+    return m;
   } catch (const InputError &err) { // shapes that contradict the op's rule
     return c.no("shapes rejected: " + err.message());
   }

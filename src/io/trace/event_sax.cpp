@@ -21,6 +21,8 @@ enum class Role {
   dims,
   dims_entry,
   dims_list,
+  strides,
+  strides_entry,
   types,
   concrete,
   triple,
@@ -201,6 +203,24 @@ private:
       if (!v.integer || *v.integer < 0 || *v.integer > kMaxDim)
         note("args \"Input Dims\" must hold integers from 0 to 2^50, found " + v.show());
       return true;
+    case Role::strides: // one entry per argument: a tensor's strides, else empty
+      cur_.event.input_strides.emplace_back();
+      if (v.container() && !object) {
+        push(Role::strides_entry, false);
+        return true;
+      }
+      if (v.container())
+        break;
+      return true;
+    case Role::strides_entry: // a TensorList's entry nests lists: no single tensor's strides
+      if (v.container() || !v.integer || *v.integer < 0 || *v.integer > kMaxDim) {
+        cur_.event.input_strides.back() = {-1};
+        if (v.container())
+          break;
+        return true;
+      }
+      cur_.event.input_strides.back().push_back(*v.integer);
+      return true;
     case Role::types:
     case Role::concrete:
       if (!v.container()) {
@@ -287,6 +307,10 @@ private:
         return true;
       }
       note(std::string("args \"Input Dims\" must be a list, not ") + v.type);
+    } else if (k == "Input Strides" && v.container() && !object) {
+      cur_.event.input_strides.clear();
+      push(Role::strides, false);
+      return true;
     } else if ((k == "Input type" || k == "Concrete Inputs") && v.container() && !object) {
       push(k == "Input type" ? Role::types : Role::concrete, false);
       return true;
@@ -317,6 +341,9 @@ private:
           break;
         }
     }
+    if (f.role == Role::strides_entry && !cur_.event.input_strides.back().empty() &&
+        cur_.event.input_strides.back()[0] < 0)
+      cur_.event.input_strides.back().clear(); // not one tensor's strides
     if (f.role == Role::triple) {
       if (triple_.size() != 3) {
         note("args \"" + triple_key_ + "\" must be a list of 3 integers");
