@@ -243,8 +243,15 @@ void infer_shapes(Graph &g) {
   for (auto &l : g.layers) {
     try {
       apply_shape_rule(g, l);
-      for (const auto &o : l.outputs)
-        check_size(g.tensors.at(o).shape, SourceLoc{}, "output '" + o + "'");
+      for (const auto &o : l.outputs) {
+        const Shape &os = g.tensors.at(o).shape;
+        check_size(os, SourceLoc{}, "output '" + o + "'");
+        // An empty tensor (a 0 dimension: a Slice past the end) has no work to model, and
+        // every rate and share downstream would divide by it.
+        if (std::find(os.begin(), os.end(), int64_t{0}) != os.end())
+          throw InputError(SourceLoc{}, "output '" + o + "' is empty (" + shape_str(os, 'x') +
+                                            "): a layer's outputs need at least one element");
+      }
       for (const auto &p : l.params)
         check_size(p.shape, SourceLoc{}, "parameter '" + p.name + "'");
     } catch (const InputError &e) {

@@ -248,3 +248,16 @@ TEST_CASE("flags are 0 or 1 and a dropout ratio lies in [0, 1)") {
   CHECK_THROWS_WITH_AS(dropout(std::string("-5 GB/s")),
                        doctest::Contains("attribute 'ratio' must be a number"), InputError);
 }
+
+TEST_CASE("a layer whose output is empty (a slice past the end) is an error naming it") {
+  CHECK_THROWS_WITH_AS(
+      one_layer({2, 8}, make_layer("s", "slice",
+                                   {{"starts", std::vector<int64_t>{5}},
+                                    {"ends", std::vector<int64_t>{9}},
+                                    {"axes", std::vector<int64_t>{0}}})),
+      doctest::Contains("layer 's' (slice): output 's' is empty (0x8)"), InputError);
+  CHECK_NOTHROW(one_layer({2, 8}, make_layer("s", "slice",
+                                             {{"starts", std::vector<int64_t>{1}},
+                                              {"ends", std::vector<int64_t>{9}},
+                                              {"axes", std::vector<int64_t>{0}}})));
+}
