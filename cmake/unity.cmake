@@ -15,6 +15,7 @@ set(pm_unity_alone
     test/calibrate/fit_test.cpp       # frame, gemm_samples, check_close
     test/calibrate/gpu_fit_test.cpp   # gemm_samples, check_close
     test/calibrate/gpu_streaming_fit_test.cpp # frame, check_close
+    test/calibrate/gpu_nhwc_norm_test.cpp # frame, check_close
     test/core/predict_test.cpp        # gpu
     test/core/rollup_test.cpp         # gpu, net
     test/io/host_hw_test.cpp          # error_of (in each of these test/io files)

@@ -131,7 +131,10 @@ public:
       r[kSplitK] = {Kind::given, kSplitKStart, 0, 0, false};
     // Fitted where the calls' bytes per CTA and CTAs per SM both vary (streaming.hpp); else
     // absent, and the class keeps the formula it had without the term.
-    if (cta_start_visible(*in.calls))
+    std::vector<double> planes; // CTAs per SM: the spans of the CTAs themselves
+    for (const EfficiencyTerms &e : *in.terms)
+      planes.push_back(e.term_bytes[kCtaStart]);
+    if (cta_start_visible(*in.calls, planes))
       r[kCtaStart] = {Kind::fitted, kCtaStartStart, kCtaStartMin, kCtaStartMax, false};
     // The conversions: fitted where some calls convert and others do not (the same shapes in
     // both layouts tell them apart); held at the start where all convert (written as 0: a

@@ -19,9 +19,22 @@ namespace perfmodel::gpu {
 inline constexpr double kElementwisePerCta = 256, kPoolPerCta = 256, kNormPerCta = 1,
                         kReducePerCta = 16;
 
+/// cuDNN's channels-last training batch norm (batchnorm_fwtr_nhwc_semiPersist,
+/// batchnorm_bwtr_nhwc_semiPersist, 512 threads; the H200 AMP traces' grids, docs/gpu_model.md
+/// "Channels-last batch norms"): a CTA takes a block of 64 channels and 160 (forward) or 96
+/// (backward) of the N*H*W rows, and the grid stops at 2 CTAs per SM (semi-persistent: a CTA
+/// then loops over more rows). One read, as the layer's counts hold.
+inline constexpr double kNhwcNormChannels = 64, kNhwcNormRowsFwd = 160, kNhwcNormRowsBwd = 96,
+                        kNhwcNormCtasPerSm = 2;
+/// Whether the call is a batch norm (channel_elements > 0) in the nhwc layout.
+bool nhwc_batch_norm(const KernelFeatures &f);
+/// Its CTAs: ceil(channel_elements / rows) * ceil(channels / 64), at most 2 * sms where sms > 0
+/// (sms <= 0: the uncapped count); 0 for other calls.
+double nhwc_batch_norm_ctas(const KernelFeatures &f, int sms);
 /// The CTAs the call launches: ceil(parallel_units / per-CTA items) for the streaming classes
-/// (elementwise, norm, pool, reduce); 0 for other classes and for calls without work items.
-double streaming_ctas(const KernelFeatures &f);
+/// (elementwise, norm, pool, reduce), an nhwc batch norm's nhwc_batch_norm_ctas(f, sms); 0 for
+/// other classes and for calls without work items.
+double streaming_ctas(const KernelFeatures &f, int sms = 0);
 
 /// The plane of the parallelism factor plane / (plane + m_half): the call's CTAs per SM,
 /// streaming_ctas / sms (0: no factor). A CTA keeps a bounded number of loads in flight, so it
@@ -45,7 +58,11 @@ double cta_start_count(const KernelFeatures &f, int sms);
 /// kernel's 256 elements) make the term proportional to the bytes: it is then left out.
 inline constexpr int kCtaStartMinCalls = 6;
 inline constexpr double kCtaStartMinSpan = 4;
-bool cta_start_visible(const std::vector<KernelFeatures> &calls);
+/// (sms: as streaming_ctas.) The second form takes each call's CTAs (or any multiple of them:
+/// only their spans count), as the target's terms give them without the SM count.
+bool cta_start_visible(const std::vector<KernelFeatures> &calls, int sms = 0);
+bool cta_start_visible(const std::vector<KernelFeatures> &calls,
+                       const std::vector<double> &call_ctas);
 
 /// The bytes an fp32 batch norm reads beyond the one read of its input (and, backward, of its
 /// output gradient) that the layer's counts hold: cuDNN's one-read kernels
@@ -54,8 +71,8 @@ bool cta_start_visible(const std::vector<KernelFeatures> &calls);
 /// are at most `single_read_bytes` (GpuArch::bn_single_read_bytes), and add nothing; the
 /// two-pass kernels of larger channels (bn_fw_tr_1C11_kernel_NCHW, bn_bw_1C11_kernel_new)
 /// read them again: the input's bytes forward, the input's and the gradient's backward. 0 for
-/// other calls, other dtypes (half precision runs cuDNN's NHWC semi-persistent kernels) and
-/// calls without channel_elements.
+/// other calls, other dtypes (half precision runs cuDNN's NHWC semi-persistent kernels), nhwc
+/// calls (the same kernels: one read) and calls without channel_elements.
 double batch_norm_reread_bytes(const KernelFeatures &f, double single_read_bytes);
 
 } // namespace perfmodel::gpu
