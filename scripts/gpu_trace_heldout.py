@@ -16,7 +16,8 @@ of one workload: ResNet-50 training at batch 32, fp32, on one V100. Two held-out
 
 - across models (shapes) on the H200: fit on reference/gpu/h200's ResNet-50 fp32 training
   trace, predict MobileNetV2's and VGG-16's (PyTorch 2 records a convolution's backward as one
-  operator, so these traces have no backward convolution rows).
+  operator, so these traces have no backward convolution rows); the same for the AMP
+  (fp16 channels-last) traces (--amp-only: that table alone).
 
 Per class (GEMM, conv fwd / bwd-data / bwd-filter, elementwise, norm, pool) the median and
 mean |error| of each operator signature's predicted device time against the measured one:
@@ -24,7 +25,7 @@ the roofline, the calibration of `--before` (a perfmodel build of the model befo
 change, fitted the same way: omitted without it) and this build's.
 
     /usr/bin/python3 scripts/gpu_trace_heldout.py [--perfmodel build/perfmodel]
-        [--before OTHER/build/perfmodel] [--traces DIR] [--keep DIR]
+        [--before OTHER/build/perfmodel] [--traces DIR] [--keep DIR] [--amp-only]
 
 With --ship, fits this build on both traces and writes calibration/v100-resnet50-trace.yaml
 and the samples it was fitted on beside it (calibration/v100-resnet50-trace-samples.csv, a
@@ -152,6 +153,29 @@ def merge(a, b):
     return {c: a[c] + b[c] for c in CLASSES}
 
 
+def across_models(a, builds, order, work, precision, title):
+    """Across models on the H200 (reference/gpu/h200/traces): fit on ResNet-50's training step
+    of `precision` (fp32, or amp: fp16 channels-last), predict MobileNetV2's and VGG-16's
+    (other shapes: MobileNetV2's narrow channels)."""
+    h200 = os.path.join(ROOT, "reference", "gpu", "h200", "traces")
+    models = {}
+    cals = {}
+    for name, exe in builds:
+        cals[name] = os.path.join(work, f"{name}-h200-resnet50-{precision}.yaml")
+        fit(exe, [os.path.join(h200, f"resnet50_train_b32_{precision}.pt.trace.json.gz")],
+            cals[name], "h200")
+    for m in ("mobilenet_v2", "vgg16"):
+        t = os.path.join(h200, f"{m}_train_b32_{precision}.pt.trace.json.gz")
+        per = {"roofline": errors(attainment(a.perfmodel, t, None, "h200"), "roofline_seconds",
+                                  lambda s: True)}
+        for name, exe in builds:
+            per[name] = errors(attainment(exe, t, cals[name], "h200"), "calibrated_seconds",
+                               lambda s: True)
+        for k, v in per.items():
+            models[k] = v if k not in models else merge(models[k], v)
+    table(title, [(n, models[n]) for n in order])
+
+
 def main():
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument("--perfmodel", default=os.path.join(ROOT, "build", "perfmodel"))
@@ -161,6 +185,8 @@ def main():
     ap.add_argument("--keep", help="write the fits and reduced traces to this folder")
     ap.add_argument("--ship", action="store_true",
                     help="fit on both traces: calibration/v100-resnet50-trace.yaml")
+    ap.add_argument("--amp-only", action="store_true",
+                    help="print only the H200 AMP across-models table")
     a = ap.parse_args()
     traces = [os.path.join(a.traces, n) for n in NAMES]
     if a.ship:
@@ -190,6 +216,12 @@ def main():
     work = a.keep or tempfile.mkdtemp(prefix="gpu_trace_heldout_")
     os.makedirs(work, exist_ok=True)
     builds = [("after", a.perfmodel)] + ([("before", a.before)] if a.before else [])
+    if a.amp_only:
+        order = ["roofline"] + [n for n, _ in reversed(builds)]
+        across_models(a, builds, order, work, "amp",
+                      "AMP across models on the H200 (fit on ResNet-50's AMP channels-last "
+                      "training trace, predict MobileNetV2's and VGG-16's):")
+        return
 
     # Across runs: fit on one trace, predict the other (both ways).
     runs = {"roofline": None}
@@ -227,26 +259,12 @@ def main():
             shapes[k] = v if k not in shapes else merge(shapes[k], v)
     table("Across shapes and runs (fit on the signatures of one trace whose CRC-32 is even, "
           "predict the odd ones of the other; both ways):", [(n, shapes[n]) for n in order])
-    # Across models on the H200 (reference/gpu/h200/traces): fit on ResNet-50's training step,
-    # predict MobileNetV2's and VGG-16's (other shapes: MobileNetV2's narrow channels).
-    h200 = os.path.join(ROOT, "reference", "gpu", "h200", "traces")
-    models = {}
-    cals = {}
-    for name, exe in builds:
-        cals[name] = os.path.join(work, f"{name}-h200-resnet50.yaml")
-        fit(exe, [os.path.join(h200, "resnet50_train_b32_fp32.pt.trace.json.gz")], cals[name],
-            "h200")
-    for m in ("mobilenet_v2", "vgg16"):
-        t = os.path.join(h200, f"{m}_train_b32_fp32.pt.trace.json.gz")
-        per = {"roofline": errors(attainment(a.perfmodel, t, None, "h200"), "roofline_seconds",
-                                  lambda s: True)}
-        for name, exe in builds:
-            per[name] = errors(attainment(exe, t, cals[name], "h200"), "calibrated_seconds",
-                               lambda s: True)
-        for k, v in per.items():
-            models[k] = v if k not in models else merge(models[k], v)
-    table("Across models on the H200 (fit on ResNet-50's fp32 training trace, predict "
-          "MobileNetV2's and VGG-16's):", [(n, models[n]) for n in order])
+    across_models(a, builds, order, work, "fp32",
+                  "Across models on the H200 (fit on ResNet-50's fp32 training trace, predict "
+                  "MobileNetV2's and VGG-16's):")
+    across_models(a, builds, order, work, "amp",
+                  "AMP across models on the H200 (fit on ResNet-50's AMP channels-last training "
+                  "trace, predict MobileNetV2's and VGG-16's):")
     print(f"\n(work files: {work})")
 
 
