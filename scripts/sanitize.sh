@@ -8,7 +8,8 @@
 # real kernels for minutes under the sanitizers' slowdown; the Release suite runs them): the
 # CPU microbenchmark calibrations (golden calibrate_cpu_*), the measure goldens that run a model
 # (measure_*; the ones that fail before running stay), "unit: kernels" and "unit: calibrate"
-# (over 5 minutes under the sanitizers; its samples CSV reader is fuzzed); also the "scripts: *"
+# (over 5 minutes under the sanitizers; its samples CSV reader is fuzzed) and "calibration: refit
+# from saved samples" (three Ceres fits, 90 s under the sanitizers); also the "scripts: *"
 # checks of the Python/torch reference scripts, the Python module's tests and the browser test
 # of the HTML report, which test no sanitized code of their own.
 # Environment: BUILD_DIR (default build-asan), JOBS, CXX (a clang++, default clang++ or
@@ -66,4 +67,4 @@ cmake --build "$build_dir" -j "$jobs" --target "${targets[@]}" >"$build_dir.buil
 export ASAN_OPTIONS=${ASAN_OPTIONS:-detect_leaks=1:abort_on_error=1}
 export UBSAN_OPTIONS=${UBSAN_OPTIONS:-print_stacktrace=1:halt_on_error=1}
 ctest --test-dir "$build_dir" --output-on-failure -j "$jobs" \
-  -E '^(golden: calibrate_cpu_|golden: measure_(attempts|buffers|foreign_calibration|local_calibration_first|min_time_isolated|nearest_calibration|save_samples_unwritable)$|unit: (kernels|calibrate)$|scripts: )'
+  -E '^(golden: calibrate_cpu_|golden: measure_(attempts|buffers|foreign_calibration|local_calibration_first|min_time_isolated|nearest_calibration|save_samples_unwritable)$|unit: (kernels|calibrate)$|calibration: refit from saved samples$|scripts: )'

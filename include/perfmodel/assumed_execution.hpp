@@ -36,6 +36,9 @@ struct AssumedExecution {
   /// How layers map onto kernels (Prediction::fusion, perfmodel/fusion.hpp): "none", every
   /// layer runs as its own kernel; "inference", layers fused as an inference runtime does.
   std::string fusion = "none";
+  /// The activations' layout ("nchw", "nhwc") where the calibration's target reads it (the
+  /// GPU target's conversions); "" where it changes nothing (roofline, CPU targets).
+  std::string layout;
   /// Distinct rates over the layers that do work, in the order their first layer runs.
   std::vector<PeakUsed> peaks;
   double dram_bytes_per_second = 0;   // the spec's DRAM bandwidth (the roofline's memory term)

@@ -132,6 +132,9 @@ public:
   /// Whether the fit gives each pass part (fwd, bwd_data, bwd_weight) of a class its own
   /// parameters where the samples hold several parts (ClassCalibration::pass). Default: no.
   virtual bool per_pass_classes() const { return false; }
+  /// Whether the activations' layout (KernelFeatures::layout, `--layout`) changes its times:
+  /// a prediction then names the layout it assumed.
+  virtual bool reads_layout() const { return false; }
 
   /// The bytes of each of terms() for one call (`out` has terms().size() entries, zeroed), given
   /// the generic terms `e` already chosen (memory level, GEMM dimensions).

@@ -38,6 +38,8 @@ AssumedExecution assumed_execution(const Graph &g, const HwSpec &hw, const Predi
   a.pass = p.pass;
   a.fusion = std::string(to_string(p.fusion));
   a.calibration = cal ? std::move(calibration_name) : std::string();
+  if (cal && cal->execution_target().reads_layout())
+    a.layout = std::string(to_string(g.layout));
   a.dram_bytes_per_second = hw.memory.empty() ? 0.0 : hw.dram().bytes_per_second;
   a.launch_overhead_seconds = hw.launch_overhead_seconds;
   bool first = true;

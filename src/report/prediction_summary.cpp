@@ -32,7 +32,7 @@ std::string peak_text(const PeakUsed &u, bool calibrated) {
   std::string s = u.op_class.empty() ? u.unit : u.op_class;
   s += " " + std::string(to_string(u.dtype)) + " " + si(u.flops_per_second, "F/s");
   if (calibrated)
-    s += u.op_class.empty() ? fmt::format(" + {} (roofline", si(u.overhead_seconds, "s"))
+    s += u.op_class.empty() ? fmt::format(" + {} (roofline, ", si(u.overhead_seconds, "s"))
                             : fmt::format(" + {} per call (", si(u.overhead_seconds, "s"));
   else
     s += " (";
@@ -58,7 +58,7 @@ std::vector<std::string> header_lines(const PredictionContext &ctx, size_t width
             std::string(to_string(a.pass)) + " pass",
             calibrated ? "calibration " + a.calibration + " (fitted per op class)"
                        : std::string("roofline (no calibration)"),
-            "fusion " + a.fusion},
+            "fusion " + a.fusion + (a.layout.empty() ? "" : ", layout " + a.layout)},
            ", ", width));
   // Items carry their own punctuation: the peaks a comma apart, then "; " before the rest.
   std::vector<std::string> items;
@@ -103,7 +103,7 @@ Json execution_json(const AssumedExecution &a) {
                          {"flops_per_second", u.flops_per_second},
                          {"overhead_seconds", u.overhead_seconds},
                          {"layers", u.layers}});
-  return Json{
+  Json j{
       {"batch", a.batch},
       {"dtype", std::string(to_string(a.dtype))},
       {"pass", std::string(to_string(a.pass))},
@@ -114,6 +114,9 @@ Json execution_json(const AssumedExecution &a) {
       {"dram_bytes_per_second", a.dram_bytes_per_second},
       {"launch_overhead_seconds", a.launch_overhead_seconds},
       {"overhead_seconds", Json{{"min", a.overhead_min_seconds}, {"max", a.overhead_max_seconds}}}};
+  if (!a.layout.empty()) // only where the target reads it (AssumedExecution::layout)
+    j["layout"] = a.layout;
+  return j;
 }
 
 Json memory_json(const std::optional<MemoryFit> &m) {

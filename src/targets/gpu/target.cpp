@@ -102,6 +102,7 @@ public:
   }
 
   bool per_pass_classes() const override { return true; }
+  bool reads_layout() const override { return true; } // conversions (gpu/layout.hpp)
 
   void term_bytes(const Calibration &cal, const KernelFeatures &f, const EfficiencyTerms &e,
                   double *out) const override {
