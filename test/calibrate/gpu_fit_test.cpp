@@ -66,27 +66,7 @@ std::vector<Sample> conv_samples(const EfficiencyParams &truth, const FitOptions
         for (int64_t stride : {1, 2}) {
           if (kernel == 1 && stride == 1)
             continue; // a pointwise convolution: another class
-          ConvGeometry g;
-          g.batch = 32;
-          g.in_channels = c;
-          g.out_channels = 2 * c;
-          g.in_h = g.in_w = hw;
-          g.out_h = g.out_w = (hw + 2 * (kernel / 2) - kernel) / stride + 1;
-          g.kernel_h = g.kernel_w = kernel;
-          g.stride_h = g.stride_w = stride;
-          Sample s;
-          s.op_class = OpClass::conv;
-          s.dtype = DType::fp32;
-          s.pass = pass;
-          s.conv = g;
-          const int64_t m = g.batch * g.out_h * g.out_w, n = g.out_channels,
-                        k = c * kernel * kernel;
-          s.gemm = GemmShape{m, n, k, 1};
-          s.flops = 2.0 * double(m) * double(n) * double(k);
-          s.bytes = 4.0 * double(g.batch * c * hw * hw + n * k + m * n);
-          s.seconds = model_seconds(cal, truth, s.features());
-          s.source = "synthetic";
-          out.push_back(s);
+          out.push_back(conv_fp32_sample(cal, truth, c, hw, kernel, stride, pass));
         }
   return out;
 }

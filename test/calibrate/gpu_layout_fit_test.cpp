@@ -8,27 +8,15 @@
 #include "perfmodel/calibrate/fit.hpp"
 #include "perfmodel/targets/gpu.hpp"
 #include "perfmodel/targets/gpu/layout.hpp"
+#include "fit_fixtures.hpp"
 
 using namespace perfmodel;
 using namespace perfmodel::calibrate;
+using namespace perfmodel::test;
 
 namespace {
 
-FitOptions gpu_options() {
-  FitOptions o;
-  o.memory_levels = {{"dram", 0}};
-  o.cores = 132;
-  o.target = &gpu::target();
-  return o;
-}
-
-Calibration gpu_frame(const FitOptions &o) {
-  Calibration c;
-  c.memory_levels = o.memory_levels;
-  c.cores = o.cores;
-  c.target = o.target;
-  return c;
-}
+FitOptions gpu_options() { return gpu_fit_options({{"dram", 0}}, 132); }
 
 EfficiencyParams truth() {
   EfficiencyParams p;
@@ -47,7 +35,7 @@ EfficiencyParams truth() {
 // in the layouts given: NHWC ones convert (fp32 is NCHW-native).
 std::vector<Sample> samples(const EfficiencyParams &p, const FitOptions &o,
                             std::initializer_list<Layout> layouts) {
-  const Calibration cal = gpu_frame(o);
+  const Calibration cal = frame(o);
   std::vector<Sample> out;
   for (int64_t c : {16, 64, 128, 256, 512})
     for (int64_t hw : {7, 14, 28, 56})
@@ -56,34 +44,10 @@ std::vector<Sample> samples(const EfficiencyParams &p, const FitOptions &o,
           for (Layout layout : layouts) {
             if (kernel == 1 && stride == 1)
               continue; // a pointwise convolution: another class
-            ConvGeometry g;
-            g.batch = 32;
-            g.in_channels = c;
-            g.out_channels = 2 * c;
-            g.in_h = g.in_w = hw;
-            g.out_h = g.out_w = (hw + 2 * (kernel / 2) - kernel) / stride + 1;
-            g.kernel_h = g.kernel_w = kernel;
-            g.stride_h = g.stride_w = stride;
-            Sample s;
-            s.op_class = OpClass::conv;
-            s.dtype = DType::fp32;
-            s.layout = layout;
-            s.conv = g;
-            const int64_t m = g.batch * g.out_h * g.out_w, n = g.out_channels,
-                          k = c * kernel * kernel;
-            s.gemm = GemmShape{m, n, k, 1};
-            s.flops = 2.0 * double(m) * double(n) * double(k);
-            s.bytes = 4.0 * double(g.batch * c * hw * hw + n * k + m * n);
-            s.seconds = model_seconds(cal, p, s.features());
-            s.source = "synthetic";
-            out.push_back(s);
+            out.push_back(
+                conv_fp32_sample(cal, p, c, hw, kernel, stride, KernelPart::fwd, layout));
           }
   return out;
-}
-
-void check_close(double fitted, double want, double tol, const char *what) {
-  INFO(what << ": fitted " << fitted << ", true " << want);
-  CHECK(std::abs(fitted - want) <= tol * std::abs(want));
 }
 
 } // namespace

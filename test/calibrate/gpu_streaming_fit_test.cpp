@@ -57,6 +57,20 @@ std::vector<Sample> norm_samples(const EfficiencyParams &truth, const FitOptions
   return out;
 }
 
+// A batch norm over 32x64x56x56 followed by a relu, shapes inferred.
+Graph bn_relu_graph() {
+  Graph g;
+  g.inputs.push_back(TensorDesc{"x", {32, 64, 56, 56}, DType::fp32});
+  Layer b;
+  b.name = "bn", b.op = OpKind::batch_norm, b.op_name = "batchnorm", b.inputs = {"x"};
+  Layer r;
+  r.name = "relu", r.op = OpKind::activation, r.op_name = "relu", r.inputs = {"bn"};
+  r.attrs.set("function", std::string("relu"));
+  g.layers = {b, r};
+  infer_shapes(g);
+  return g;
+}
+
 } // namespace
 
 TEST_CASE("streaming CTAs per class: PyTorch's and cuDNN's grids") {
@@ -104,15 +118,7 @@ TEST_CASE("the parallelism factor: a call with u CTAs per SM streams at bw * u /
 }
 
 TEST_CASE("layer_features gives each streaming layer its work items") {
-  Graph g;
-  g.inputs.push_back(TensorDesc{"x", {32, 64, 56, 56}, DType::fp32});
-  Layer b;
-  b.name = "bn", b.op = OpKind::batch_norm, b.op_name = "batchnorm", b.inputs = {"x"};
-  Layer r;
-  r.name = "relu", r.op = OpKind::activation, r.op_name = "relu", r.inputs = {"bn"};
-  r.attrs.set("function", std::string("relu"));
-  g.layers = {b, r};
-  infer_shapes(g);
+  const Graph g = bn_relu_graph();
   const Layer &bn = g.layers[0], &relu = g.layers[1];
   const KernelFeatures fb = layer_features(g, bn, layer_cost(g, bn, Pass::train), KernelPart::fwd);
   CHECK(fb.op_class == OpClass::norm);
@@ -243,15 +249,7 @@ TEST_CASE("which batch-norm kernel runs: one read of a channel that fits, two of
 }
 
 TEST_CASE("layer_features gives a batch norm its elements per channel; the GPU call reads more") {
-  Graph g;
-  g.inputs.push_back(TensorDesc{"x", {32, 64, 56, 56}, DType::fp32});
-  Layer b;
-  b.name = "bn", b.op = OpKind::batch_norm, b.op_name = "batchnorm", b.inputs = {"x"};
-  Layer r;
-  r.name = "relu", r.op = OpKind::activation, r.op_name = "relu", r.inputs = {"bn"};
-  r.attrs.set("function", std::string("relu"));
-  g.layers = {b, r};
-  infer_shapes(g);
+  const Graph g = bn_relu_graph();
   const LayerCost cost = layer_cost(g, g.layers[0], Pass::train);
   const KernelFeatures fwd = layer_features(g, g.layers[0], cost, KernelPart::fwd);
   CHECK(fwd.channel_elements == 32.0 * 56 * 56);
